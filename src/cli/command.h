@@ -1,0 +1,31 @@
+#pragma once
+// A subcommand of kopt: it declares its options on a CLI11 sub-app, then runs.
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace kopt::cli {
+
+class command {
+ public:
+  virtual ~command() = default;
+  // Declares options and positionals on `sub`; values land in the command's members.
+  virtual void configure(CLI::App& sub) = 0;
+  // Runs after parsing; returns the process exit status (see core/error.h).
+  virtual int run() = 0;
+};
+
+struct command_entry {
+  std::string name;
+  std::string summary;
+  std::function<std::unique_ptr<command>()> make;
+};
+
+// The table main() dispatches through, in the order `kopt --help` lists them.
+const std::vector<command_entry>& command_table();
+
+}  // namespace kopt::cli

@@ -1,0 +1,18 @@
+#include "cli/command.h"
+#include "cli/commands.h"
+
+namespace kopt::cli {
+
+const std::vector<command_entry>& command_table() {
+  static const std::vector<command_entry> table = {
+      {"preflight", "check the environment: GPU, driver, nvcc, ncu, Python, CUTLASS",
+       make_preflight_command},
+      {"inspect", "show what kopt will do with a kernel: backend, parameters, roles, buffer sizes",
+       make_inspect_command},
+      {"compile", "build a kernel into a shared library and report registers, shared memory, spills",
+       make_compile_command},
+  };
+  return table;
+}
+
+}  // namespace kopt::cli

@@ -1,0 +1,14 @@
+#pragma once
+// Factories of the subcommands; each lives in its own <name>_command.cpp.
+
+#include <memory>
+
+#include "cli/command.h"
+
+namespace kopt::cli {
+
+std::unique_ptr<command> make_preflight_command();
+std::unique_ptr<command> make_inspect_command();
+std::unique_ptr<command> make_compile_command();
+
+}  // namespace kopt::cli

@@ -1,0 +1,77 @@
+#include "cli/dimension_args.h"
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "core/error.h"
+
+namespace kopt::cli {
+namespace {
+
+bool is_valid_name(const std::string& name) {
+  if (name.empty() || (std::isdigit(static_cast<unsigned char>(name[0])) != 0)) return false;
+  for (const char c : name) {
+    if ((std::isalnum(static_cast<unsigned char>(c)) == 0) && c != '_') return false;
+  }
+  return true;
+}
+
+dimension_arg split_assignment(const std::string& text, bool via_dim_flag) {
+  const size_t eq = text.find('=');
+  const std::string shown = via_dim_flag ? "--dim " + text : text;
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) {
+    throw error(fmt::format("malformed dimension '{}': write NAME=VALUE, e.g. --dim N=4096", shown));
+  }
+  dimension_arg arg{text.substr(0, eq), text.substr(eq + 1), via_dim_flag};
+  if (!is_valid_name(arg.name)) {
+    throw error(fmt::format("malformed dimension '{}': '{}' is not a parameter name", shown, arg.name));
+  }
+  return arg;
+}
+
+}  // namespace
+
+std::vector<dimension_arg> collect_dimension_args(const std::vector<std::string>& extras,
+                                                  const std::vector<std::string>& dim_flags) {
+  std::vector<dimension_arg> args;
+  for (size_t i = 0; i < extras.size(); ++i) {
+    const std::string& token = extras[i];
+    if (token.rfind("--", 0) != 0 || token.size() == 2) {
+      throw error(fmt::format("unexpected argument '{}': dimensions are written --NAME=VALUE "
+                              "(see --help for this command's options)",
+                              token));
+    }
+    std::string body = token.substr(2);
+    if (body.find('=') == std::string::npos) {
+      // `--NAME VALUE`: the value is the next token, unless that is another flag.
+      if (i + 1 >= extras.size() || extras[i + 1].rfind("--", 0) == 0) {
+        throw error(fmt::format("unknown option or dimension without a value: '{}' "
+                                "(write --{}=VALUE for a dimension; see --help for options)",
+                                token, body));
+      }
+      body += "=" + extras[++i];
+    }
+    args.push_back(split_assignment(body, false));
+  }
+  for (const std::string& text : dim_flags) args.push_back(split_assignment(text, true));
+
+  std::map<std::string, const dimension_arg*> seen;
+  for (const auto& arg : args) {
+    if (auto [it, inserted] = seen.emplace(arg.name, &arg); !inserted) {
+      throw error(fmt::format("dimension {} given twice ({} and {}): keep one", arg.name,
+                              it->second->value, arg.value));
+    }
+  }
+  return args;
+}
+
+std::vector<std::string> own_flag_names(const CLI::App& sub) {
+  std::vector<std::string> names;
+  for (const CLI::Option* option : sub.get_options()) {
+    for (const std::string& long_name : option->get_lnames()) names.push_back(long_name);
+  }
+  return names;
+}
+
+}  // namespace kopt::cli

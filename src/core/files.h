@@ -1,0 +1,22 @@
+#pragma once
+// File access with the guarantees kopt promises: clear errors for missing inputs and
+// atomic writes (temp file + rename) so that a killed kopt never leaves half a file.
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace kopt {
+
+// Reads a whole file; throws kopt::error naming the file (and `what` it was meant to be).
+std::string read_text_file(const std::filesystem::path& path, std::string_view what = "file");
+
+// Writes `content` to a temp file beside `path`, flushes it to disk, then renames it over
+// `path`. Creates missing parent directories.
+void write_file_atomic(const std::filesystem::path& path, std::string_view content);
+
+// The directory for kopt's caches: $KOPT_CACHE_DIR, else $XDG_CACHE_HOME/kopt,
+// else $HOME/.cache/kopt, else a folder under the system temp dir.
+std::filesystem::path cache_root();
+
+}  // namespace kopt

@@ -1,0 +1,19 @@
+#pragma once
+// Small string helpers shared by the parsers.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kopt {
+
+std::string_view trim(std::string_view text);
+std::vector<std::string> split_lines(std::string_view text);
+std::string join(const std::vector<std::string>& parts, std::string_view separator);
+std::string to_lower(std::string_view text);
+// Human-readable byte count: "4.00 MiB".
+std::string format_bytes(double bytes);
+// 1234567 -> "1,234,567".
+std::string format_thousands(long long value);
+
+}  // namespace kopt

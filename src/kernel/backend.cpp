@@ -1,0 +1,65 @@
+#include "kernel/backend.h"
+
+#include <regex>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "core/text.h"
+
+namespace kopt::kernel {
+
+std::string_view to_string(backend b) {
+  switch (b) {
+    case backend::cuda: return "cuda";
+    case backend::cutlass: return "cutlass";
+    case backend::triton: return "triton";
+  }
+  return "unknown";
+}
+
+backend parse_backend_name(std::string_view name) {
+  const std::string lower = to_lower(name);
+  if (lower == "cuda") return backend::cuda;
+  if (lower == "cutlass") return backend::cutlass;
+  if (lower == "triton") return backend::triton;
+  throw error(fmt::format("unknown backend '{}': choose cuda, cutlass or triton", name));
+}
+
+bool includes_cutlass_headers(std::string_view source) {
+  // An #include directive (possibly indented, possibly with spaces after '#') whose path
+  // starts with cutlass/ or cute/.
+  static const std::regex include_line(R"(^[ \t]*#[ \t]*include[ \t]*[<"](cutlass|cute)/)",
+                                       std::regex::multiline);
+  const std::string text(source);
+  return std::regex_search(text, include_line);
+}
+
+backend infer_backend(const std::filesystem::path& kernel_file, std::string_view source,
+                      std::optional<backend> requested) {
+  const std::string extension = to_lower(kernel_file.extension().string());
+  const bool is_python = extension == ".py";
+  const bool is_cuda = extension == ".cu" || extension == ".cuh";
+  if (!is_python && !is_cuda) {
+    throw error(fmt::format("cannot tell the backend of {}: kopt takes .cu files (CUDA, CUTLASS) "
+                            "and .py files (Triton)",
+                            kernel_file.string()));
+  }
+  if (requested) {
+    if (*requested == backend::triton && !is_python) {
+      throw error(fmt::format("--backend=triton needs a .py module with setup() and run_kernel(), "
+                              "but {} is a CUDA source: drop --backend or pass --backend=cuda",
+                              kernel_file.string()));
+    }
+    if (*requested != backend::triton && is_python) {
+      throw error(fmt::format("--backend={} needs a .cu file, but {} is a Python module: "
+                              "use --backend=triton",
+                              to_string(*requested), kernel_file.string()));
+    }
+    return *requested;
+  }
+  if (is_python) return backend::triton;
+  return includes_cutlass_headers(source) ? backend::cutlass : backend::cuda;
+}
+
+}  // namespace kopt::kernel
