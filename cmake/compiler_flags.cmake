@@ -1,7 +1,8 @@
 # Flags shared by every kopt target, applied through this interface library.
 add_library(kopt_flags INTERFACE)
 target_compile_options(kopt_flags INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wconversion
-                                            -Wno-sign-conversion)
+                                            -Wno-sign-conversion
+                                            -Wno-missing-field-initializers)
 if(KOPT_WARNINGS_AS_ERRORS)
   target_compile_options(kopt_flags INTERFACE -Werror)
 endif()

@@ -1,13 +1,163 @@
+#include <cstdio>
+#include <filesystem>
+
+#include <fmt/format.h>
+
 #include "cli/commands.h"
+#include "compile/compiler.h"
 #include "core/error.h"
+#include "core/files.h"
+#include "core/json_io.h"
+#include "core/text.h"
+#include "env/gpu_probe.h"
+#include "kernel/backend.h"
 
 namespace kopt::cli {
 namespace {
+
+const char* status_name(compile::compile_status status) {
+  switch (status) {
+    case compile::compile_status::built: return "built";
+    case compile::compile_status::cache_hit: return "cache_hit";
+    case compile::compile_status::failed: return "failed";
+  }
+  return "unknown";
+}
+
+json result_json(const compile::compile_result& r, const std::filesystem::path& kernel,
+                 kernel::backend backend) {
+  json kernels = json::array();
+  for (const auto& k : r.kernels) kernels.push_back(compile::to_json(k));
+  return with_schema("compile", 1,
+                     json{{"kernel_file", kernel.string()},
+                          {"backend", kernel::to_string(backend)},
+                          {"status", status_name(r.status)},
+                          {"failure_reason", r.failure_reason},
+                          {"library", r.ok() ? r.library.string() : ""},
+                          {"arch", r.arch.name},
+                          {"nvcc", json{{"path", r.nvcc_path}, {"version", r.nvcc_version}}},
+                          {"cutlass_version", r.cutlass_version},
+                          {"command", r.command},
+                          {"cache_key", r.cache_key},
+                          {"build_seconds", r.build_seconds},
+                          {"elapsed_seconds", static_cast<double>(r.elapsed.count()) / 1000.0},
+                          {"kernels", kernels},
+                          {"compiler_output", r.compiler_output}});
+}
+
+// "void softmax<float, 8>(float const*, int)" -> "softmax<float, 8>": the table needs the
+// template arguments to tell instantiations apart, not the return type or parameters.
+std::string short_kernel_name(const std::string& demangled) {
+  std::string name = demangled;
+  if (name.rfind("void ", 0) == 0) name = name.substr(5);
+  int depth = 0;
+  for (size_t i = 0; i < name.size(); ++i) {
+    if (name[i] == '<') ++depth;
+    if (name[i] == '>') --depth;
+    if (name[i] == '(' && depth == 0) return name.substr(0, i);
+  }
+  return name;
+}
+
+void print_resources(const compile::compile_result& r) {
+  if (r.kernels.empty()) {
+    std::printf("no __global__ kernels in the library\n");
+    return;
+  }
+  std::printf("\n%-48s %5s %10s %10s %12s %12s\n", "kernel", "regs", "smem", "stack", "spill st", "spill ld");
+  for (const auto& k : r.kernels) {
+    std::string name = short_kernel_name(k.name);
+    if (name.size() > 48) name = name.substr(0, 45) + "...";
+    std::printf("%-48s %5d %10s %10s %12s %12s\n", name.c_str(), k.registers,
+                format_bytes(static_cast<double>(k.static_shared_bytes)).c_str(),
+                format_bytes(static_cast<double>(k.stack_frame_bytes)).c_str(),
+                format_bytes(static_cast<double>(k.spill_store_bytes)).c_str(),
+                format_bytes(static_cast<double>(k.spill_load_bytes)).c_str());
+  }
+  std::printf("(registers per thread; static shared memory per block, dynamic not included; "
+              "stack and spills per thread)\n");
+  for (const auto& k : r.kernels) {
+    if (k.spill_store_bytes > 0 || k.spill_load_bytes > 0) {
+      std::printf("note: %s spills registers to local memory (%lld B stored per thread)\n", k.name.c_str(),
+                  static_cast<long long>(k.spill_store_bytes));
+    }
+  }
+}
+
 class compile_command final : public command {
  public:
-  void configure(CLI::App& sub) override { sub.allow_extras(); }
-  int run() override { throw error("compile: under construction"); }
+  void configure(CLI::App& sub) override {
+    sub.add_option("kernel", m_kernel, "the .cu file exposing extern \"C\" void solve(...)")->required();
+    sub.add_option("-D", m_defines, "preprocessor definition NAME=VALUE (repeatable)");
+    sub.add_option("--arch", m_arch, "target, e.g. sm_90a (default: the GPU's; sm_90a without a GPU)");
+    sub.add_option("--backend", m_backend, "cuda or cutlass (default: inferred from the source)");
+    sub.add_option("--gpu", m_gpu, "CUDA device ordinal whose architecture is the default")->default_val(0);
+    sub.add_option("--nvcc-bin", m_nvcc_bin, "nvcc to use (path or name on PATH)");
+    sub.add_flag("--json", m_json, "print the result as JSON");
+  }
+
+  int run() override {
+    const std::filesystem::path kernel = std::filesystem::absolute(m_kernel);
+    const std::string source = read_text_file(kernel, "kernel file");
+    std::optional<kernel::backend> requested;
+    if (!m_backend.empty()) requested = kernel::parse_backend_name(m_backend);
+    const kernel::backend backend = kernel::infer_backend(kernel, source, requested);
+    if (backend == kernel::backend::triton) {
+      throw error(fmt::format("{} is a Triton module: Triton compiles it at run time, kopt compile "
+                              "builds .cu files only",
+                              m_kernel));
+    }
+
+    compile::compile_request request;
+    request.kernel_file = kernel;
+    request.backend = backend;
+    request.defines = m_defines;
+    request.arch = m_arch;
+    request.nvcc_bin = m_nvcc_bin;
+    if (m_arch.empty()) {
+      const env::gpu_probe_result gpus = env::probe_gpus();
+      if (const env::gpu_device* device = gpus.device(m_gpu)) request.device = device->capability;
+    }
+    const compile::compile_result result = compile::compile_kernel(request);
+
+    if (m_json) {
+      std::printf("%s\n", result_json(result, kernel, backend).dump(2).c_str());
+    } else if (result.ok()) {
+      print_summary(result, backend);
+    }
+    if (!result.ok()) {
+      std::fprintf(stderr, "kopt: compile failed: %s: %s (compiler output follows)\n%s", m_kernel.c_str(),
+                   result.failure_reason.c_str(), result.compiler_output.c_str());
+      return static_cast<int>(exit_status::kernel_failed);
+    }
+    return static_cast<int>(exit_status::ok);
+  }
+
+ private:
+  void print_summary(const compile::compile_result& r, kernel::backend backend) const {
+    std::printf("kernel:  %s (%s, %s%s)\n", m_kernel.c_str(), std::string(kernel::to_string(backend)).c_str(),
+                r.arch.name.c_str(), r.cutlass_version.empty() ? "" : fmt::format(", CUTLASS {}", r.cutlass_version).c_str());
+    std::printf("library: %s\n", r.library.c_str());
+    const double elapsed = static_cast<double>(r.elapsed.count()) / 1000.0;
+    if (r.status == compile::compile_status::cache_hit) {
+      std::printf("cache:   hit in %.2f s (the original build took %.2f s)\n", elapsed, r.build_seconds);
+    } else {
+      std::printf("cache:   miss; nvcc took %.2f s (%.2f s in all)\n", r.build_seconds, elapsed);
+    }
+    print_resources(r);
+  }
+
+  std::string m_kernel;
+  std::vector<std::string> m_defines;
+  std::string m_arch;
+  std::string m_backend;
+  std::string m_nvcc_bin;
+  int m_gpu = 0;
+  bool m_json = false;
 };
+
 }  // namespace
+
 std::unique_ptr<command> make_compile_command() { return std::make_unique<compile_command>(); }
+
 }  // namespace kopt::cli

@@ -1,13 +1,78 @@
+#include <cstdio>
+#include <filesystem>
+
+#include <fmt/format.h>
+
 #include "cli/commands.h"
 #include "core/error.h"
+#include "core/files.h"
+#include "core/json_io.h"
+#include "env/preflight.h"
+#include "env/preflight_writer.h"
 
 namespace kopt::cli {
 namespace {
+
 class preflight_command final : public command {
  public:
-  void configure(CLI::App& sub) override { sub.allow_extras(); }
-  int run() override { throw error("preflight: under construction"); }
+  void configure(CLI::App& sub) override {
+    sub.add_option("--backend", m_backend, "backend to check for: cuda, cutlass or triton")
+        ->default_val("cuda");
+    sub.add_option("--gpu", m_options.gpu, "CUDA device ordinal to check")->default_val(0);
+    sub.add_option("--arch", m_options.arch, "target architecture to check against the GPU (e.g. sm_90a)");
+    sub.add_option("--nvcc-bin", m_options.nvcc_bin, "nvcc to use (path or name on PATH)");
+    sub.add_option("--ncu-bin", m_options.ncu_bin, "ncu to use (path or name on PATH)");
+    sub.add_option("--out", m_out, "folder for preflight_check.md and preflight_check.json")->default_val(".");
+    sub.add_flag("--json", m_json, "print the JSON report instead of the table");
+  }
+
+  int run() override {
+    m_options.backend = kernel::parse_backend_name(m_backend);
+    const env::preflight_report report = env::run_preflight(m_options);
+    const std::filesystem::path out = std::filesystem::absolute(m_out);
+    const json document = env::preflight_json(report);
+    write_json_file(out / "preflight_check.json", document);
+    write_file_atomic(out / "preflight_check.md", env::preflight_markdown(report));
+
+    if (m_json) {
+      std::printf("%s\n", document.dump(2).c_str());
+    } else {
+      print_table(report);
+      std::printf("wrote %s and preflight_check.json\n", (out / "preflight_check.md").c_str());
+    }
+    const auto problems = report.problems();
+    if (problems.empty()) return static_cast<int>(exit_status::ok);
+    const env::check_item& first = *problems.front();
+    std::fprintf(stderr, "kopt: not ready: %s: %s; %s%s\n", first.name.c_str(), first.value.c_str(),
+                 first.fix.c_str(),
+                 problems.size() > 1 ? fmt::format(" (and {} more, see preflight_check.md)", problems.size() - 1).c_str()
+                                     : "");
+    return static_cast<int>(exit_status::usage_or_environment);
+  }
+
+ private:
+  static void print_table(const env::preflight_report& report) {
+    for (const auto& item : report.items) {
+      const char* mark = item.state == env::check_state::ok        ? "ok  "
+                         : item.state == env::check_state::skipped ? "--  "
+                         : item.required                           ? "FAIL"
+                                                                   : "warn";
+      std::printf("%s %-18s %s\n", mark, item.name.c_str(), item.value.c_str());
+      if (item.state != env::check_state::ok && !item.fix.empty()) {
+        std::printf("     %-18s fix: %s\n", "", item.fix.c_str());
+      }
+    }
+    std::printf("%s\n", report.ready() ? "ready" : "not ready");
+  }
+
+  env::preflight_options m_options;
+  std::string m_backend;
+  std::string m_out;
+  bool m_json = false;
 };
+
 }  // namespace
+
 std::unique_ptr<command> make_preflight_command() { return std::make_unique<preflight_command>(); }
+
 }  // namespace kopt::cli

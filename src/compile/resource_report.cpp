@@ -1,0 +1,116 @@
+#include "compile/resource_report.h"
+
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <memory>
+#include <regex>
+
+#include "core/text.h"
+
+namespace kopt::compile {
+
+std::string demangle(const std::string& mangled) {
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> text(
+      abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), std::free);
+  return status == 0 && text ? std::string(text.get()) : mangled;
+}
+
+namespace {
+
+std::int64_t number_before(const std::string& line, const std::regex& pattern) {
+  std::smatch match;
+  return std::regex_search(line, match, pattern) ? std::stoll(match[1].str()) : 0;
+}
+
+}  // namespace
+
+std::vector<kernel_resources> parse_ptxas_resource_usage(std::string_view ptxas_output) {
+  // ptxas prints, per function:
+  //   ptxas info : Compiling entry function '_Z5smallPKfPfi' for 'sm_90a'
+  //   ptxas info : Function properties for _Z5smallPKfPfi
+  //       0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+  //   ptxas info : Used 10 registers, used 0 barriers, 4096 bytes smem, 360 bytes cmem[0]
+  // Non-entry (device) functions print "Function properties" without "Compiling entry".
+  static const std::regex entry(R"(Compiling entry function '([^']+)' for '([^']+)')");
+  static const std::regex properties(R"(Function properties for (\S+))");
+  static const std::regex frame(R"((\d+) bytes stack frame)");
+  static const std::regex spill_stores(R"((\d+) bytes spill stores)");
+  static const std::regex spill_loads(R"((\d+) bytes spill loads)");
+  static const std::regex registers(R"(Used (\d+) registers)");
+  static const std::regex barriers(R"(used (\d+) barriers)");
+  static const std::regex smem(R"((\d+) bytes smem)");
+  static const std::regex cmem(R"((\d+) bytes cmem\[0\])");
+  static const std::regex cumulative(R"((\d+) bytes cumulative stack size)");
+
+  std::vector<kernel_resources> kernels;
+  kernel_resources* current = nullptr;
+  bool in_current_properties = false;
+  for (const std::string& line : split_lines(ptxas_output)) {
+    std::smatch match;
+    if (std::regex_search(line, match, entry)) {
+      kernels.push_back({});
+      current = &kernels.back();
+      current->mangled_name = match[1].str();
+      current->name = demangle(current->mangled_name);
+      current->arch = match[2].str();
+      in_current_properties = false;
+      continue;
+    }
+    if (current == nullptr) continue;
+    if (std::regex_search(line, match, properties)) {
+      in_current_properties = match[1].str() == current->mangled_name;
+      continue;
+    }
+    if (in_current_properties && line.find("bytes stack frame") != std::string::npos) {
+      current->stack_frame_bytes = number_before(line, frame);
+      current->spill_store_bytes = number_before(line, spill_stores);
+      current->spill_load_bytes = number_before(line, spill_loads);
+      continue;
+    }
+    if (std::regex_search(line, match, registers)) {
+      current->registers = static_cast<int>(std::stoll(match[1].str()));
+      current->barriers = static_cast<int>(number_before(line, barriers));
+      current->static_shared_bytes = number_before(line, smem);
+      current->constant_bytes = number_before(line, cmem);
+      current->cumulative_stack_bytes = number_before(line, cumulative);
+      // The "Used" line closes this entry's block.
+      current = nullptr;
+      in_current_properties = false;
+    }
+  }
+  return kernels;
+}
+
+json to_json(const kernel_resources& r) {
+  return json{{"name", r.name},
+              {"mangled_name", r.mangled_name},
+              {"arch", r.arch},
+              {"registers_per_thread", r.registers},
+              {"barriers", r.barriers},
+              {"static_shared_bytes", r.static_shared_bytes},
+              {"constant_bytes", r.constant_bytes},
+              {"stack_frame_bytes", r.stack_frame_bytes},
+              {"spill_store_bytes", r.spill_store_bytes},
+              {"spill_load_bytes", r.spill_load_bytes},
+              {"cumulative_stack_bytes", r.cumulative_stack_bytes}};
+}
+
+kernel_resources kernel_resources_from_json(const json& v) {
+  kernel_resources r;
+  r.name = v.at("name").get<std::string>();
+  r.mangled_name = v.at("mangled_name").get<std::string>();
+  r.arch = v.at("arch").get<std::string>();
+  r.registers = v.at("registers_per_thread").get<int>();
+  r.barriers = v.at("barriers").get<int>();
+  r.static_shared_bytes = v.at("static_shared_bytes").get<std::int64_t>();
+  r.constant_bytes = v.at("constant_bytes").get<std::int64_t>();
+  r.stack_frame_bytes = v.at("stack_frame_bytes").get<std::int64_t>();
+  r.spill_store_bytes = v.at("spill_store_bytes").get<std::int64_t>();
+  r.spill_load_bytes = v.at("spill_load_bytes").get<std::int64_t>();
+  r.cumulative_stack_bytes = v.at("cumulative_stack_bytes").get<std::int64_t>();
+  return r;
+}
+
+}  // namespace kopt::compile

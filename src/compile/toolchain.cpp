@@ -1,0 +1,105 @@
+#include "compile/toolchain.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <regex>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "core/subprocess.h"
+#include "core/text.h"
+
+namespace kopt::compile {
+namespace fs = std::filesystem;
+
+std::string parse_nvcc_version(const std::string& version_text) {
+  // "Cuda compilation tools, release 13.0, V13.0.88"
+  static const std::regex pattern(R"(release [0-9.]+, V([0-9][0-9.]*))");
+  std::smatch match;
+  return std::regex_search(version_text, match, pattern) ? match[1].str() : "";
+}
+
+std::string parse_ncu_version(const std::string& version_text) {
+  // "Version 2025.3.1.0 (build 36398880) (public-release)"
+  static const std::regex pattern(R"(Version ([0-9][0-9.]*))");
+  std::smatch match;
+  return std::regex_search(version_text, match, pattern) ? match[1].str() : "";
+}
+
+namespace {
+
+std::vector<fs::path> cuda_bin_dirs() {
+  std::vector<fs::path> dirs;
+  for (const char* variable : {"CUDA_HOME", "CUDA_PATH"}) {
+    if (const char* value = std::getenv(variable); value != nullptr && *value != '\0') {
+      dirs.push_back(fs::path(value) / "bin");
+    }
+  }
+  dirs.emplace_back("/usr/local/cuda/bin");
+  return dirs;
+}
+
+using version_parser = std::string (*)(const std::string&);
+
+tool_search search(const std::string& requested, const std::string& name,
+                   const std::vector<fs::path>& extra_candidates, version_parser parse_version) {
+  tool_search result;
+  std::vector<std::string> candidates;
+  if (!requested.empty()) {
+    candidates.push_back(requested);
+  } else {
+    candidates.push_back(name);
+    for (const auto& dir : cuda_bin_dirs()) candidates.push_back((dir / name).string());
+    for (const auto& path : extra_candidates) candidates.push_back(path.string());
+  }
+  for (const std::string& candidate : candidates) {
+    const std::string shown = candidate == name ? "PATH" : candidate;
+    if (std::find(result.looked_in.begin(), result.looked_in.end(), shown) != result.looked_in.end()) continue;
+    result.looked_in.push_back(shown);
+    const auto path = find_executable(candidate);
+    if (!path) continue;
+    const process_result run = run_process({.argv = {path->string(), "--version"},
+                                            .timeout = std::chrono::seconds(60)});
+    const std::string text = run.stdout_text + run.stderr_text;
+    result.tool = located_tool{*path, parse_version(text), std::string(trim(text))};
+    return result;
+  }
+  return result;
+}
+
+std::vector<fs::path> nsight_compute_installs() {
+  // Standalone installs live in /opt/nvidia/nsight-compute/<version>/ncu; newest first.
+  std::vector<fs::path> found;
+  std::error_code ec;
+  const fs::path root = "/opt/nvidia/nsight-compute";
+  if (!fs::is_directory(root, ec)) return found;
+  for (const auto& entry : fs::directory_iterator(root, ec)) {
+    if (fs::exists(entry.path() / "ncu", ec)) found.push_back(entry.path() / "ncu");
+  }
+  std::sort(found.rbegin(), found.rend());
+  return found;
+}
+
+}  // namespace
+
+tool_search find_nvcc(const std::string& requested) {
+  return search(requested, "nvcc", {}, parse_nvcc_version);
+}
+
+tool_search find_ncu(const std::string& requested) {
+  return search(requested, "ncu", nsight_compute_installs(), parse_ncu_version);
+}
+
+located_tool require_nvcc(const std::string& requested) {
+  tool_search found = find_nvcc(requested);
+  if (found.tool) return *found.tool;
+  if (!requested.empty()) {
+    throw error(fmt::format("nvcc not found at --nvcc-bin={}: pass the path of an existing nvcc",
+                            requested));
+  }
+  throw error("nvcc not found: install the CUDA toolkit, put its bin folder on PATH, or pass --nvcc-bin",
+              fmt::format("looked in: {}", join(found.looked_in, ", ")));
+}
+
+}  // namespace kopt::compile

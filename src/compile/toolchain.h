@@ -1,0 +1,35 @@
+#pragma once
+// Finding the CUDA tools (nvcc, ncu) and reading their versions.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kopt::compile {
+
+struct located_tool {
+  std::filesystem::path path;       // absolute
+  std::string version;              // "13.0.88" for nvcc, "2025.3.1.0" for ncu
+  std::string version_text;         // the tool's own --version output
+};
+
+struct tool_search {
+  std::optional<located_tool> tool;
+  std::vector<std::string> looked_in;  // every place tried, for the error message
+};
+
+// `requested` is --nvcc-bin / --ncu-bin (a path or a name on PATH); empty means search
+// PATH, $CUDA_HOME/bin, $CUDA_PATH/bin and /usr/local/cuda/bin (and, for ncu, the
+// Nsight Compute install folders under /opt/nvidia).
+tool_search find_nvcc(const std::string& requested);
+tool_search find_ncu(const std::string& requested);
+
+// Throws kopt::error ("nvcc not found ...: install the CUDA toolkit or pass --nvcc-bin").
+located_tool require_nvcc(const std::string& requested);
+
+// Pure parsers of `--version` output.
+std::string parse_nvcc_version(const std::string& version_text);  // "13.0.88" or ""
+std::string parse_ncu_version(const std::string& version_text);   // "2025.3.1.0" or ""
+
+}  // namespace kopt::compile
