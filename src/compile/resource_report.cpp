@@ -2,6 +2,7 @@
 
 #include <cxxabi.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <memory>
 #include <regex>
@@ -10,11 +11,40 @@
 
 namespace kopt::compile {
 
+namespace {
+
+// The leading qualified name of an Itanium-mangled symbol ("_ZN7cutlass13device_kernelI..."
+// -> "cutlass::device_kernel<...>"), for names the demangler gives up on (deep CUTLASS
+// template instantiations).
+std::string qualified_prefix(const std::string& mangled) {
+  if (mangled.rfind("_Z", 0) != 0) return mangled;
+  size_t pos = 2;
+  const bool nested = pos < mangled.size() && mangled[pos] == 'N';
+  if (nested) ++pos;
+  std::string name;
+  while (pos < mangled.size() && std::isdigit(static_cast<unsigned char>(mangled[pos])) != 0) {
+    size_t digits_end = pos;
+    while (digits_end < mangled.size() && std::isdigit(static_cast<unsigned char>(mangled[digits_end])) != 0) {
+      ++digits_end;
+    }
+    const size_t length = std::stoul(mangled.substr(pos, digits_end - pos));
+    if (digits_end + length > mangled.size()) return mangled;
+    if (!name.empty()) name += "::";
+    name += mangled.substr(digits_end, length);
+    pos = digits_end + length;
+    if (!nested) break;
+  }
+  if (name.empty()) return mangled;
+  return pos < mangled.size() && mangled[pos] == 'I' ? name + "<...>" : name;
+}
+
+}  // namespace
+
 std::string demangle(const std::string& mangled) {
   int status = 0;
   std::unique_ptr<char, void (*)(void*)> text(
       abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), std::free);
-  return status == 0 && text ? std::string(text.get()) : mangled;
+  return status == 0 && text ? std::string(text.get()) : qualified_prefix(mangled);
 }
 
 namespace {

@@ -1,0 +1,36 @@
+#include "core/json_io.h"
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "support/kopt_process.h"
+
+namespace kopt {
+namespace {
+
+TEST(JsonIo, SchemaComesFirstAndNamesVersion) {
+  const json document = with_schema("compile", 3, json{{"b", 1}, {"a", 2}});
+  EXPECT_EQ(document.begin().key(), "schema");
+  EXPECT_EQ(document["schema"], "kopt.compile/v3");
+  EXPECT_EQ(document["b"], 1);
+}
+
+TEST(JsonIo, RoundTripsThroughAFile) {
+  testing::scratch_dir dir;
+  write_json_file(dir.path() / "x.json", with_schema("x", 1, json{{"k", "v"}}));
+  EXPECT_EQ(read_json_file(dir.path() / "x.json")["k"], "v");
+}
+
+TEST(JsonIo, InvalidJsonNamesTheFile) {
+  testing::scratch_dir dir;
+  const auto path = dir.write("bad.json", "{not json");
+  try {
+    read_json_file(path);
+    FAIL();
+  } catch (const error& e) {
+    EXPECT_NE(e.headline().find(path.string() + " is not valid JSON"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace kopt

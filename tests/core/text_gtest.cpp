@@ -1,0 +1,31 @@
+#include "core/text.h"
+
+#include <gtest/gtest.h>
+
+namespace kopt {
+namespace {
+
+TEST(Text, TrimsBothEnds) { EXPECT_EQ(trim(" \t a b \n"), "a b"); }
+
+TEST(Text, SplitsLinesWithoutTrailingEmptyLine) {
+  EXPECT_EQ(split_lines("a\r\nb\n\nc\n"), (std::vector<std::string>{"a", "b", "", "c"}));
+  EXPECT_TRUE(split_lines("").empty());
+}
+
+TEST(Text, FormatsThousands) {
+  EXPECT_EQ(format_thousands(0), "0");
+  EXPECT_EQ(format_thousands(999), "999");
+  EXPECT_EQ(format_thousands(1000), "1,000");
+  EXPECT_EQ(format_thousands(12345), "12,345");
+  EXPECT_EQ(format_thousands(268435456), "268,435,456");
+  EXPECT_EQ(format_thousands(-1048576), "-1,048,576");
+}
+
+TEST(Text, FormatsBytesInBinaryUnits) {
+  EXPECT_EQ(format_bytes(512), "512 B");
+  EXPECT_EQ(format_bytes(4096), "4.00 KiB");
+  EXPECT_EQ(format_bytes(64.0 * 1024 * 1024), "64.00 MiB");
+}
+
+}  // namespace
+}  // namespace kopt

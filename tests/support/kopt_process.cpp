@@ -1,0 +1,58 @@
+#include "support/kopt_process.h"
+
+#include <cstdlib>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+namespace kopt::testing {
+namespace fs = std::filesystem;
+
+namespace {
+fs::path required_env_path(const char* name) {
+  const char* value = std::getenv(name);
+  if (value == nullptr || *value == '\0') {
+    ADD_FAILURE() << name << " is not set: run the tests through ctest or scripts/gpu_tests.sh";
+    return {};
+  }
+  return value;
+}
+}  // namespace
+
+fs::path kopt_binary() { return required_env_path("KOPT_BIN"); }
+fs::path source_dir() { return required_env_path("KOPT_SOURCE_DIR"); }
+
+process_result run_kopt(const std::vector<std::string>& args, const std::map<std::string, std::string>& env,
+                        const fs::path& working_dir) {
+  static const scratch_dir private_cache;
+  process_request request;
+  request.argv = {kopt_binary().string()};
+  request.argv.insert(request.argv.end(), args.begin(), args.end());
+  request.extra_env = env;
+  request.extra_env.emplace("KOPT_CACHE_DIR", private_cache.path().string());
+  if (!working_dir.empty()) request.working_dir = working_dir;
+  request.timeout = std::chrono::minutes(10);
+  return run_process(request);
+}
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+scratch_dir::scratch_dir() {
+  std::string pattern = (fs::temp_directory_path() / "kopt-test-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr) ADD_FAILURE() << "mkdtemp failed";
+  m_path = pattern;
+}
+
+scratch_dir::~scratch_dir() {
+  std::error_code ec;
+  fs::remove_all(m_path, ec);
+}
+
+fs::path scratch_dir::write(const std::string& name, const std::string& content) const {
+  const fs::path file = m_path / name;
+  fs::create_directories(file.parent_path());
+  std::ofstream(file) << content;
+  return file;
+}
+
+}  // namespace kopt::testing

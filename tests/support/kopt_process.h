@@ -1,0 +1,42 @@
+#pragma once
+// Running the real kopt binary from whole-program tests, and scratch folders for them.
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/subprocess.h"
+
+namespace kopt::testing {
+
+// The kopt binary under test ($KOPT_BIN, set by ctest and by scripts/gpu_tests.sh).
+std::filesystem::path kopt_binary();
+// The repository root ($KOPT_SOURCE_DIR), for examples/.
+std::filesystem::path source_dir();
+
+// Runs `kopt args...` with a private compile cache unless `env` names KOPT_CACHE_DIR.
+process_result run_kopt(const std::vector<std::string>& args,
+                        const std::map<std::string, std::string>& env = {},
+                        const std::filesystem::path& working_dir = {});
+
+// The first line of a text ("" when empty).
+std::string first_line(const std::string& text);
+
+// A fresh folder under the system temp dir, removed when the object dies.
+class scratch_dir {
+ public:
+  scratch_dir();
+  ~scratch_dir();
+  scratch_dir(const scratch_dir&) = delete;
+  scratch_dir& operator=(const scratch_dir&) = delete;
+
+  const std::filesystem::path& path() const { return m_path; }
+  // Writes `content` to path()/name and returns the full path.
+  std::filesystem::path write(const std::string& name, const std::string& content) const;
+
+ private:
+  std::filesystem::path m_path;
+};
+
+}  // namespace kopt::testing
