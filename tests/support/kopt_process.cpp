@@ -9,18 +9,14 @@ namespace kopt::testing {
 namespace fs = std::filesystem;
 
 namespace {
-fs::path required_env_path(const char* name) {
+fs::path env_path_or(const char* name, const char* built_default) {
   const char* value = std::getenv(name);
-  if (value == nullptr || *value == '\0') {
-    ADD_FAILURE() << name << " is not set: run the tests through ctest or scripts/gpu_tests.sh";
-    return {};
-  }
-  return value;
+  return value != nullptr && *value != '\0' ? fs::path(value) : fs::path(built_default);
 }
 }  // namespace
 
-fs::path kopt_binary() { return required_env_path("KOPT_BIN"); }
-fs::path source_dir() { return required_env_path("KOPT_SOURCE_DIR"); }
+fs::path kopt_binary() { return env_path_or("KOPT_BIN", KOPT_BUILT_BIN); }
+fs::path source_dir() { return env_path_or("KOPT_SOURCE_DIR", KOPT_BUILT_SOURCE_DIR); }
 
 process_result run_kopt(const std::vector<std::string>& args, const std::map<std::string, std::string>& env,
                         const fs::path& working_dir) {

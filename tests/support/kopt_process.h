@@ -10,9 +10,9 @@
 
 namespace kopt::testing {
 
-// The kopt binary under test ($KOPT_BIN, set by ctest and by scripts/gpu_tests.sh).
+// The kopt binary under test: $KOPT_BIN, else the one this build made.
 std::filesystem::path kopt_binary();
-// The repository root ($KOPT_SOURCE_DIR), for examples/.
+// The repository root, for examples/: $KOPT_SOURCE_DIR, else this build's source tree.
 std::filesystem::path source_dir();
 
 // Runs `kopt args...` with a private compile cache unless `env` names KOPT_CACHE_DIR.

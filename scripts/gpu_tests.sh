@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Runs kopt's GPU tests on a machine with an NVIDIA GPU, using a build made elsewhere
+# (the CPU machine) and carried here. Nothing is skipped: a missing GPU, a missing test
+# binary or a failing check fails the run.
+#
+# Usage (from the repository root): scripts/gpu_tests.sh [BUILD_DIR] [LOG_DIR]
+#   BUILD_DIR  default build/release (holds bin/kopt and tests/*_gpu_gtest)
+#   LOG_DIR    default $OUT when set, else build/gpu-test-logs
+# CUTLASS headers: $CUTLASS_PATH, else .carry/cutlass (scripts/carry_cutlass.sh makes it).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+build=${1:-build/release}
+logs=${2:-${OUT:-build/gpu-test-logs}}
+mkdir -p "$logs"
+export KOPT_BIN=$root/$build/bin/kopt
+export KOPT_SOURCE_DIR=$root
+export KOPT_CACHE_DIR=${KOPT_CACHE_DIR:-$(mktemp -d)}
+if [ -z "${CUTLASS_PATH:-}" ] && [ -d "$root/.carry/cutlass/include" ]; then
+  export CUTLASS_PATH=$root/.carry/cutlass
+fi
+
+passed=0
+failed=0
+check() {  # check NAME COMMAND...: runs, logs to $logs/NAME.log, counts
+  local name=$1
+  shift
+  if "$@" >"$logs/$name.log" 2>&1; then
+    passed=$((passed + 1))
+    echo "PASS $name"
+  else
+    failed=$((failed + 1))
+    echo "FAIL $name (log: $logs/$name.log)"
+    tail -n 20 "$logs/$name.log"
+  fi
+}
+
+check version "$KOPT_BIN" --version
+check preflight "$KOPT_BIN" preflight --out "$logs"
+
+gpu_tests=$(ls "$build"/tests/*_gpu_gtest 2>/dev/null)
+if [ -z "$gpu_tests" ]; then
+  echo "FAIL no GPU test programs in $build/tests"
+  failed=$((failed + 1))
+fi
+for test_program in $gpu_tests; do
+  check "$(basename "$test_program")" "$test_program"
+done
+
+# Every example builds for this GPU and computes what its reference computes.
+libs=$(mktemp -d)
+for source in examples/*.cu; do
+  stem=$(basename "$source" .cu)
+  if "$KOPT_BIN" compile "$source" --json >"$logs/compile_$stem.json" 2>"$logs/compile_$stem.err"; then
+    library=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["library"])' "$logs/compile_$stem.json")
+    ln -sf "$library" "$libs/$stem.so"
+    passed=$((passed + 1))
+    echo "PASS compile_$stem"
+  else
+    failed=$((failed + 1))
+    echo "FAIL compile_$stem"
+    head -n 20 "$logs/compile_$stem.err"
+  fi
+done
+check examples python3 examples/check_examples.py --lib-dir "$libs"
+
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Builds with warnings as errors and runs every test that needs no GPU.
+# (GPU tests carry the ctest label `gpu`; scripts/gpu_tests.sh runs them on a GPU machine.)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cmake --preset ci >/dev/null
+cmake --build --preset ci
+ctest --preset ci -j "$(nproc)"

@@ -1,0 +1,36 @@
+#include "measure/stopping_rule.h"
+
+#include <limits>
+
+#include "measure/statistics.h"
+
+namespace kopt::measure {
+
+std::string_view to_string(stop_reason reason) {
+  switch (reason) {
+    case stop_reason::keep_going: return "keep_going";
+    case stop_reason::converged: return "converged";
+    case stop_reason::time_limit: return "time_limit";
+    case stop_reason::sample_limit: return "sample_limit";
+  }
+  return "unknown";
+}
+
+double relative_median_half_width(const std::vector<double>& samples) {
+  // Below 6 samples no order-statistic interval reaches 95 % coverage.
+  if (samples.size() < 6) return std::numeric_limits<double>::infinity();
+  const sample_summary s = summarize(samples);
+  if (s.median <= 0) return std::numeric_limits<double>::infinity();
+  return (s.median_ci95.high - s.median_ci95.low) / 2.0 / s.median;
+}
+
+stop_reason should_stop(const stopping_rule& rule, const std::vector<double>& samples,
+                        std::chrono::duration<double> elapsed) {
+  if (samples.size() >= rule.max_samples) return stop_reason::sample_limit;
+  if (elapsed >= rule.max_time) return stop_reason::time_limit;
+  if (samples.size() < rule.min_samples || elapsed < rule.min_time) return stop_reason::keep_going;
+  return relative_median_half_width(samples) <= rule.target_relative_half_width ? stop_reason::converged
+                                                                                : stop_reason::keep_going;
+}
+
+}  // namespace kopt::measure

@@ -1,0 +1,128 @@
+// Whole-program tests of `kopt compile`: the real binary, the real nvcc.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/kopt_process.h"
+
+namespace kopt {
+namespace {
+using testing::first_line;
+using testing::run_kopt;
+using testing::scratch_dir;
+using testing::source_dir;
+
+std::string example(const std::string& name) { return (source_dir() / "examples" / name).string(); }
+
+class CompileExample : public ::testing::TestWithParam<std::string> {};
+
+// Every bundled example compiles (CUTLASS included) and reports its kernels.
+TEST_P(CompileExample, BuildsAndReportsResources) {
+  const auto r = run_kopt({"compile", example(GetParam()), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const auto result = nlohmann::json::parse(r.stdout_text);
+  EXPECT_EQ(result["schema"], "kopt.compile/v1");
+  EXPECT_EQ(result["status"], "built");
+  EXPECT_EQ(result["arch"], "sm_90a");
+  EXPECT_GE(result["kernels"].size(), 1u);
+  for (const auto& kernel : result["kernels"]) {
+    EXPECT_GT(kernel["registers_per_thread"].get<int>(), 0) << kernel["name"];
+    EXPECT_EQ(kernel["spill_store_bytes"].get<int>(), 0) << kernel["name"];
+  }
+  const std::string expected_backend = GetParam() == "cutlass_gemm.cu" ? "cutlass" : "cuda";
+  EXPECT_EQ(result["backend"], expected_backend);
+}
+
+INSTANTIATE_TEST_SUITE_P(Examples, CompileExample,
+                         ::testing::Values("vector_add.cu", "vector_add_ref.cu", "softmax_naive.cu",
+                                           "softmax_block.cu", "matmul_naive.cu", "axpy_inout.cu",
+                                           "histogram.cu", "cutlass_gemm.cu"),
+                         [](const auto& param_info) {
+                           return param_info.param.substr(0, param_info.param.size() - 3);
+                         });
+
+TEST(CompileCommand, SecondCompileIsACacheHit) {
+  scratch_dir cache;
+  const std::map<std::string, std::string> env = {{"KOPT_CACHE_DIR", cache.path().string()}};
+  const auto first = run_kopt({"compile", example("vector_add.cu")}, env);
+  ASSERT_EQ(first.exit_code, 0) << first.stderr_text;
+  EXPECT_NE(first.stdout_text.find("cache:   miss"), std::string::npos) << first.stdout_text;
+  const auto second = run_kopt({"compile", example("vector_add.cu")}, env);
+  ASSERT_EQ(second.exit_code, 0);
+  EXPECT_NE(second.stdout_text.find("cache:   hit"), std::string::npos) << second.stdout_text;
+  EXPECT_NE(second.stdout_text.find("vector_add_kernel"), std::string::npos) << second.stdout_text;
+}
+
+TEST(CompileCommand, CompileErrorIsExitOneWithCompilerMessages) {
+  scratch_dir dir;
+  const auto source = dir.write("bad.cu", "extern \"C\" void solve(float* x) { undefined_call(x); }\n");
+  const auto r = run_kopt({"compile", source.string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(first_line(r.stderr_text),
+            "kopt: compile failed: " + source.string() + ": nvcc exit code 2 (compiler output follows)");
+  EXPECT_NE(r.stderr_text.find("identifier \"undefined_call\" is undefined"), std::string::npos);
+}
+
+TEST(CompileCommand, DefinesReachTheCompiler) {
+  scratch_dir dir;
+  const auto source = dir.write("k.cu",
+                                "#ifndef TILE\n#error TILE must be defined\n#endif\n"
+                                "__global__ void k(float* x) { x[threadIdx.x] = TILE; }\n"
+                                "extern \"C\" void solve(float* x) { k<<<1, 32>>>(x); }\n");
+  EXPECT_EQ(run_kopt({"compile", source.string()}).exit_code, 1);
+  const auto r = run_kopt({"compile", source.string(), "-DTILE=64", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const auto command = nlohmann::json::parse(r.stdout_text)["command"];
+  EXPECT_NE(std::find(command.begin(), command.end(), "-DTILE=64"), command.end());
+}
+
+TEST(CompileCommand, MissingFileIsAUsageError) {
+  const auto r = run_kopt({"compile", "/nonexistent/kernel.cu"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.stderr_text), "kopt: error: kernel file not found: /nonexistent/kernel.cu (check the path)");
+}
+
+TEST(CompileCommand, MissingNvccIsAUsageError) {
+  const auto r = run_kopt({"compile", example("vector_add.cu"), "--nvcc-bin", "/nonexistent/nvcc"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.stderr_text),
+            "kopt: error: nvcc not found at --nvcc-bin=/nonexistent/nvcc: pass the path of an existing nvcc");
+}
+
+TEST(CompileCommand, NoNvccAnywhereSaysWhereItLooked) {
+  const auto r = run_kopt({"compile", example("vector_add.cu")},
+                          {{"PATH", "/usr/bin:/bin"}, {"CUDA_HOME", "/nonexistent"}, {"CUDA_PATH", "/nonexistent"}});
+  if (std::filesystem::exists("/usr/local/cuda/bin/nvcc")) {
+    GTEST_SKIP() << "nvcc sits at the standard /usr/local/cuda/bin on this machine";
+  }
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(first_line(r.stderr_text).find("nvcc not found: install the CUDA toolkit"), std::string::npos);
+}
+
+TEST(CompileCommand, CutlassHeadersNotFoundSaysWhereItLooked) {
+  const auto r = run_kopt({"compile", example("cutlass_gemm.cu")},
+                          {{"CUTLASS_PATH", "/nonexistent/cutlass"}, {"KOPT_PYTHON", "/bin/false"}});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.stderr_text),
+            "kopt: error: CUTLASS headers not found: set CUTLASS_PATH to a CUTLASS checkout or "
+            "`pip install nvidia-cutlass`");
+  EXPECT_NE(r.stderr_text.find("/nonexistent/cutlass/include (CUTLASS_PATH)"), std::string::npos);
+}
+
+TEST(CompileCommand, TritonModuleIsRefused) {
+  scratch_dir dir;
+  const auto module = dir.write("k.py", "def setup(**dims): pass\ndef run_kernel(**kw): pass\n");
+  const auto r = run_kopt({"compile", module.string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(first_line(r.stderr_text).find("is a Triton module"), std::string::npos);
+}
+
+TEST(CompileCommand, BadArchIsAUsageError) {
+  const auto r = run_kopt({"compile", example("vector_add.cu"), "--arch", "hopper"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.stderr_text),
+            "kopt: error: unknown --arch 'hopper': write sm_XY, e.g. sm_90a for H100/H200 or sm_80 for A100");
+}
+
+}  // namespace
+}  // namespace kopt

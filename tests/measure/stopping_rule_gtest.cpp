@@ -1,0 +1,49 @@
+#include "measure/stopping_rule.h"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+namespace kopt::measure {
+namespace {
+using seconds = std::chrono::duration<double>;
+
+std::vector<double> around(double center, double spread, std::size_t n) {
+  // Deterministic values spread evenly over [center - spread, center + spread].
+  std::vector<double> samples;
+  for (std::size_t i = 0; i < n; ++i) {
+    samples.push_back(center - spread + 2.0 * spread * static_cast<double>(i) / static_cast<double>(n - 1));
+  }
+  return samples;
+}
+
+TEST(StoppingRule, WaitsForMinimumSamplesAndTime) {
+  const stopping_rule rule;  // >= 10 samples, >= 0.5 s
+  EXPECT_EQ(should_stop(rule, around(100, 0, 9), seconds(5)), stop_reason::keep_going);
+  EXPECT_EQ(should_stop(rule, around(100, 0, 50), seconds(0.1)), stop_reason::keep_going);
+  EXPECT_EQ(should_stop(rule, around(100, 0, 50), seconds(0.6)), stop_reason::converged);
+}
+
+TEST(StoppingRule, StopsWhenTheMedianIntervalIsNarrow) {
+  const stopping_rule rule;
+  // 100 samples spread +-1 % around 100: the 40th..61st order statistics span about 0.42,
+  // a relative half width of about 0.21 %: under the 0.5 % target.
+  EXPECT_NEAR(relative_median_half_width(around(100, 1, 100)), (100.2121 - 99.7879) / 2 / 100, 1e-4);
+  EXPECT_EQ(should_stop(rule, around(100, 1, 100), seconds(1)), stop_reason::converged);
+  // Spread +-20 %: far from converged.
+  EXPECT_EQ(should_stop(rule, around(100, 20, 100), seconds(1)), stop_reason::keep_going);
+}
+
+TEST(StoppingRule, LimitsWinOverNoise) {
+  stopping_rule rule;
+  rule.max_samples = 200;
+  EXPECT_EQ(should_stop(rule, around(100, 20, 200), seconds(1)), stop_reason::sample_limit);
+  EXPECT_EQ(should_stop(rule, around(100, 20, 100), seconds(10)), stop_reason::time_limit);
+}
+
+TEST(StoppingRule, TooFewSamplesHaveNoInterval) {
+  EXPECT_TRUE(std::isinf(relative_median_half_width({1, 2, 3, 4, 5})));
+}
+
+}  // namespace
+}  // namespace kopt::measure
