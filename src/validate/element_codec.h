@@ -1,0 +1,29 @@
+#pragma once
+// Reading and writing one element of a device buffer's host copy as a number, for every
+// element type kopt supports (float16 and bfloat16 converted by bit manipulation, since
+// the host has no such types).
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "kernel/element_type.h"
+
+namespace kopt::validate {
+
+float half_to_float(std::uint16_t bits);
+std::uint16_t float_to_half(float value);          // round to nearest even
+float bfloat16_to_float(std::uint16_t bits);
+std::uint16_t float_to_bfloat16(float value);      // round to nearest even
+
+// Element `index` of `bytes` (laid out as `type`) as a double; integers convert exactly
+// up to 2^53, which is all a comparison needs.
+double read_element(std::span<const std::byte> bytes, const kernel::element_type& type, std::size_t index);
+
+// Stores `value` (converted, rounded or truncated toward zero for integers) into element `index`.
+void write_element(std::span<std::byte> bytes, const kernel::element_type& type, std::size_t index, double value);
+
+// Raw bits of element `index` as an unsigned integer (for bit-exact poison checks).
+std::uint64_t element_bits(std::span<const std::byte> bytes, const kernel::element_type& type, std::size_t index);
+
+}  // namespace kopt::validate

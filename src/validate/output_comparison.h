@@ -1,0 +1,52 @@
+#pragma once
+// Comparing one output buffer of the kernel with the reference's, per DESIGN.md "What is
+// compared": every element the reference wrote must match within tolerance (a NaN or a
+// poison value where the reference has a number fails); every element the reference left
+// untouched (still poison, bit for bit) must still hold its poison in the kernel's output.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/json_io.h"
+#include "kernel/element_type.h"
+#include "validate/tolerance.h"
+
+namespace kopt::validate {
+
+struct mismatch {
+  std::size_t index = 0;
+  double kernel_value = 0;
+  double reference_value = 0;
+  std::string what;  // "value", "NaN", "left as poison", "wrote outside the reference's extent"
+};
+
+struct output_comparison {
+  std::string name;
+  bool passed = false;
+  std::size_t elements = 0;
+  std::size_t compared = 0;          // elements the reference wrote
+  std::size_t mismatches = 0;
+  std::size_t unwritten = 0;         // reference wrote, kernel left poison
+  std::size_t stray_writes = 0;      // reference left poison, kernel wrote
+  double max_abs_error = 0;
+  double mean_abs_error = 0;         // over compared elements with finite values
+  std::vector<mismatch> first_mismatches;  // up to 5, in index order
+  tolerance used;
+
+  // "C: 12 of 1,048,576 elements differ; first at [4095]: kernel 0.51 vs reference 0.52 ..."
+  std::string summary() const;
+};
+
+// `poison_bits` is the pattern every element held before the run (per element, as
+// element_bits returns it). Both spans hold `elements` elements of `type`.
+output_comparison compare_output(const std::string& name, const kernel::element_type& type,
+                                 std::span<const std::byte> kernel_output,
+                                 std::span<const std::byte> reference_output, std::uint64_t poison_bits,
+                                 const tolerance& tol);
+
+json to_json(const output_comparison& c);
+
+}  // namespace kopt::validate

@@ -1,0 +1,99 @@
+#include "validate/output_comparison.h"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace kopt::validate {
+namespace {
+
+const kernel::element_type f32 = *kernel::element_type_by_name("float32");
+const kernel::element_type i32 = *kernel::element_type_by_name("int32");
+constexpr std::uint32_t poison = 0x7fc0ffee;  // a quiet NaN with a payload
+
+std::vector<std::byte> floats(const std::vector<float>& values) {
+  std::vector<std::byte> bytes(values.size() * 4);
+  std::memcpy(bytes.data(), values.data(), bytes.size());
+  return bytes;
+}
+
+const float P = std::bit_cast<float>(poison);
+
+output_comparison compare(const std::vector<float>& kernel, const std::vector<float>& reference) {
+  return compare_output("out", f32, floats(kernel), floats(reference), poison, default_tolerance(f32));
+}
+
+TEST(OutputComparison, MatchWithinTolerance) {
+  const auto c = compare({1.0f, 2.00015f, -3.0f}, {1.0f, 2.0f, -3.0f});
+  EXPECT_TRUE(c.passed) << c.summary();
+  EXPECT_EQ(c.compared, 3u);
+  EXPECT_NEAR(c.max_abs_error, 0.00015, 1e-7);
+}
+
+TEST(OutputComparison, ValueOutsideToleranceFailsWithTheFirstIndex) {
+  const auto c = compare({1.0f, 2.1f, 3.0f, 5.0f}, {1.0f, 2.0f, 3.0f, 4.0f});
+  EXPECT_FALSE(c.passed);
+  EXPECT_EQ(c.mismatches, 2u);
+  ASSERT_EQ(c.first_mismatches.size(), 2u);
+  EXPECT_EQ(c.first_mismatches[0].index, 1u);
+  EXPECT_EQ(c.first_mismatches[0].what, "value");
+  EXPECT_NEAR(c.max_abs_error, 1.0, 1e-6);
+  EXPECT_EQ(c.summary(), "out: 2 of 4 elements differ; first at [1] (value): kernel 2.1 vs reference 2");
+}
+
+TEST(OutputComparison, NanWhereTheReferenceHasANumberFails) {
+  const auto c = compare({1.0f, std::nanf("")}, {1.0f, 2.0f});
+  EXPECT_FALSE(c.passed);
+  EXPECT_EQ(c.first_mismatches.at(0).what, "NaN");
+}
+
+TEST(OutputComparison, UnwrittenElementsAreCaught) {
+  // The kernel wrote only the first half: the rest still holds poison.
+  const auto c = compare({1.0f, 2.0f, P, P}, {1.0f, 2.0f, 3.0f, 4.0f});
+  EXPECT_FALSE(c.passed);
+  EXPECT_EQ(c.unwritten, 2u);
+  EXPECT_EQ(c.first_mismatches.at(0).what, "left as poison");
+}
+
+TEST(OutputComparison, OverAllocatedTailMustKeepItsPoison) {
+  // The reference's extent is three elements; an untouched tail passes, a stray write fails.
+  EXPECT_TRUE(compare({1.0f, 2.0f, 3.0f, P}, {1.0f, 2.0f, 3.0f, P}).passed);
+  const auto c = compare({1.0f, 2.0f, 3.0f, 0.0f}, {1.0f, 2.0f, 3.0f, P});
+  EXPECT_FALSE(c.passed);
+  EXPECT_EQ(c.stray_writes, 1u);
+  EXPECT_EQ(c.compared, 3u);
+}
+
+TEST(OutputComparison, ExpectedNanMatchesNan) {
+  EXPECT_TRUE(compare({std::nanf(""), 1.0f}, {std::nanf(""), 1.0f}).passed);
+}
+
+TEST(OutputComparison, IntegersCompareExactly) {
+  std::vector<std::int32_t> kernel = {1, 2, 4};
+  std::vector<std::int32_t> reference = {1, 2, 3};
+  std::vector<std::byte> k(12), r(12);
+  std::memcpy(k.data(), kernel.data(), 12);
+  std::memcpy(r.data(), reference.data(), 12);
+  const auto c = compare_output("hist", i32, k, r, 0x7f7f7f7f, default_tolerance(i32));
+  EXPECT_FALSE(c.passed);
+  EXPECT_EQ(c.mismatches, 1u);
+}
+
+TEST(OutputComparison, NothingWrittenByTheReferenceIsNotAPass) {
+  const auto c = compare({P, P}, {P, P});
+  EXPECT_FALSE(c.passed);
+  EXPECT_EQ(c.summary(), "out: the reference wrote no element of it; nothing to compare");
+}
+
+TEST(OutputComparison, JsonHasNoNan) {
+  const auto c = compare({std::nanf("")}, {1.0f});
+  const json j = to_json(c);
+  EXPECT_TRUE(j["first_mismatches"][0]["kernel"].is_null());
+  EXPECT_NO_THROW((void)j.dump());
+}
+
+}  // namespace
+}  // namespace kopt::validate
