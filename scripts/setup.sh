@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up everything kopt needs on a Debian or Ubuntu machine, then builds it.
 #   - build tools and libraries from the distribution (CLI11, nlohmann-json, fmt, OpenSSL,
-#     SQLite, GoogleTest), all linked statically or header-only into kopt;
+#     SQLite, libffi, GoogleTest), all linked statically or header-only into kopt;
 #   - CUTLASS headers from PyPI (nvidia-cutlass) into the current Python environment;
 #   - checks that the CUDA toolkit (nvcc) is present: it is not installed by this script.
 # Usage: scripts/setup.sh [--no-build]
@@ -18,7 +18,7 @@ echo "== system packages"
 as_root apt-get update -qq
 as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
   cmake ninja-build g++ pkg-config python3 python3-pip \
-  libcli11-dev nlohmann-json3-dev libfmt-dev libssl-dev libsqlite3-dev libgtest-dev >/dev/null
+  libcli11-dev nlohmann-json3-dev libfmt-dev libssl-dev libsqlite3-dev libgtest-dev libffi-dev >/dev/null
 
 echo "== CUDA toolkit"
 if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
