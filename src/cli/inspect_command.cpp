@@ -1,13 +1,171 @@
+// kopt inspect KERNEL [dims]: what kopt will do with a kernel, without building or running it:
+// backend, solve()'s parameters, roles, buffer sizes and contents, scalar values.
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
 #include "cli/commands.h"
+#include "cli/dimension_args.h"
 #include "core/error.h"
+#include "core/files.h"
+#include "core/json_io.h"
+#include "core/text.h"
+#include "kernel/buffer_plan.h"
 
 namespace kopt::cli {
 namespace {
+
+// Flags of the commands that run kernels (bench, loop, profile), as DESIGN.md lists them.
+// inspect checks scalar names against them too, so that it predicts what those commands
+// will accept even before they exist; the flags of every registered command are added.
+constexpr std::string_view compatibility_flags[] = {
+    "ref",     "backend",  "warmup",      "repeat",         "arch",
+    "gpu",     "ptr-size", "seed",        "atol",           "rtol",
+    "json-out", "nvcc-bin", "ncu-bin",    "max-iterations", "run-dir",
+    "iteration", "kernel-name-regex", "launch-skip", "launch-count", "preflight-only",
+    "out",     "json",     "dim",         "help",           "version"};
+
+std::vector<std::string> kopt_flag_names(const CLI::App& sub) {
+  std::vector<std::string> names = own_flag_names(sub);
+  if (const CLI::App* parent = sub.get_parent()) {
+    for (const CLI::App* sibling : parent->get_subcommands([](const CLI::App*) { return true; })) {
+      for (auto& name : own_flag_names(*sibling)) names.push_back(std::move(name));
+    }
+  }
+  for (const auto flag : compatibility_flags) names.emplace_back(flag);
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+// Left-aligned columns separated by two spaces.
+std::string format_table(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<size_t> widths;
+  for (const auto& row : rows) {
+    widths.resize(std::max(widths.size(), row.size()));
+    for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+  }
+  std::string out;
+  for (const auto& row : rows) {
+    std::string line = "  ";
+    for (size_t c = 0; c < row.size(); ++c) {
+      line += row[c];
+      if (c + 1 < row.size()) line += std::string(widths[c] - row[c].size() + 2, ' ');
+    }
+    line.erase(line.find_last_not_of(' ') + 1);  // an empty last cell leaves spaces
+    out += line;
+    out += '\n';
+  }
+  return out;
+}
+
+std::string values_column(const kernel::buffer_spec& b) {
+  if (b.role == kernel::buffer_role::out) return "poison";
+  const auto& v = b.values;
+  return fmt::format("{} ({})", v.describe(),
+                     v.from_annotation ? fmt::format("line {}", v.line) : "default");
+}
+
+std::string scalar_text(const kernel::bound_scalar& s) {
+  return kernel::format_value(std::holds_alternative<int64_t>(s.value)
+                                  ? kernel::element_value{std::get<int64_t>(s.value)}
+                                  : kernel::element_value{std::get<double>(s.value)});
+}
+
+std::string format_plan(const kernel::kernel_plan& plan) {
+  std::string out;
+  out += fmt::format("kernel   {}\n", plan.file.string());
+  out += fmt::format("backend  {} ({})\n", kernel::to_string(plan.backend), plan.backend_reason);
+  if (!plan.solve) {
+    out += "solve()  none: a Triton module's buffers come from its setup() at run time\n";
+    if (!plan.passed_through.empty()) {
+      std::vector<std::string> dims;
+      for (const auto& d : plan.passed_through) dims.push_back(fmt::format("{}={}", d.name, d.value));
+      out += fmt::format("setup()  {}\n", join(dims, " "));
+    }
+  } else {
+    out += fmt::format("solve()  line {}: {} buffers, {} scalars\n\n", plan.solve->line,
+                       plan.buffers.size(), plan.scalars.size());
+    std::vector<std::vector<std::string>> rows = {
+        {"#", "name", "type", "role", "elements", "bytes", "values", "size / given as"}};
+    std::vector<std::vector<std::string>> by_index(plan.solve->parameters.size());
+    for (const auto& b : plan.buffers) {
+      by_index[static_cast<size_t>(b.param.index)] = {
+          std::to_string(b.param.index), b.param.name, b.param.spelled_type,
+          std::string(kernel::to_string(b.role)), format_thousands(b.elements),
+          format_bytes(static_cast<double>(b.bytes)), values_column(b), b.rule.description};
+    }
+    for (const auto& s : plan.scalars) {
+      by_index[static_cast<size_t>(s.param.index)] = {
+          std::to_string(s.param.index), s.param.name, s.param.spelled_type, "scalar", "", "",
+          scalar_text(s),
+          kernel::spell_dimension({s.param.name, s.text, s.via_dim_flag})};
+    }
+    rows.insert(rows.end(), by_index.begin(), by_index.end());
+    out += format_table(rows);
+    out += fmt::format("\ndevice memory  {} ({} bytes) in {} buffers\n",
+                       format_bytes(static_cast<double>(plan.total_bytes)),
+                       format_thousands(plan.total_bytes), plan.buffers.size());
+  }
+  if (!plan.notes.empty()) {
+    out += "\nnotes\n";
+    for (const auto& note : plan.notes) out += fmt::format("  - {}\n", note);
+  }
+  return out;
+}
+
 class inspect_command final : public command {
  public:
-  void configure(CLI::App& sub) override { sub.allow_extras(); }
-  int run() override { throw error("inspect: under construction"); }
+  void configure(CLI::App& sub) override {
+    m_sub = &sub;
+    sub.allow_extras();
+    sub.add_option("kernel", m_kernel, "kernel source: .cu (CUDA, CUTLASS) or .py (Triton)")
+        ->required();
+    sub.add_option("--backend", m_backend, "cuda, cutlass or triton (default: from the file)");
+    sub.add_option("--ptr-size", m_ptr_size,
+                   "element count of buffers without a size in the kopt annotation");
+    sub.add_option("--dim", m_dim_flags,
+                   "NAME=VALUE: set solve()'s scalar NAME; works also for names of kopt's flags")
+        ->expected(1)
+        ->allow_extra_args(false)  // one NAME=VALUE per --dim; the next word is not another
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    sub.add_flag("--json", m_json, "print the plan as JSON");
+    sub.footer("Dimensions: --NAME=VALUE sets solve()'s scalar parameter NAME, e.g. --M=4096.\n"
+               "Buffer sizes come from the `// kopt:` annotation (docs/annotations.md).");
+  }
+
+  int run() override {
+    const std::vector<kernel::dimension_arg> dims =
+        collect_dimension_args(m_sub->remaining(), m_dim_flags);
+    std::optional<kernel::backend> requested;
+    if (m_backend) requested = kernel::parse_backend_name(*m_backend);
+    const std::string source = read_text_file(m_kernel, "kernel source");
+    const kernel::kernel_plan plan = kernel::plan_kernel(m_kernel, source, requested, dims,
+                                                         m_ptr_size, kopt_flag_names(*m_sub));
+    if (m_json) {
+      std::fputs((with_schema("inspect", 1, kernel::to_json(plan)).dump(2) + "\n").c_str(), stdout);
+    } else {
+      std::fputs(format_plan(plan).c_str(), stdout);
+    }
+    return static_cast<int>(exit_status::ok);
+  }
+
+ private:
+  CLI::App* m_sub = nullptr;
+  std::string m_kernel;
+  std::optional<std::string> m_backend;
+  std::optional<int64_t> m_ptr_size;
+  std::vector<std::string> m_dim_flags;
+  bool m_json = false;
 };
+
 }  // namespace
+
 std::unique_ptr<command> make_inspect_command() { return std::make_unique<inspect_command>(); }
+
 }  // namespace kopt::cli

@@ -1,0 +1,250 @@
+#include "kernel/expression.h"
+
+#include <algorithm>
+#include <cctype>
+#include <limits>
+
+#include <fmt/format.h>
+
+namespace kopt::kernel {
+namespace {
+
+std::string describe(const token* t) {
+  return t == nullptr ? "the end" : fmt::format("'{}'", t->text);
+}
+
+// Decimal or 0x-hex digits with optional ' separators; nullopt when not an integer.
+std::optional<int64_t> parse_integer_literal(std::string_view text) {
+  int base = 10;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    base = 16;
+    text.remove_prefix(2);
+  }
+  if (text.empty() || text.front() == '\'' || text.back() == '\'') return std::nullopt;
+  int64_t value = 0;
+  for (const char c : text) {
+    if (c == '\'') continue;
+    int digit = 0;
+    if (std::isdigit(static_cast<unsigned char>(c)) != 0) {
+      digit = c - '0';
+    } else if (base == 16 && std::isxdigit(static_cast<unsigned char>(c)) != 0) {
+      digit = std::tolower(static_cast<unsigned char>(c)) - 'a' + 10;
+    } else {
+      return std::nullopt;
+    }
+    if (__builtin_mul_overflow(value, base, &value) || __builtin_add_overflow(value, digit, &value)) {
+      throw expression_error(fmt::format("the number {} does not fit in 64 bits", text));
+    }
+  }
+  return value;
+}
+
+}  // namespace
+
+// Recursive descent over the tokens; appends nodes so that children precede parents.
+class expression_parser {
+ public:
+  expression_parser(std::span<const token> tokens, int_expression& out)
+      : m_tokens(tokens), m_out(out) {}
+
+  void run() {
+    if (m_tokens.empty()) throw expression_error("expected an integer expression, found nothing");
+    parse_sum();
+    if (m_pos < m_tokens.size()) {
+      throw expression_error(fmt::format("unexpected {} after a complete expression",
+                                         describe(current())));
+    }
+  }
+
+ private:
+  const token* current() const { return m_pos < m_tokens.size() ? &m_tokens[m_pos] : nullptr; }
+  bool at(std::string_view spelling) const {
+    return m_pos < m_tokens.size() && m_tokens[m_pos].is(spelling);
+  }
+
+  size_t add(int_expression::node n) {
+    m_out.m_nodes.push_back(std::move(n));
+    return m_out.m_nodes.size() - 1;
+  }
+
+  size_t binary(char op, size_t lhs, size_t rhs) {
+    int_expression::node n;
+    n.kind = int_expression::node_kind::binary;
+    n.op = op;
+    n.args = {lhs, rhs};
+    return add(std::move(n));
+  }
+
+  size_t parse_sum() {
+    size_t lhs = parse_product();
+    while (at("+") || at("-")) {
+      const char op = m_tokens[m_pos++].text[0];
+      lhs = binary(op, lhs, parse_product());
+    }
+    return lhs;
+  }
+
+  size_t parse_product() {
+    size_t lhs = parse_unary();
+    while (at("*") || at("/") || at("%")) {
+      const char op = m_tokens[m_pos++].text[0];
+      lhs = binary(op, lhs, parse_unary());
+    }
+    return lhs;
+  }
+
+  size_t parse_unary() {
+    if (at("+")) {
+      ++m_pos;
+      return parse_unary();
+    }
+    if (at("-")) {
+      ++m_pos;
+      int_expression::node n;
+      n.kind = int_expression::node_kind::negate;
+      n.args = {parse_unary()};
+      return add(std::move(n));
+    }
+    return parse_primary();
+  }
+
+  size_t parse_primary() {
+    const token* t = current();
+    const std::string after = m_pos == 0 ? "" : fmt::format(" after '{}'", m_tokens[m_pos - 1].text);
+    if (t == nullptr) {
+      throw expression_error(fmt::format("expected a number, a name or '('{}", after));
+    }
+    if (t->kind == token_kind::number) {
+      ++m_pos;
+      const auto value = parse_integer_literal(t->text);
+      if (!value) throw expression_error(fmt::format("'{}' is not an integer", t->text));
+      int_expression::node n;
+      n.value = *value;
+      return add(std::move(n));
+    }
+    if (t->is("(")) {
+      ++m_pos;
+      const size_t inner = parse_sum();
+      expect(")", "to close '('");
+      return inner;
+    }
+    if (t->is_identifier()) {
+      ++m_pos;
+      if (at("(")) return parse_call(t->text);
+      int_expression::node n;
+      n.kind = int_expression::node_kind::name;
+      n.name = t->text;
+      return add(std::move(n));
+    }
+    throw expression_error(fmt::format("expected a number, a name or '('{}, found {}", after,
+                                       describe(t)));
+  }
+
+  size_t parse_call(const std::string& function) {
+    if (function != "cdiv" && function != "min" && function != "max") {
+      throw expression_error(fmt::format("unknown function '{}': the functions are cdiv, min "
+                                         "and max", function));
+    }
+    ++m_pos;  // '('
+    int_expression::node n;
+    n.kind = int_expression::node_kind::call;
+    n.name = function;
+    n.args.push_back(parse_sum());
+    expect(",", fmt::format("between the two arguments of {}()", function));
+    n.args.push_back(parse_sum());
+    expect(")", fmt::format("after the second argument of {}() (it takes two)", function));
+    return add(std::move(n));
+  }
+
+  void expect(std::string_view spelling, const std::string& why) {
+    if (!at(spelling)) {
+      throw expression_error(fmt::format("expected '{}' {}, found {}", spelling, why,
+                                         describe(current())));
+    }
+    ++m_pos;
+  }
+
+  std::span<const token> m_tokens;
+  int_expression& m_out;
+  size_t m_pos = 0;
+};
+
+int_expression int_expression::parse(std::span<const token> tokens, std::string text) {
+  int_expression expression;
+  expression.m_text = std::move(text);
+  expression_parser(tokens, expression).run();
+  return expression;
+}
+
+int_expression int_expression::parse(std::string_view text) {
+  const token_stream stream = tokenize(text);
+  return parse(stream.tokens, std::string(text));
+}
+
+std::vector<std::string> int_expression::names() const {
+  std::vector<std::string> found;
+  for (const auto& n : m_nodes) {
+    if (n.kind == node_kind::name && std::find(found.begin(), found.end(), n.name) == found.end()) {
+      found.push_back(n.name);
+    }
+  }
+  return found;
+}
+
+int64_t int_expression::evaluate(const name_lookup& lookup) const {
+  if (m_nodes.empty()) throw expression_error("empty expression");
+  return evaluate_node(m_nodes.size() - 1, lookup);
+}
+
+int64_t int_expression::evaluate_node(size_t index, const name_lookup& lookup) const {
+  const node& n = m_nodes[index];
+  switch (n.kind) {
+    case node_kind::literal: return n.value;
+    case node_kind::name: {
+      const auto value = lookup(n.name);
+      if (!value) throw expression_error(fmt::format("unknown name '{}'", n.name));
+      return *value;
+    }
+    case node_kind::negate: {
+      const int64_t value = evaluate_node(n.args[0], lookup);
+      if (value == std::numeric_limits<int64_t>::min()) {
+        throw expression_error(fmt::format("integer overflow: -({}) does not fit in int64", value));
+      }
+      return -value;
+    }
+    default: break;
+  }
+  const int64_t a = evaluate_node(n.args[0], lookup);
+  const int64_t b = evaluate_node(n.args[1], lookup);
+  if (n.kind == node_kind::call) {
+    if (n.name == "min") return std::min(a, b);
+    if (n.name == "max") return std::max(a, b);
+  }
+  const char op = n.kind == node_kind::call ? 'c' : n.op;
+  if ((op == '/' || op == '%' || op == 'c') && b == 0) {
+    throw expression_error(fmt::format("division by zero ({} {} 0)", a,
+                                       op == 'c' ? "cdiv" : std::string(1, op)));
+  }
+  int64_t result = 0;
+  bool overflow = false;
+  switch (op) {
+    case '+': overflow = __builtin_add_overflow(a, b, &result); break;
+    case '-': overflow = __builtin_sub_overflow(a, b, &result); break;
+    case '*': overflow = __builtin_mul_overflow(a, b, &result); break;
+    default:
+      // INT64_MIN / -1 is the one quotient that does not fit.
+      overflow = a == std::numeric_limits<int64_t>::min() && b == -1;
+      if (overflow) break;
+      result = op == '%' ? a % b : a / b;
+      // cdiv rounds the quotient up: add one when it was truncated toward a smaller value.
+      if (op == 'c' && a % b != 0 && ((a < 0) == (b < 0))) ++result;
+      break;
+  }
+  if (overflow) {
+    throw expression_error(fmt::format("integer overflow: {} {} {} does not fit in int64", a,
+                                       op == 'c' ? "cdiv" : std::string(1, op), b));
+  }
+  return result;
+}
+
+}  // namespace kopt::kernel

@@ -1,0 +1,68 @@
+#pragma once
+// Integer expressions of solve()'s dimensions, as annotations write buffer sizes and value
+// ranges: `M*K`, `(rows + 1) * cols`, `cdiv(N, 4) * 4`, `min(a, b)`, `max(a, b)`.
+//
+// Grammar (usual C precedence, left to right):
+//   expr    := term (('+' | '-') term)*
+//   term    := unary (('*' | '/' | '%') unary)*
+//   unary   := ('-' | '+') unary | primary
+//   primary := INTEGER | NAME | FUNC '(' expr ',' expr ')' | '(' expr ')'
+//   FUNC    := cdiv | min | max
+// INTEGER is decimal or 0x-hex, with optional C++14 digit separators (1'048'576).
+// Evaluation is in int64: `/` and `%` truncate toward zero as in C, cdiv(a, b) is the
+// quotient rounded up; overflow and division by zero are errors, never wrapped values.
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernel/tokenizer.h"
+
+namespace kopt::kernel {
+
+// What went wrong, in words meant to follow "in <expression>: ". Callers add the context
+// (annotation line, buffer) and turn it into a kopt::error.
+class expression_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class int_expression {
+ public:
+  using name_lookup = std::function<std::optional<int64_t>(std::string_view name)>;
+
+  // Throws expression_error for malformed text.
+  static int_expression parse(std::string_view text);
+  // `tokens` come from a larger text (an annotation); `text` is their source slice.
+  static int_expression parse(std::span<const token> tokens, std::string text);
+
+  // Throws expression_error on overflow, division by zero, or a name `lookup` does not know.
+  int64_t evaluate(const name_lookup& lookup) const;
+
+  // Distinct names in order of first appearance (function names excluded).
+  std::vector<std::string> names() const;
+  const std::string& text() const { return m_text; }
+
+ private:
+  enum class node_kind { literal, name, negate, binary, call };
+  struct node {
+    node_kind kind = node_kind::literal;
+    int64_t value = 0;           // literal
+    std::string name;            // name, or the function of a call
+    char op = 0;                 // binary: + - * / %
+    std::vector<size_t> args;    // indices into m_nodes
+  };
+  friend class expression_parser;
+
+  int64_t evaluate_node(size_t index, const name_lookup& lookup) const;
+
+  std::vector<node> m_nodes;  // children before parents; the root is last
+  std::string m_text;
+};
+
+}  // namespace kopt::kernel

@@ -1,0 +1,242 @@
+// Whole-program tests of `kopt inspect`: the real binary on small kernel files.
+#include <algorithm>
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/kopt_process.h"
+
+namespace kopt {
+namespace {
+using testing::first_line;
+using testing::run_kopt;
+using testing::scratch_dir;
+using testing::source_dir;
+
+constexpr const char* vector_add =
+    "// kopt: A[N] B[N] C[N]\n"
+    "extern \"C\" void solve(const float* A, const float* B, float* C, int N) {}\n";
+
+// Runs inspect on a kernel written to a scratch folder; returns the process result.
+class InspectCommand : public ::testing::Test {
+ protected:
+  process_result inspect(const std::string& source, std::vector<std::string> args,
+                         const std::string& name = "kernel.cu") {
+    const auto file = m_dir.write(name, source);
+    args.insert(args.begin(), {"inspect", file.string()});
+    return run_kopt(args);
+  }
+
+  // Exit code 2 and the first line of stderr, which must name the problem.
+  std::string usage_error(const std::string& source, const std::vector<std::string>& args) {
+    const auto r = inspect(source, args);
+    EXPECT_EQ(r.exit_code, 2) << r.stdout_text << r.stderr_text;
+    EXPECT_TRUE(r.stdout_text.empty()) << r.stdout_text;
+    return first_line(r.stderr_text);
+  }
+
+  std::string path(const std::string& name) const { return (m_dir.path() / name).string(); }
+
+  scratch_dir m_dir;
+};
+
+TEST_F(InspectCommand, HumanOutputShowsParametersSizesAndMemory) {
+  const auto r = inspect(vector_add, {"--N=1024"});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const std::string& out = r.stdout_text;
+  EXPECT_NE(out.find("backend  cuda (file extension .cu)"), std::string::npos) << out;
+  EXPECT_NE(out.find("solve()  line 2: 3 buffers, 1 scalars"), std::string::npos) << out;
+  EXPECT_NE(out.find("#  name  type          role    elements  bytes     values"), std::string::npos) << out;
+  EXPECT_NE(out.find("A     const float*  in      1,024     4.00 KiB  uniform [-1, 1) (default)  "
+                     "annotation A[N] (line 1)"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("C     float*        out     1,024     4.00 KiB  poison"), std::string::npos) << out;
+  EXPECT_NE(out.find("N     int           scalar"), std::string::npos) << out;
+  EXPECT_NE(out.find("device memory  12.00 KiB (12,288 bytes) in 3 buffers"), std::string::npos) << out;
+}
+
+TEST_F(InspectCommand, JsonOutput) {
+  const auto r = inspect(vector_add, {"--N", "1000", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const auto j = nlohmann::json::parse(r.stdout_text);
+  EXPECT_EQ(j["schema"], "kopt.inspect/v1");
+  EXPECT_EQ(j["backend"], "cuda");
+  EXPECT_EQ(j["dimensions"]["N"], 1000);
+  ASSERT_EQ(j["solve"]["parameters"].size(), 4u);
+  EXPECT_EQ(j["solve"]["parameters"][2]["name"], "C");
+  EXPECT_EQ(j["solve"]["parameters"][2]["role"], "out");
+  EXPECT_EQ(j["solve"]["parameters"][2]["elements"], 1000);
+  EXPECT_EQ(j["solve"]["parameters"][2]["bytes"], 4000);
+  EXPECT_EQ(j["solve"]["parameters"][3]["given_as"], "--N=1000");
+  EXPECT_EQ(j["total_bytes"], 12000);
+}
+
+TEST_F(InspectCommand, DimensionStylesAndPtrSize) {
+  const std::string unannotated =
+      "extern \"C\" void solve(const float* x, float* y, int M, int N, float alpha) {}\n";
+  const auto r = inspect(unannotated, {"--M", "3", "--dim", "N=5", "--alpha=-0.5", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const auto j = nlohmann::json::parse(r.stdout_text);
+  EXPECT_EQ(j["solve"]["parameters"][0]["elements"], 15);
+  EXPECT_EQ(j["solve"]["parameters"][0]["size_rule"]["kind"], "default_two_largest");
+  EXPECT_EQ(j["solve"]["parameters"][3]["given_as"], "--dim N=5");
+  EXPECT_EQ(j["dimensions"]["alpha"], -0.5);
+
+  const auto sized = inspect(unannotated, {"--M=3", "--N=5", "--alpha=1", "--ptr-size", "64", "--json"});
+  ASSERT_EQ(sized.exit_code, 0) << sized.stderr_text;
+  EXPECT_EQ(nlohmann::json::parse(sized.stdout_text)["solve"]["parameters"][1]["elements"], 64);
+}
+
+TEST_F(InspectCommand, ScalarNamedLikeAKoptFlag) {
+  const std::string source = "extern \"C\" void solve(float* y, int N, int seed) {}\n";
+  EXPECT_EQ(usage_error(source, {"--N=4", "--seed=3"}),
+            "kopt: error: solve() parameter `seed` has the same name as kopt's --seed flag; set "
+            "it with --dim seed=VALUE");
+  const auto r = inspect(source, {"--N=4", "--dim", "seed=3"});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_NE(r.stdout_text.find("solve() parameter seed shares its name with kopt's --seed flag; "
+                               "it was set through --dim seed=3"),
+            std::string::npos)
+      << r.stdout_text;
+}
+
+TEST_F(InspectCommand, TritonModule) {
+  const auto r = inspect("def setup(N, seed=0):\n    pass\n", {"--N=4096", "--json"}, "k.py");
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const auto j = nlohmann::json::parse(r.stdout_text);
+  EXPECT_EQ(j["backend"], "triton");
+  EXPECT_TRUE(j["solve"].is_null());
+  EXPECT_EQ(j["dimensions"]["N"], "4096");
+}
+
+TEST_F(InspectCommand, MissingFile) {
+  const auto r = run_kopt({"inspect", path("absent.cu"), "--N=4"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.stderr_text),
+            "kopt: error: kernel source not found: " + path("absent.cu") + " (check the path)");
+}
+
+TEST_F(InspectCommand, SignatureErrors) {
+  EXPECT_EQ(usage_error("void helper(int n) {}\n", {}),
+            "kopt: error: no extern \"C\" void solve(...) found in " + path("kernel.cu") +
+                ": kopt calls that function; declare it with C linkage");
+  EXPECT_EQ(usage_error("extern \"C\" void solve(const float4* x, int N) {}\n", {"--N=4"}),
+            "kopt: error: " + path("kernel.cu") + ":1: solve() parameter 'x' has type 'const "
+            "float4*', which kopt does not know: use one of the supported element types");
+}
+
+TEST_F(InspectCommand, UnknownTypeListsSupportedTypesAfterTheHeadline) {
+  const auto r = inspect("extern \"C\" void solve(const float4* x, int N) {}\n", {"--N=4"});
+  EXPECT_NE(r.stderr_text.find("__nv_bfloat16"), std::string::npos) << r.stderr_text;
+}
+
+TEST_F(InspectCommand, DimensionErrors) {
+  EXPECT_EQ(usage_error(vector_add, {}),
+            "kopt: error: missing dimension: solve() parameter N has no value; pass --N=VALUE");
+  EXPECT_EQ(usage_error(vector_add, {"--N=4", "--Q=2"}),
+            "kopt: error: unknown dimension --Q=2: solve() has no scalar parameter Q; its scalars "
+            "are N");
+  EXPECT_EQ(usage_error(vector_add, {"--N=4.5"}),
+            "kopt: error: bad value for dimension N: '4.5' is not a whole number (solve() declares "
+            "'int N'); pass e.g. --N=4096");
+  EXPECT_EQ(usage_error(vector_add, {"--N=4", "stray"}),
+            "kopt: error: unexpected argument 'stray': dimensions are written --NAME=VALUE (see "
+            "--help for this command's options)");
+}
+
+TEST_F(InspectCommand, AnnotationErrors) {
+  EXPECT_EQ(usage_error("// kopt: A[N] D[N]\n"
+                        "extern \"C\" void solve(const float* A, float* C, int N) {}\n",
+                        {"--N=4"}),
+            "kopt: error: " + path("kernel.cu") + ":1: kopt annotation names 'D', which is not a "
+            "parameter of solve(): its buffers are A, C");
+  EXPECT_EQ(usage_error("// kopt: A[N] C[N*] \n"
+                        "extern \"C\" void solve(const float* A, float* C, int N) {}\n",
+                        {"--N=4"}),
+            "kopt: error: " + path("kernel.cu") + ":1: kopt annotation C[N*]: expected a number, "
+            "a name or '(' after '*'");
+  EXPECT_EQ(usage_error("// kopt: out(A)\n"
+                        "extern \"C\" void solve(const float* A, float* C, int N) {}\n",
+                        {"--N=4"}),
+            "kopt: error: " + path("kernel.cu") + ":1: kopt annotation declares A out, but "
+            "solve() takes it as 'const float*', so the kernel cannot write it: drop the const "
+            "or the annotation");
+}
+
+TEST_F(InspectCommand, SizeOverflow) {
+  EXPECT_EQ(usage_error("// kopt: A[M*K]\n"
+                        "extern \"C\" void solve(float* A, long long M, long long K) {}\n",
+                        {"--M=4294967296", "--K=4294967296"}),
+            "kopt: error: " + path("kernel.cu") + ":1: kopt annotation A[M*K]: integer overflow: "
+            "4294967296 * 4294967296 does not fit in int64 with M=4294967296, K=4294967296: use "
+            "smaller dimensions or fix the expression");
+}
+
+TEST_F(InspectCommand, BackendOverrideThatCannotApply) {
+  EXPECT_EQ(usage_error(vector_add, {"--N=4", "--backend", "triton"}),
+            "kopt: error: --backend=triton needs a .py module with setup() and run_kernel(), but " +
+                path("kernel.cu") + " is a CUDA source: drop --backend or pass --backend=cuda");
+}
+
+// Every bundled example inspects cleanly with the dimensions its README suggests.
+struct example_case {
+  const char* file;
+  std::vector<std::string> dims;
+};
+
+// Names the case by its file in test listings.
+void PrintTo(const example_case& c, std::ostream* os) { *os << c.file; }
+
+class InspectExample : public ::testing::TestWithParam<example_case> {};
+
+TEST_P(InspectExample, ExitsZeroWithEveryBufferAnnotated) {
+  std::vector<std::string> args = {"inspect", (source_dir() / "examples" / GetParam().file).string(),
+                                   "--json"};
+  args.insert(args.end(), GetParam().dims.begin(), GetParam().dims.end());
+  const auto r = run_kopt(args);
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const auto j = nlohmann::json::parse(r.stdout_text);
+  for (const auto& p : j["solve"]["parameters"]) {
+    if (p["kind"] == "buffer") {
+      EXPECT_EQ(p["size_rule"]["kind"], "annotation") << p["name"];
+    }
+  }
+}
+
+const std::vector<example_case>& example_cases() {
+  static const std::vector<example_case> cases = {
+      {"vector_add.cu", {"--N=16777216"}},
+      {"vector_add_ref.cu", {"--N=16777216"}},
+      {"softmax_naive.cu", {"--rows=4096", "--cols=1024"}},
+      {"softmax_block.cu", {"--rows=4096", "--cols=1024"}},
+      {"matmul_naive.cu", {"--M=4096", "--N=4096", "--K=4096"}},
+      {"cutlass_gemm.cu", {"--M=4096", "--N=4096", "--K=4096"}},
+      {"axpy_inout.cu", {"--N=16777216", "--alpha=2.5"}},
+      {"histogram.cu", {"--N=16777216", "--num_bins=256"}},
+  };
+  return cases;
+}
+
+// A new example must join the table above, so that it is inspected too.
+TEST(InspectExamples, EveryExampleHasATestCase) {
+  for (const auto& entry : std::filesystem::directory_iterator(source_dir() / "examples")) {
+    if (entry.path().extension() != ".cu") continue;
+    const std::string name = entry.path().filename().string();
+    const bool listed = std::any_of(example_cases().begin(), example_cases().end(),
+                                    [&](const example_case& c) { return name == c.file; });
+    EXPECT_TRUE(listed) << name << " has no entry in example_cases()";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Examples, InspectExample, ::testing::ValuesIn(example_cases()),
+    [](const auto& case_info) {
+      const std::string file = case_info.param.file;
+      return file.substr(0, file.size() - 3);
+    });
+
+}  // namespace
+}  // namespace kopt

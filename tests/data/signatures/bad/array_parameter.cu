@@ -1,0 +1,1 @@
+extern "C" void solve(const float input[], float* output, int n) {}

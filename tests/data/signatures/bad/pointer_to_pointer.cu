@@ -1,0 +1,1 @@
+extern "C" void solve(const float** rows, float* output, int n) {}

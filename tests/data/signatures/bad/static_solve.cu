@@ -1,0 +1,3 @@
+extern "C" {
+static void solve(const float* x, float* y, int n) {}
+}

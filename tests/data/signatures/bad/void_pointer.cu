@@ -1,0 +1,1 @@
+extern "C" void solve(const void* x, float* y, int n) {}
