@@ -1,0 +1,19 @@
+#include "harness/poison.h"
+
+namespace kopt::harness {
+
+poison_pattern poison_for(const kernel::element_type& type) {
+  const auto name = type.name;
+  if (name == "float32") return {0x7fc0ffeeULL, 0x7fc0ffeeU, 4};              // quiet NaN, payload
+  if (name == "float64") return {0x7ff8ffee7ff8ffeeULL, 0x7ff8ffeeU, 4};      // quiet NaN, payload
+  if (name == "float16" || name == "bfloat16") return {0x7feeULL, 0x7feeU, 2};  // quiet NaN in both
+  if (type.kind == kernel::element_kind::boolean) return {0x7fULL, 0x7fU, 1};   // neither 0 nor 1
+  switch (type.size_bytes) {
+    case 1: return {0xa5ULL, 0xa5U, 1};
+    case 2: return {0x7f7fULL, 0x7f7fU, 2};
+    case 4: return {0x7f7f7f7fULL, 0x7f7f7f7fU, 4};
+    default: return {0x7f7f7f7f7f7f7f7fULL, 0x7f7f7f7fU, 4};
+  }
+}
+
+}  // namespace kopt::harness
