@@ -1,13 +1,11 @@
 #include "env/gpu_probe.h"
 
-#include <cuda.h>
-#include <dlfcn.h>
-
 #include <array>
 
 #include <fmt/format.h>
 
-#include "env/nvml_library.h"
+#include "cuda/driver_api.h"
+#include "cuda/nvml_library.h"
 
 namespace kopt::env {
 
@@ -24,48 +22,10 @@ std::string format_cuda_version(int version) {
 
 namespace {
 
-// The few driver entry points kopt needs, resolved from libcuda.so.1.
-struct driver_api {
-  void* handle = nullptr;
-  decltype(&cuInit) init = nullptr;
-  decltype(&cuDriverGetVersion) driver_get_version = nullptr;
-  decltype(&cuDeviceGetCount) device_get_count = nullptr;
-  decltype(&cuDeviceGet) device_get = nullptr;
-  decltype(&cuDeviceGetName) device_get_name = nullptr;
-  decltype(&cuDeviceGetAttribute) device_get_attribute = nullptr;
-  decltype(&cuDeviceTotalMem) device_total_mem = nullptr;
-  decltype(&cuDeviceGetUuid) device_get_uuid = nullptr;
-  decltype(&cuGetErrorString) get_error_string = nullptr;
-
-  bool load() {
-    handle = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (handle == nullptr) return false;
-    const auto bind = [&](auto& fn, const char* symbol) {
-      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(::dlsym(handle, symbol));
-      return fn != nullptr;
-    };
-    return bind(init, "cuInit") && bind(driver_get_version, "cuDriverGetVersion") &&
-           bind(device_get_count, "cuDeviceGetCount") && bind(device_get, "cuDeviceGet") &&
-           bind(device_get_name, "cuDeviceGetName") &&
-           bind(device_get_attribute, "cuDeviceGetAttribute") &&
-           bind(device_total_mem, "cuDeviceTotalMem_v2") &&
-           bind(device_get_uuid, "cuDeviceGetUuid_v2") &&
-           bind(get_error_string, "cuGetErrorString");
-  }
-
-  std::string describe(CUresult rc) const {
-    const char* text = nullptr;
-    if (get_error_string != nullptr && get_error_string(rc, &text) == CUDA_SUCCESS && text != nullptr) {
-      return fmt::format("{} (CUresult {})", text, static_cast<int>(rc));
-    }
-    return fmt::format("CUresult {}", static_cast<int>(rc));
-  }
-
-  int attribute(CUdevice_attribute which, CUdevice device) const {
-    int value = 0;
-    return device_get_attribute(&value, which, device) == CUDA_SUCCESS ? value : 0;
-  }
-};
+int attribute(const cuda::driver_api& api, CUdevice_attribute which, CUdevice device) {
+  int value = 0;
+  return api.device_get_attribute(&value, which, device) == CUDA_SUCCESS ? value : 0;
+}
 
 std::string format_uuid(const CUuuid& uuid) {
   // NVML's spelling: GPU-8-4-4-4-12 hex digits.
@@ -79,12 +39,9 @@ std::string format_uuid(const CUuuid& uuid) {
 
 gpu_probe_result probe_gpus() {
   gpu_probe_result result;
-  static driver_api api;  // loaded once; the library stays mapped for kopt's lifetime
-  static const bool loaded = api.load();
-  if (!loaded) {
-    result.driver_problem = "no NVIDIA driver: libcuda.so.1 could not be loaded";
-    return result;
-  }
+  const cuda::driver_api* loaded = cuda::load_driver_api(&result.driver_problem);
+  if (loaded == nullptr) return result;
+  const cuda::driver_api& api = *loaded;
   result.driver_loaded = true;
   api.driver_get_version(&result.driver_cuda_version);
   if (const CUresult rc = api.init(0); rc != CUDA_SUCCESS) {
@@ -97,7 +54,7 @@ gpu_probe_result probe_gpus() {
     result.driver_problem = "the CUDA driver sees no GPU (check CUDA_VISIBLE_DEVICES)";
     return result;
   }
-  const nvml_library& nvml = nvml_library::instance();
+  const cuda::nvml_library& nvml = cuda::nvml_library::instance();
   result.driver_version = nvml.driver_version();
   for (int ordinal = 0; ordinal < count; ++ordinal) {
     CUdevice handle = 0;
@@ -109,10 +66,10 @@ gpu_probe_result probe_gpus() {
     device.name = name.data();
     CUuuid uuid{};
     if (api.device_get_uuid(&uuid, handle) == CUDA_SUCCESS) device.uuid = format_uuid(uuid);
-    device.capability.major = api.attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, handle);
-    device.capability.minor = api.attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, handle);
-    device.multiprocessors = api.attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, handle);
-    device.l2_bytes = api.attribute(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, handle);
+    device.capability.major = attribute(api, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, handle);
+    device.capability.minor = attribute(api, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, handle);
+    device.multiprocessors = attribute(api, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, handle);
+    device.l2_bytes = attribute(api, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, handle);
     size_t memory = 0;
     if (api.device_total_mem(&memory, handle) == CUDA_SUCCESS) device.memory_bytes = static_cast<std::int64_t>(memory);
     if (const auto clocks = nvml.clocks(device.uuid)) {

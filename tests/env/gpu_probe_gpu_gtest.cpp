@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "env/nvml_library.h"
+#include "cuda/nvml_library.h"
 
 namespace kopt::env {
 namespace {
@@ -24,9 +24,9 @@ TEST(GpuProbe, SeesTheGpu) {
 TEST(GpuProbe, NvmlReportsDriverAndClocks) {
   const gpu_probe_result gpus = probe_gpus();
   ASSERT_TRUE(gpus.has_gpu());
-  ASSERT_TRUE(nvml_library::instance().available());
+  ASSERT_TRUE(cuda::nvml_library::instance().available());
   EXPECT_FALSE(gpus.driver_version.empty());
-  const auto clocks = nvml_library::instance().clocks(gpus.devices.front().uuid);
+  const auto clocks = cuda::nvml_library::instance().clocks(gpus.devices.front().uuid);
   ASSERT_TRUE(clocks.has_value());
   EXPECT_GT(clocks->sm_max_mhz, 0);
   EXPECT_GT(clocks->sm_now_mhz, 0);

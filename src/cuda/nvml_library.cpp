@@ -1,11 +1,11 @@
-#include "env/nvml_library.h"
+#include "cuda/nvml_library.h"
 
 #include <dlfcn.h>
 
 #include <array>
 #include <utility>
 
-namespace kopt::env {
+namespace kopt::cuda {
 namespace {
 
 // NVML's C API, declared here because the CUDA toolkit does not ship nvml.h everywhere.
@@ -94,4 +94,4 @@ std::optional<sm_clocks> nvml_library::clocks(const std::string& uuid) const {
   return result;
 }
 
-}  // namespace kopt::env
+}  // namespace kopt::cuda

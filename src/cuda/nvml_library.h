@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-namespace kopt::env {
+namespace kopt::cuda {
 
 struct sm_clocks {
   int sm_now_mhz = 0;          // [MHz]
@@ -32,4 +32,4 @@ class nvml_library {
 // Pure: names of the bits of NVML's clock-event reason mask, comma separated.
 std::string describe_clock_event_reasons(unsigned long long mask);
 
-}  // namespace kopt::env
+}  // namespace kopt::cuda

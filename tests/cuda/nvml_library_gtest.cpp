@@ -1,8 +1,8 @@
-#include "env/nvml_library.h"
+#include "cuda/nvml_library.h"
 
 #include <gtest/gtest.h>
 
-namespace kopt::env {
+namespace kopt::cuda {
 namespace {
 
 TEST(NvmlLibrary, NamesClockEventReasonBits) {
@@ -12,4 +12,4 @@ TEST(NvmlLibrary, NamesClockEventReasonBits) {
 }
 
 }  // namespace
-}  // namespace kopt::env
+}  // namespace kopt::cuda
