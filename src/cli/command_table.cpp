@@ -11,6 +11,9 @@ const std::vector<command_entry>& command_table() {
        make_inspect_command},
       {"compile", "build a kernel into a shared library and report registers, shared memory, spills",
        make_compile_command},
+      {"bench", "validate a kernel against a reference, then time both from device timestamps",
+       make_bench_command},
+      {"harness", "the measuring process of bench (internal)", make_harness_command},
   };
   return table;
 }

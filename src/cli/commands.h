@@ -10,5 +10,7 @@ namespace kopt::cli {
 std::unique_ptr<command> make_preflight_command();
 std::unique_ptr<command> make_inspect_command();
 std::unique_ptr<command> make_compile_command();
+std::unique_ptr<command> make_bench_command();
+std::unique_ptr<command> make_harness_command();
 
 }  // namespace kopt::cli

@@ -19,24 +19,22 @@ buffer_layout layout_for(std::size_t data_bytes) {
   return layout;
 }
 
-std::optional<guard_violation> check_guard_before(std::span<const std::uint8_t> allocation,
-                                                  const buffer_layout& layout) {
+std::optional<guard_violation> check_guard_before(std::span<const std::uint8_t> guard) {
   std::optional<guard_violation> found;
   // Scan from the buffer backwards so the first offset is the one closest to the data.
-  for (std::size_t i = layout.data_offset; i-- > 0;) {
-    if (allocation[i] == canary_byte) continue;
-    if (!found) found = guard_violation{true, layout.data_offset - i, 0};
+  for (std::size_t i = guard.size(); i-- > 0;) {
+    if (guard[i] == canary_byte) continue;
+    if (!found) found = guard_violation{true, guard.size() - i, 0};
     ++found->corrupted_bytes;
   }
   return found;
 }
 
-std::optional<guard_violation> check_guard_after(std::span<const std::uint8_t> allocation,
-                                                 const buffer_layout& layout) {
+std::optional<guard_violation> check_guard_after(std::span<const std::uint8_t> tail) {
   std::optional<guard_violation> found;
-  for (std::size_t i = layout.tail_offset; i < layout.allocation_bytes; ++i) {
-    if (allocation[i] == canary_byte) continue;
-    if (!found) found = guard_violation{false, i - layout.tail_offset, 0};
+  for (std::size_t i = 0; i < tail.size(); ++i) {
+    if (tail[i] == canary_byte) continue;
+    if (!found) found = guard_violation{false, i, 0};
     ++found->corrupted_bytes;
   }
   return found;

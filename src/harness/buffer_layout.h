@@ -30,12 +30,10 @@ struct guard_violation {
   std::size_t corrupted_bytes = 0;
 };
 
-// `allocation` is the whole allocation copied to the host. Returns the violations found in
-// the guard before and the guard (with padding) after the data.
-std::optional<guard_violation> check_guard_before(std::span<const std::uint8_t> allocation,
-                                                  const buffer_layout& layout);
-std::optional<guard_violation> check_guard_after(std::span<const std::uint8_t> allocation,
-                                                 const buffer_layout& layout);
+// `guard` holds the bytes in front of the data ([0, data_offset) of the allocation);
+// `tail` the bytes after it ([tail_offset, allocation_bytes): padding and guard).
+std::optional<guard_violation> check_guard_before(std::span<const std::uint8_t> guard);
+std::optional<guard_violation> check_guard_after(std::span<const std::uint8_t> tail);
 
 // "wrote 12 bytes past the end of C (first at +0 bytes)"
 std::string describe(const guard_violation& violation, const std::string& buffer_name);

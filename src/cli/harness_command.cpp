@@ -1,0 +1,35 @@
+// kopt harness JOB RESULT: the measuring child process of `kopt bench` (not for users; hidden
+// from --help). Exit 0 with RESULT written, whatever the kernel did; 2 for an environment
+// problem (its message on stderr). A kernel that kills this process leaves no RESULT.
+#include "cli/commands.h"
+#include "core/error.h"
+#include "core/json_io.h"
+#include "harness/bench_run.h"
+
+namespace kopt::cli {
+namespace {
+
+class harness_command final : public command {
+ public:
+  void configure(CLI::App& sub) override {
+    sub.group("");  // hidden
+    sub.add_option("job", m_job, "job file written by kopt bench")->required();
+    sub.add_option("result", m_result, "where to write the result")->required();
+  }
+
+  int run() override {
+    const harness::bench_job job = harness::bench_job_from_json(read_json_file(m_job));
+    write_json_file(m_result, harness::run_bench_job(job));
+    return static_cast<int>(exit_status::ok);
+  }
+
+ private:
+  std::string m_job;
+  std::string m_result;
+};
+
+}  // namespace
+
+std::unique_ptr<command> make_harness_command() { return std::make_unique<harness_command>(); }
+
+}  // namespace kopt::cli

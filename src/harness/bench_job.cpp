@@ -1,0 +1,55 @@
+#include "harness/bench_job.h"
+
+namespace kopt::harness {
+
+json to_json(const bench_job& job) {
+  json dims = json::array();
+  for (const auto& d : job.dims) dims.push_back(json{{"name", d.name}, {"value", d.value}, {"via_dim_flag", d.via_dim_flag}});
+  return with_schema("harness_job", 1,
+                     json{{"kernel_source", job.kernel_source},
+                          {"kernel_library", job.kernel_library},
+                          {"reference_source", job.reference_source},
+                          {"reference_library", job.reference_library},
+                          {"backend", job.backend},
+                          {"dims", dims},
+                          {"ptr_size", job.ptr_size ? json(*job.ptr_size) : json(nullptr)},
+                          {"own_flag_names", job.own_flag_names},
+                          {"seed", job.seed},
+                          {"validation_seeds", job.validation_seeds},
+                          {"hot", job.hot},
+                          {"warmup", job.warmup},
+                          {"repeat", job.repeat},
+                          {"min_seconds", job.min_seconds},
+                          {"max_seconds", job.max_seconds},
+                          {"target_relative_half_width", job.target_relative_half_width},
+                          {"atol", job.atol ? json(*job.atol) : json(nullptr)},
+                          {"rtol", job.rtol ? json(*job.rtol) : json(nullptr)}});
+}
+
+bench_job bench_job_from_json(const json& d) {
+  bench_job job;
+  job.kernel_source = d.at("kernel_source").get<std::string>();
+  job.kernel_library = d.at("kernel_library").get<std::string>();
+  job.reference_source = d.at("reference_source").get<std::string>();
+  job.reference_library = d.at("reference_library").get<std::string>();
+  job.backend = d.at("backend").get<std::string>();
+  for (const auto& dim : d.at("dims")) {
+    job.dims.push_back({dim.at("name").get<std::string>(), dim.at("value").get<std::string>(),
+                        dim.at("via_dim_flag").get<bool>()});
+  }
+  if (!d.at("ptr_size").is_null()) job.ptr_size = d.at("ptr_size").get<std::int64_t>();
+  job.own_flag_names = d.at("own_flag_names").get<std::vector<std::string>>();
+  job.seed = d.at("seed").get<std::uint64_t>();
+  job.validation_seeds = d.at("validation_seeds").get<int>();
+  job.hot = d.at("hot").get<bool>();
+  job.warmup = d.at("warmup").get<int>();
+  job.repeat = d.at("repeat").get<int>();
+  job.min_seconds = d.at("min_seconds").get<double>();
+  job.max_seconds = d.at("max_seconds").get<double>();
+  job.target_relative_half_width = d.at("target_relative_half_width").get<double>();
+  if (!d.at("atol").is_null()) job.atol = d.at("atol").get<double>();
+  if (!d.at("rtol").is_null()) job.rtol = d.at("rtol").get<double>();
+  return job;
+}
+
+}  // namespace kopt::harness

@@ -1,0 +1,40 @@
+#pragma once
+// What `kopt bench` asks of its measuring child process (`kopt harness JOB RESULT`), as a
+// JSON file: the kernel and reference libraries, the dimensions (the child plans the buffers
+// itself with the same front end), and the validation and timing options.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/json_io.h"
+#include "kernel/dimensions.h"
+
+namespace kopt::harness {
+
+struct bench_job {
+  std::string kernel_source;
+  std::string kernel_library;
+  std::string reference_source;    // "" without a reference
+  std::string reference_library;   // a native .cu reference built like the kernel
+  std::string backend;
+  std::vector<kernel::dimension_arg> dims;
+  std::optional<std::int64_t> ptr_size;
+  std::vector<std::string> own_flag_names;
+  std::uint64_t seed = 0;
+  int validation_seeds = 2;        // seeds validated before timing; one more after
+  bool hot = false;                // warm-cache protocol instead of flushing L2
+  int warmup = 3;                  // calls before sampling, at least
+  int repeat = 10;                 // samples, at least
+  double min_seconds = 0.5;        // [s] of sampling, at least
+  double max_seconds = 10.0;       // [s] of sampling, at most
+  double target_relative_half_width = 0.005;
+  std::optional<double> atol;
+  std::optional<double> rtol;
+};
+
+json to_json(const bench_job& job);
+bench_job bench_job_from_json(const json& document);
+
+}  // namespace kopt::harness

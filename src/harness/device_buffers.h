@@ -1,0 +1,51 @@
+#pragma once
+// The device side of one set of solve() buffers: each allocation with guard regions full of
+// canary bytes around the kernel's bytes; inputs uploaded, outputs poisoned, everything
+// downloadable for comparison. The kernel and the reference each get their own set.
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <cuda.h>
+
+#include "cuda/driver_api.h"
+#include "harness/buffer_layout.h"
+#include "kernel/buffer_plan.h"
+
+namespace kopt::harness {
+
+class device_buffers {
+ public:
+  // Allocates every buffer of the plan; throws kopt::error when the device is out of memory.
+  device_buffers(const cuda::driver_api& api, const std::vector<kernel::buffer_spec>& buffers);
+  ~device_buffers();
+  device_buffers(const device_buffers&) = delete;
+  device_buffers& operator=(const device_buffers&) = delete;
+
+  // The pointer solve() receives for buffer `i` (in plan order).
+  CUdeviceptr data(std::size_t i) const;
+
+  // Resets every guard to the canary and every `out` buffer to its poison; uploads
+  // `contents[i]` into each `in`/`inout` buffer (contents of `out` buffers are ignored).
+  void prepare(const std::vector<std::vector<std::byte>>& contents);
+
+  // The kernel's bytes of buffer `i`.
+  std::vector<std::byte> download(std::size_t i) const;
+
+  // "wrote 4 bytes past the end of C (first at +0 bytes)" for each damaged guard.
+  std::vector<std::string> guard_violations() const;
+
+ private:
+  struct allocation {
+    CUdeviceptr base = 0;
+    buffer_layout layout;
+  };
+  const cuda::driver_api& m_api;
+  const std::vector<kernel::buffer_spec>& m_buffers;
+  std::vector<allocation> m_allocations;
+};
+
+}  // namespace kopt::harness

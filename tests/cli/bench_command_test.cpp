@@ -1,0 +1,53 @@
+// Whole-program tests of `kopt bench` that need no GPU: bad input is refused before any
+// measuring, with exit code 2 and a first line that names the problem.
+#include <gtest/gtest.h>
+
+#include "support/kopt_process.h"
+
+namespace kopt {
+namespace {
+using testing::first_line;
+using testing::run_kopt;
+
+const std::map<std::string, std::string> no_gpu = {{"CUDA_VISIBLE_DEVICES", ""}};
+
+std::string example(const std::string& name) { return (testing::source_dir() / "examples" / name).string(); }
+
+TEST(BenchCommand, NoGpuIsAnEnvironmentError) {
+  const auto r = run_kopt({"bench", example("vector_add.cu"), "--ref", example("vector_add_ref.cu"), "--N=1024"}, no_gpu);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.stderr_text).rfind("kopt: error: no GPU to time on (", 0), 0u) << r.stderr_text;
+  EXPECT_NE(first_line(r.stderr_text).find("kopt bench needs an NVIDIA GPU"), std::string::npos);
+}
+
+TEST(BenchCommand, MissingDimensionIsNamedBeforeAnythingRuns) {
+  const auto r = run_kopt({"bench", example("vector_add.cu")}, no_gpu);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(first_line(r.stderr_text).find("missing dimension"), std::string::npos) << r.stderr_text;
+  EXPECT_NE(first_line(r.stderr_text).find("--N=VALUE"), std::string::npos) << r.stderr_text;
+}
+
+TEST(BenchCommand, MissingReferenceFile) {
+  const auto r = run_kopt({"bench", example("vector_add.cu"), "--ref", "/nonexistent/ref.cu", "--N=1024"}, no_gpu);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.stderr_text), "kopt: error: reference file not found: /nonexistent/ref.cu (check the path)");
+}
+
+TEST(BenchCommand, PythonReferencesAreNotSupportedYetAndSaySo) {
+  const auto r = run_kopt({"bench", example("vector_add.cu"), "--ref", example("vector_add_ref.py"), "--N=1024"}, no_gpu);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(first_line(r.stderr_text).find("Python references are not supported yet"), std::string::npos);
+}
+
+TEST(BenchCommand, PythonToolkitFlagStyleIsAccepted) {
+  // --ref=, --M=4096 style dimensions, --warmup/--repeat/--seed/--atol/--rtol: parsed, and the
+  // run stops only at the missing GPU.
+  const auto r = run_kopt({"bench", example("softmax_block.cu"), "--ref=" + example("vector_add_ref.cu"), "--rows=4096",
+                           "--cols=1024", "--warmup=5", "--repeat=20", "--seed=3", "--atol=1e-5", "--rtol=1e-4"},
+                          no_gpu);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.stderr_text).rfind("kopt: error: no GPU to time on", 0), 0u) << r.stderr_text;
+}
+
+}  // namespace
+}  // namespace kopt

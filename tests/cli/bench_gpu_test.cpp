@@ -1,0 +1,132 @@
+// GPU machine only: kopt bench end to end, and the integrity cases it must catch.
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/kopt_process.h"
+
+namespace kopt {
+namespace {
+using testing::first_line;
+using testing::run_kopt;
+using testing::scratch_dir;
+
+// y[i] = x[i] * 2 for i < N: the reference every integrity kernel is checked against.
+constexpr const char* reference_source = R"(
+// kopt: x[N] y[N]
+__global__ void twice(const float* x, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i] * 2.0f;
+}
+extern "C" void solve(const float* x, float* y, int N) { twice<<<(N + 255) / 256, 256>>>(x, y, N); }
+)";
+
+std::string kernel_with_body(const std::string& body, const std::string& extra = "") {
+  return "// kopt: x[N] y[N]\n" + extra + "__global__ void k(const float* x, float* y, int n) {\n" +
+         "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n" + body + "\n}\n" +
+         "extern \"C\" void solve(const float* x, float* y, int N) { k<<<(N + 255) / 256, 256>>>(x, y, N); }\n";
+}
+
+struct bench_outcome {
+  int exit_code = -1;
+  std::string stderr_first_line;
+  nlohmann::json result;
+};
+
+bench_outcome bench(const std::string& kernel_source, const std::vector<std::string>& extra_args = {}) {
+  static scratch_dir dir;
+  static int counter = 0;
+  const auto kernel = dir.write("k" + std::to_string(++counter) + ".cu", kernel_source);
+  const auto reference = dir.write("ref.cu", reference_source);
+  const auto json_out = dir.path() / ("r" + std::to_string(counter) + ".json");
+  std::vector<std::string> args = {"bench", kernel.string(), "--ref", reference.string(), "--N=1000003",
+                                   "--max-seconds", "1", "--json-out", json_out.string()};
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
+  const auto r = run_kopt(args);
+  bench_outcome outcome{r.exit_code, first_line(r.stderr_text), nullptr};
+  if (std::filesystem::exists(json_out)) outcome.result = nlohmann::json::parse(std::ifstream(json_out));
+  return outcome;
+}
+
+TEST(BenchOnGpu, VectorAddAgainstNativeReference) {
+  const auto examples = testing::source_dir() / "examples";
+  scratch_dir dir;
+  const auto out = dir.path() / "r.json";
+  const auto r = run_kopt({"bench", (examples / "vector_add.cu").string(), "--ref=" + (examples / "vector_add_ref.cu").string(),
+                           "--N=16777216", "--json-out", out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_text << r.stderr_text;
+  std::printf("%s", r.stdout_text.c_str());
+  const auto result = nlohmann::json::parse(std::ifstream(out));
+  EXPECT_EQ(result["schema"], "kopt.benchmark_result/v1");
+  EXPECT_EQ(result["correctness"]["passed"], true);
+  const double median_us = result["kernel"]["median_ms"].get<double>() * 1000;
+  EXPECT_GT(median_us, 30);
+  EXPECT_LT(median_us, 500);
+  EXPECT_EQ(result["kernel"]["kernels_per_call"], 1);
+  EXPECT_GT(result["speedup_vs_reference"].get<double>(), 0.5);
+}
+
+TEST(BenchOnGpu, CorrectKernelPasses) {
+  const auto o = bench(kernel_with_body("  if (i < n) y[i] = x[i] + x[i];"));
+  EXPECT_EQ(o.exit_code, 0) << o.stderr_first_line;
+}
+
+TEST(BenchOnGpu, WritesNothing) {
+  const auto o = bench(kernel_with_body("  (void)i;"));
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_NE(o.stderr_first_line.find("left as poison"), std::string::npos) << o.stderr_first_line;
+}
+
+TEST(BenchOnGpu, WritesOnlyPartOfTheOutput) {
+  const auto o = bench(kernel_with_body("  if (i < n / 2) y[i] = x[i] * 2.0f;"));
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_NE(o.stderr_first_line.find("never written by the kernel"), std::string::npos) << o.stderr_first_line;
+}
+
+TEST(BenchOnGpu, WritesPastTheEnd) {
+  const auto o = bench(kernel_with_body("  if (i <= n) y[i] = (i < n) ? x[i] * 2.0f : 0.0f;"));
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_NE(o.stderr_first_line.find("past the end of y"), std::string::npos) << o.stderr_first_line;
+}
+
+TEST(BenchOnGpu, WritesIntoItsInput) {
+  const auto o = bench(kernel_with_body("  if (i < n) { y[i] = x[i] * 2.0f; const_cast<float*>(x)[i] = 0.0f; }"));
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_NE(o.stderr_first_line.find("wrote into its input x"), std::string::npos) << o.stderr_first_line;
+}
+
+TEST(BenchOnGpu, ProducesNan) {
+  const auto o = bench(kernel_with_body("  if (i < n) y[i] = (i == 7) ? __int_as_float(0x7fffffff) : x[i] * 2.0f;"));
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_NE(o.stderr_first_line.find("(NaN)"), std::string::npos) << o.stderr_first_line;
+}
+
+TEST(BenchOnGpu, FaultsWithAnIllegalAddress) {
+  const auto o = bench(kernel_with_body("  if (i < n) y[i + (1 << 28)] = 1.0f;"));
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_EQ(o.result["status"], "crashed") << o.stderr_first_line;
+  EXPECT_NE(o.stderr_first_line.find("CUDA_ERROR_ILLEGAL_ADDRESS"), std::string::npos) << o.stderr_first_line;
+}
+
+TEST(BenchOnGpu, NeverReturns) {
+  const auto o = bench(kernel_with_body("  if (i < n) y[i] = x[i] * 2.0f;\n  while (i >= 0) { __nanosleep(1000); }"),
+                       {"--timeout", "20"});
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_EQ(o.result["status"], "timed_out") << o.stderr_first_line;
+}
+
+TEST(BenchOnGpu, CachesItsResultAcrossCalls) {
+  // Computes on the first call only: the re-check on fresh inputs after timing catches it.
+  std::string source = kernel_with_body("  if (i < n && done[0] == 0) y[i] = x[i] * 2.0f;",
+                                        "__device__ int done[1];\n__global__ void mark() { done[0] = 1; }\n");
+  const std::string launch = "k<<<(N + 255) / 256, 256>>>(x, y, N); }";
+  source.replace(source.find(launch), launch.size(), "k<<<(N + 255) / 256, 256>>>(x, y, N); mark<<<1, 1>>>(); }");
+  const auto o = bench(source);
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_NE(o.stderr_first_line.find("validation failed"), std::string::npos) << o.stderr_first_line;
+}
+
+}  // namespace
+}  // namespace kopt
