@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The main job on a bundled example, as far as this machine allows:
-# environment check, what kopt will do with the kernel, and its build (twice: the second
-# build is a cache hit). Timing needs an NVIDIA GPU.
-# Usage: scripts/demo.sh [KERNEL] [DIMS...]   (default: examples/softmax_block.cu --rows=4096 --cols=1024)
+# The main job on a bundled example, as far as this machine allows: environment check, what
+# kopt will do with the kernel, its build (twice: the second build is a cache hit), and on a
+# machine with an NVIDIA GPU, validation against a reference and timing (kopt bench).
+# Usage: scripts/demo.sh [KERNEL REFERENCE DIMS...]
+#   default: examples/softmax_block.cu examples/softmax_naive.cu --rows=4096 --cols=1024
 set -uo pipefail
 cd "$(dirname "$0")/.."
 kopt=${KOPT_BIN:-build/release/bin/kopt}
@@ -11,7 +12,8 @@ if [ ! -x "$kopt" ]; then
   exit 2
 fi
 kernel=${1:-examples/softmax_block.cu}
-shift || true
+reference=${2:-examples/softmax_naive.cu}
+if [ $# -ge 2 ]; then shift 2; else shift $#; fi
 dims=("$@")
 [ ${#dims[@]} -eq 0 ] && dims=(--rows=4096 --cols=1024)
 out=build/demo
@@ -21,7 +23,6 @@ step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; }
 
 step kopt preflight --out "$out"
 "$kopt" preflight --out "$out"
-ready=$?
 
 step kopt inspect "$kernel" "${dims[@]}"
 "$kopt" inspect "$kernel" "${dims[@]}" || exit $?
@@ -31,9 +32,13 @@ step kopt compile "$kernel"
 step kopt compile "$kernel" "   # again: served from the compile cache"
 "$kopt" compile "$kernel" || exit $?
 
-echo
-if [ $ready -eq 0 ]; then
-  echo "This machine is ready for timing and profiling; kopt bench and kopt profile are not part of this build yet."
-else
-  echo "Timing and profiling need an NVIDIA GPU with ncu; this machine is not ready (see $out/preflight_check.md)."
+gpu_status=$(python3 -c 'import json,sys; print(next(c["status"] for c in json.load(open(sys.argv[1]))["checks"] if c["name"] == "GPU"))' \
+  "$out/preflight_check.json" 2>/dev/null)
+if [ "$gpu_status" != "ok" ]; then
+  echo
+  echo "Timing needs an NVIDIA GPU: this machine has none (see $out/preflight_check.md); inspect and compile ran."
+  exit 0
 fi
+
+step kopt bench "$kernel" --ref "$reference" "${dims[@]}" --json-out "$out/benchmark_result.json"
+"$kopt" bench "$kernel" --ref "$reference" "${dims[@]}" --json-out "$out/benchmark_result.json"

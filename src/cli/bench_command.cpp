@@ -14,6 +14,7 @@
 #include "cli/kernel_flags.h"
 #include "compile/compiler.h"
 #include "core/error.h"
+#include "core/file_lock.h"
 #include "core/files.h"
 #include "core/json_io.h"
 #include "core/subprocess.h"
@@ -194,6 +195,12 @@ class bench_command final : public command {
     const fs::path job_file = work / "job.json";
     const fs::path result_file = work / "result.json";
     write_json_file(job_file, harness::to_json(m_job));
+    // One measuring kopt per GPU at a time: two would slow each other down.
+    file_lock gpu_lock(cache_root() / "locks" / fmt::format("{}.lock", device.uuid));
+    if (!gpu_lock.try_lock()) {
+      std::fprintf(stderr, "kopt: another kopt is measuring on %s; waiting for it\n", device.uuid.c_str());
+      gpu_lock.lock();
+    }
     const process_result run = run_process(
         {.argv = {fs::read_symlink("/proc/self/exe").string(), "harness", job_file.string(), result_file.string()},
          // The child sees exactly the chosen GPU as device 0, so the kernel's runtime uses it.

@@ -17,6 +17,13 @@ std::string driver_api::describe(CUresult rc) const {
   return fmt::format("CUresult {}", static_cast<int>(rc));
 }
 
+std::string format_uuid(const CUuuid& uuid) {
+  std::string hex;
+  for (const char byte : uuid.bytes) hex += fmt::format("{:02x}", static_cast<unsigned char>(byte));
+  return fmt::format("GPU-{}-{}-{}-{}-{}", hex.substr(0, 8), hex.substr(8, 4), hex.substr(12, 4), hex.substr(16, 4),
+                     hex.substr(20));
+}
+
 namespace {
 
 struct loaded_driver {

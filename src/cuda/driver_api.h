@@ -39,6 +39,9 @@ struct driver_api {
   std::string describe(CUresult rc) const;
 };
 
+// NVML's spelling of a device UUID: "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx".
+std::string format_uuid(const CUuuid& uuid);
+
 // The loaded table, or nullptr when libcuda.so.1 (or one of its symbols) is missing;
 // `problem` then says why.
 const driver_api* load_driver_api(std::string* problem = nullptr);

@@ -27,13 +27,6 @@ int attribute(const cuda::driver_api& api, CUdevice_attribute which, CUdevice de
   return api.device_get_attribute(&value, which, device) == CUDA_SUCCESS ? value : 0;
 }
 
-std::string format_uuid(const CUuuid& uuid) {
-  // NVML's spelling: GPU-8-4-4-4-12 hex digits.
-  std::string hex;
-  for (const char byte : uuid.bytes) hex += fmt::format("{:02x}", static_cast<unsigned char>(byte));
-  return fmt::format("GPU-{}-{}-{}-{}-{}", hex.substr(0, 8), hex.substr(8, 4), hex.substr(12, 4),
-                     hex.substr(16, 4), hex.substr(20));
-}
 
 }  // namespace
 
@@ -65,7 +58,7 @@ gpu_probe_result probe_gpus() {
     api.device_get_name(name.data(), static_cast<int>(name.size()), handle);
     device.name = name.data();
     CUuuid uuid{};
-    if (api.device_get_uuid(&uuid, handle) == CUDA_SUCCESS) device.uuid = format_uuid(uuid);
+    if (api.device_get_uuid(&uuid, handle) == CUDA_SUCCESS) device.uuid = cuda::format_uuid(uuid);
     device.capability.major = attribute(api, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, handle);
     device.capability.minor = attribute(api, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, handle);
     device.multiprocessors = attribute(api, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, handle);

@@ -15,6 +15,7 @@
 #include "core/version.h"
 #include "cuda/cupti_activity.h"
 #include "cuda/driver_api.h"
+#include "cuda/nvml_library.h"
 #include "harness/call_timer.h"
 #include "harness/device_buffers.h"
 #include "harness/input_fill.h"
@@ -117,9 +118,17 @@ json validate_seed(const cuda::driver_api& api, const kernel::kernel_plan& plan,
   return outputs;
 }
 
+json clocks_json(const std::optional<cuda::sm_clocks>& clocks) {
+  if (!clocks) return nullptr;
+  return json{{"sm_mhz", clocks->sm_now_mhz}, {"sm_max_mhz", clocks->sm_max_mhz},
+              {"event_reasons", clocks->event_reasons}, {"throttled", clocks->throttled}};
+}
+
 json time_version(const cuda::driver_api& api, cuda::activity_recorder& recorder, l2_flusher* flusher,
-                  version& v, const bench_job& job) {
+                  version& v, const bench_job& job, const std::string& device_uuid) {
   for (int i = 0; i < job.warmup; ++i) run_once(api, v, "kernel");
+  const cuda::nvml_library& nvml = cuda::nvml_library::instance();
+  const auto clocks_before = nvml.clocks(device_uuid);
   call_timer timer(api, recorder, flusher);
   measure::stopping_rule rule;
   rule.min_samples = static_cast<std::size_t>(std::max(job.repeat, 10));
@@ -145,6 +154,8 @@ json time_version(const cuda::driver_api& api, cuda::activity_recorder& recorder
     streams = std::max(streams, s.streams);
     reason = measure::should_stop(rule, gpu_ms, std::chrono::steady_clock::now() - started);
   }
+  // Read while the GPU is still warm from the last sample.
+  const auto clocks_after = nvml.clocks(device_uuid);
   const auto g = measure::summarize(gpu_ms);
   const auto h = measure::summarize(host_ms);
   return json{{"median_ms", g.median},
@@ -161,6 +172,8 @@ json time_version(const cuda::driver_api& api, cuda::activity_recorder& recorder
               {"kernels_per_call", kernels},
               {"streams", streams},
               {"host_end_to_end_median_ms", h.median},
+              {"clocks", json{{"before_sampling", clocks_json(clocks_before)},
+                              {"after_sampling", clocks_json(clocks_after)}}},
               {"samples_ms", gpu_ms}};
 }
 
@@ -183,6 +196,9 @@ json run_bench_job(const bench_job& job) {
   api.ctx_set_current(context);
   int l2_bytes = 0;
   api.device_get_attribute(&l2_bytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, device);
+  CUuuid raw_uuid{};
+  api.device_get_uuid(&raw_uuid, device);
+  const std::string device_uuid = cuda::format_uuid(raw_uuid);
 
   const std::string source = read_text_file(job.kernel_source, "kernel file");
   const kernel::kernel_plan plan = kernel::plan_kernel(job.kernel_source, source, kernel::parse_backend_name(job.backend),
@@ -232,9 +248,9 @@ json run_bench_job(const bench_job& job) {
       result["protocol"] = job.hot ? "hot: caches as the previous call left them"
                                    : fmt::format("cold: L2 flushed before every sample by reading {}",
                                                  format_bytes(2.0 * l2_bytes));
-      result["kernel"] = time_version(api, *recorder, flusher.get(), kernel_version, job);
+      result["kernel"] = time_version(api, *recorder, flusher.get(), kernel_version, job, device_uuid);
       if (reference) {
-        result["reference"] = time_version(api, *recorder, flusher.get(), *reference, job);
+        result["reference"] = time_version(api, *recorder, flusher.get(), *reference, job, device_uuid);
         const double kernel_median = result["kernel"]["median_ms"].get<double>();
         result["speedup_vs_reference"] =
             kernel_median > 0 ? result["reference"]["median_ms"].get<double>() / kernel_median : 0;
@@ -251,6 +267,18 @@ json run_bench_job(const bench_job& job) {
     all_passed = false;
   }
   if (reference) correctness["passed"] = all_passed;
+  // The Python toolkit's fields: one atol/rtol (the first output's) and the output count.
+  std::size_t outputs = 0;
+  for (const auto& b : plan.buffers) {
+    if (b.role == buffer_role::in) continue;
+    if (outputs++ == 0) {
+      const validate::tolerance tol =
+          validate::resolve_tolerance(b.param.element, {job.atol, job.rtol, std::nullopt, std::nullopt});
+      correctness["atol"] = tol.atol;
+      correctness["rtol"] = tol.rtol;
+    }
+  }
+  correctness["output_tensor_count"] = outputs;
   correctness["seeds"] = seeds;
   result["correctness"] = correctness;
   return result;
