@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "cli/compile_failure.h"
 #include "cli/dimension_args.h"
 #include "cli/kernel_flags.h"
 #include "compile/compiler.h"
@@ -183,12 +184,6 @@ class bench_command final : public command {
   }
 
  private:
-  static int report_compile_failure(const std::string& file, const compile::compile_result& r) {
-    std::fprintf(stderr, "kopt: compile failed: %s: %s (compiler output follows)\n%s", file.c_str(),
-                 r.failure_reason.c_str(), r.compiler_output.c_str());
-    return static_cast<int>(exit_status::kernel_failed);
-  }
-
   // Runs the measuring child and turns how it ended into a result.
   json measure(const env::gpu_device& device) {
     const fs::path work = cache_root() / "bench" / fmt::format("{}-{}", ::getpid(), std::time(nullptr));

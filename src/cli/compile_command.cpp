@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "cli/compile_failure.h"
 #include "compile/compiler.h"
 #include "core/error.h"
 #include "core/files.h"
@@ -125,11 +126,7 @@ class compile_command final : public command {
     } else if (result.ok()) {
       print_summary(result, backend);
     }
-    if (!result.ok()) {
-      std::fprintf(stderr, "kopt: compile failed: %s: %s (compiler output follows)\n%s", m_kernel.c_str(),
-                   result.failure_reason.c_str(), result.compiler_output.c_str());
-      return static_cast<int>(exit_status::kernel_failed);
-    }
+    if (!result.ok()) return report_compile_failure(m_kernel, result);
     return static_cast<int>(exit_status::ok);
   }
 
