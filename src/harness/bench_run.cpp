@@ -118,6 +118,20 @@ json validate_seed(const cuda::driver_api& api, const kernel::kernel_plan& plan,
   return outputs;
 }
 
+// An `out` buffer is poisoned with NaN before each run: a kernel that reads it before writing
+// it (y += ...) turns the poison into NaNs. Suggest the annotation that gives it real data.
+std::string read_before_write_hint(const kernel::kernel_plan& plan, const json& comparison) {
+  const std::string name = comparison["name"].get<std::string>();
+  bool nan_seen = false;
+  for (const auto& m : comparison["first_mismatches"]) nan_seen = nan_seen || m["what"] == "NaN";
+  for (const auto& b : plan.buffers) {
+    if (b.param.name == name && b.role == buffer_role::out && nan_seen) {
+      return fmt::format(" (if the kernel reads {0} before writing it, declare it in the source: // kopt: inout({0}))", name);
+    }
+  }
+  return "";
+}
+
 json clocks_json(const std::optional<cuda::sm_clocks>& clocks) {
   if (!clocks) return nullptr;
   return json{{"sm_mhz", clocks->sm_now_mhz}, {"sm_max_mhz", clocks->sm_max_mhz},
@@ -238,8 +252,8 @@ json run_bench_job(const bench_job& job) {
       result["status"] = "failed";
       for (const auto& o : seeds.back()["outputs"]) {
         if (o["passed"].get<bool>()) continue;
-        result["reason"] = fmt::format("validation failed (seed {}): {}", seeds.back()["seed"].get<std::uint64_t>(),
-                                       o["summary"].get<std::string>());
+        result["reason"] = fmt::format("validation failed (seed {}): {}{}", seeds.back()["seed"].get<std::uint64_t>(),
+                                       o["summary"].get<std::string>(), read_before_write_hint(plan, o));
         break;
       }
     } else {

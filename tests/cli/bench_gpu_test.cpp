@@ -128,5 +128,52 @@ TEST(BenchOnGpu, CachesItsResultAcrossCalls) {
   EXPECT_NE(o.stderr_first_line.find("validation failed"), std::string::npos) << o.stderr_first_line;
 }
 
+TEST(BenchOnGpu, ReadsAnOutputNotDeclaredInout) {
+  // y += 2x with y declared out: the poison turns into NaN, and kopt suggests inout(y).
+  const auto o = bench(kernel_with_body("  if (i < n) y[i] += x[i] * 2.0f;"));
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_NE(o.stderr_first_line.find("// kopt: inout(y)"), std::string::npos) << o.stderr_first_line;
+}
+
+TEST(BenchOnGpu, CorrectInoutKernelPasses) {
+  scratch_dir dir;
+  const std::string body = R"(
+// kopt: x[N] y[N] inout(y)
+__global__ void axpy(const float* x, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = 3.0f * x[i] + y[i];
+}
+extern "C" void solve(const float* x, float* y, int N) { axpy<<<(N + 255) / 256, 256>>>(x, y, N); }
+)";
+  const auto kernel = dir.write("axpy.cu", body);
+  const auto reference = dir.write("axpy_ref.cu", body);
+  const auto r = run_kopt({"bench", kernel.string(), "--ref", reference.string(), "--N=1000003", "--max-seconds", "1"});
+  EXPECT_EQ(r.exit_code, 0) << r.stdout_text << r.stderr_text;
+}
+
+TEST(BenchOnGpu, WorkOnAnotherStreamIsCountedAndFlagged) {
+  // Half the elements on the default stream, half on a stream of its own, no synchronisation:
+  // both kernels are timed, and the result says two streams ran.
+  const std::string source = R"(
+// kopt: x[N] y[N]
+__global__ void twice(const float* x, float* y, int begin, int end) {
+  int i = begin + blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < end) y[i] = x[i] * 2.0f;
+}
+extern "C" void solve(const float* x, float* y, int N) {
+  static cudaStream_t side = nullptr;
+  if (side == nullptr) cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking);
+  const int half = N / 2;
+  twice<<<(half + 255) / 256, 256>>>(x, y, 0, half);
+  twice<<<(N - half + 255) / 256, 256, 0, side>>>(x, y, half, N);
+}
+)";
+  const auto o = bench(source);
+  EXPECT_EQ(o.exit_code, 0) << o.stderr_first_line;
+  ASSERT_TRUE(o.result.contains("kernel"));
+  EXPECT_EQ(o.result["kernel"]["kernels_per_call"], 2);
+  EXPECT_EQ(o.result["kernel"]["streams"], 2);
+}
+
 }  // namespace
 }  // namespace kopt
