@@ -71,7 +71,16 @@ void print_result(const json& r, const kernel::kernel_plan& plan) {
                 static_cast<double>(plan.total_bytes) / (median_ms * 1e-3) / 1e9);
   }
   if (r.contains("speedup_vs_reference")) {
-    std::printf("speedup vs reference: %.3fx (ratio of GPU medians)\n", r["speedup_vs_reference"].get<double>());
+    std::string interval;
+    if (r.contains("speedup_vs_reference_ci95")) {
+      interval = fmt::format(", 95% interval {:.3f}-{:.3f}", r["speedup_vs_reference_ci95"][0].get<double>(),
+                             r["speedup_vs_reference_ci95"][1].get<double>());
+    }
+    std::printf("speedup vs reference: %.3fx (ratio of GPU medians%s); kernel is %s than the reference (%s)\n",
+                r["speedup_vs_reference"].get<double>(), interval.c_str(),
+                r["kernel_vs_reference"]["verdict"] == "same" ? "no faster or slower"
+                                                              : r["kernel_vs_reference"]["verdict"].get<std::string>().c_str(),
+                r["kernel_vs_reference"]["reason"].get<std::string>().c_str());
   }
   if (r["kernel"]["streams"].get<int>() > 1) {
     std::printf("note: solve() ran GPU work on %d streams; all of it is counted\n", r["kernel"]["streams"].get<int>());

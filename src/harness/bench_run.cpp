@@ -23,6 +23,7 @@
 #include "harness/poison.h"
 #include "harness/solve_call.h"
 #include "kernel/buffer_plan.h"
+#include "measure/comparison.h"
 #include "measure/statistics.h"
 #include "measure/stopping_rule.h"
 #include "validate/output_comparison.h"
@@ -268,6 +269,15 @@ json run_bench_job(const bench_job& job) {
         const double kernel_median = result["kernel"]["median_ms"].get<double>();
         result["speedup_vs_reference"] =
             kernel_median > 0 ? result["reference"]["median_ms"].get<double>() / kernel_median : 0;
+        // Speedup = 1 / (kernel median / reference median): its interval from the bootstrap of
+        // that ratio, and a verdict that calls "faster" only beyond the noise.
+        const auto kernel_samples = result["kernel"]["samples_ms"].get<std::vector<double>>();
+        const auto reference_samples = result["reference"]["samples_ms"].get<std::vector<double>>();
+        const measure::comparison c = measure::compare_samples(reference_samples, kernel_samples);
+        if (c.ratio_ci95.low > 0) {
+          result["speedup_vs_reference_ci95"] = json::array({1.0 / c.ratio_ci95.high, 1.0 / c.ratio_ci95.low});
+        }
+        result["kernel_vs_reference"] = measure::to_json(c);
       }
       // Fresh inputs after timing: a kernel that cached its result fails here.
       if (!check_seed(job.seed + 1000003, "after timing") && reference) {

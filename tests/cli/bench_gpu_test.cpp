@@ -66,6 +66,17 @@ TEST(BenchOnGpu, VectorAddAgainstNativeReference) {
   EXPECT_LT(median_us, 500);
   EXPECT_EQ(result["kernel"]["kernels_per_call"], 1);
   EXPECT_GT(result["speedup_vs_reference"].get<double>(), 0.5);
+  // The interval brackets the point estimate, and the verdict agrees with it.
+  const double speedup = result["speedup_vs_reference"].get<double>();
+  ASSERT_TRUE(result.contains("speedup_vs_reference_ci95"));
+  EXPECT_LE(result["speedup_vs_reference_ci95"][0].get<double>(), speedup);
+  EXPECT_GE(result["speedup_vs_reference_ci95"][1].get<double>(), speedup);
+  const std::string verdict = result["kernel_vs_reference"]["verdict"];
+  if (verdict == "faster") {
+    EXPECT_GT(speedup, 1.0);
+  } else if (verdict == "slower") {
+    EXPECT_LT(speedup, 1.0);
+  }
 }
 
 TEST(BenchOnGpu, CorrectKernelPasses) {
