@@ -140,8 +140,8 @@ json clocks_json(const std::optional<cuda::sm_clocks>& clocks) {
 }
 
 json time_version(const cuda::driver_api& api, cuda::activity_recorder& recorder, l2_flusher* flusher,
-                  version& v, const bench_job& job, const std::string& device_uuid) {
-  for (int i = 0; i < job.warmup; ++i) run_once(api, v, "kernel");
+                  version& v, const char* who, const bench_job& job, const std::string& device_uuid) {
+  for (int i = 0; i < job.warmup; ++i) run_once(api, v, who);
   const cuda::nvml_library& nvml = cuda::nvml_library::instance();
   const auto clocks_before = nvml.clocks(device_uuid);
   call_timer timer(api, recorder, flusher);
@@ -161,7 +161,7 @@ json time_version(const cuda::driver_api& api, cuda::activity_recorder& recorder
     try {
       s = timer.time_call([&] { v.call->invoke(); });
     } catch (const error& e) {
-      throw kernel_failure{"crashed", e.headline()};
+      throw kernel_failure{"crashed", fmt::format("the {} failed while being timed: {}", who, e.headline())};
     }
     gpu_ms.push_back(s.kernel_ns / 1e6);
     host_ms.push_back(s.host_ns / 1e6);
@@ -263,9 +263,9 @@ json run_bench_job(const bench_job& job) {
       result["protocol"] = job.hot ? "hot: caches as the previous call left them"
                                    : fmt::format("cold: L2 flushed before every sample by reading {}",
                                                  format_bytes(2.0 * l2_bytes));
-      result["kernel"] = time_version(api, *recorder, flusher.get(), kernel_version, job, device_uuid);
+      result["kernel"] = time_version(api, *recorder, flusher.get(), kernel_version, "kernel", job, device_uuid);
       if (reference) {
-        result["reference"] = time_version(api, *recorder, flusher.get(), *reference, job, device_uuid);
+        result["reference"] = time_version(api, *recorder, flusher.get(), *reference, "reference", job, device_uuid);
         const double kernel_median = result["kernel"]["median_ms"].get<double>();
         result["speedup_vs_reference"] =
             kernel_median > 0 ? result["reference"]["median_ms"].get<double>() / kernel_median : 0;
