@@ -111,6 +111,10 @@ class bench_command final : public command {
     sub.add_option("--timeout", m_timeout, "time limit of the measuring process [s]")->default_val(600);
     sub.add_option("--json-out", m_json_out, "write the result JSON to this file");
     sub.add_flag("--json", m_json, "print the result JSON");
+    sub.add_flag("--profile-mode", m_job.profile_mode,
+                 "run only warm-up and then --profile-calls calls between cuProfilerStart/Stop, for "
+                 "ncu --profile-from-start off; nothing is validated or timed");
+    sub.add_option("--profile-calls", m_job.profile_calls, "calls inside the profiler window")->default_val(1);
     sub.footer("Dimensions: --NAME=VALUE, e.g. --rows=4096 --cols=1024.");
   }
 
@@ -180,9 +184,13 @@ class bench_command final : public command {
     if (!m_json_out.empty()) write_json_file(m_json_out, document);
     if (m_json) {
       std::printf("%s\n", document.dump(2).c_str());
-    } else {
+    } else if (!m_job.profile_mode) {
       std::printf("kernel: %s on %s (%s)\n", m_kernel.c_str(), device->name.c_str(), kernel_build.arch.name.c_str());
       print_result(result, plan);
+    }
+    if (m_job.profile_mode && result["status"] == "ok") {
+      std::printf("profile mode: %d call(s) of solve() ran inside the profiler window\n", m_job.profile_calls);
+      return static_cast<int>(exit_status::ok);
     }
     if (result["status"] != "ok") {
       std::fprintf(stderr, "kopt: %s: %s\n", result["status"].get<std::string>().c_str(),

@@ -70,6 +70,8 @@ loaded_driver load() {
   bind(a.launch_kernel, "cuLaunchKernel");
   bind(a.get_error_string, "cuGetErrorString");
   bind(a.get_error_name, "cuGetErrorName");
+  bind(a.profiler_start, "cuProfilerStart");
+  bind(a.profiler_stop, "cuProfilerStop");
   if (!missing.empty()) {
     loaded.problem = fmt::format("the NVIDIA driver is too old: libcuda.so.1 lacks {}", missing);
     return loaded;

@@ -4,6 +4,7 @@
 // resolved once; users call through it.
 
 #include <cuda.h>
+#include <cudaProfiler.h>
 
 #include <string>
 
@@ -34,6 +35,8 @@ struct driver_api {
   decltype(&cuLaunchKernel) launch_kernel = nullptr;
   decltype(&cuGetErrorString) get_error_string = nullptr;
   decltype(&cuGetErrorName) get_error_name = nullptr;
+  decltype(&cuProfilerStart) profiler_start = nullptr;
+  decltype(&cuProfilerStop) profiler_stop = nullptr;
 
   // "CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered"
   std::string describe(CUresult rc) const;

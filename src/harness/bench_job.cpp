@@ -23,7 +23,9 @@ json to_json(const bench_job& job) {
                           {"max_seconds", job.max_seconds},
                           {"target_relative_half_width", job.target_relative_half_width},
                           {"atol", job.atol ? json(*job.atol) : json(nullptr)},
-                          {"rtol", job.rtol ? json(*job.rtol) : json(nullptr)}});
+                          {"rtol", job.rtol ? json(*job.rtol) : json(nullptr)},
+                          {"profile_mode", job.profile_mode},
+                          {"profile_calls", job.profile_calls}});
 }
 
 bench_job bench_job_from_json(const json& d) {
@@ -49,6 +51,8 @@ bench_job bench_job_from_json(const json& d) {
   job.target_relative_half_width = d.at("target_relative_half_width").get<double>();
   if (!d.at("atol").is_null()) job.atol = d.at("atol").get<double>();
   if (!d.at("rtol").is_null()) job.rtol = d.at("rtol").get<double>();
+  job.profile_mode = d.at("profile_mode").get<bool>();
+  job.profile_calls = d.at("profile_calls").get<int>();
   return job;
 }
 

@@ -32,6 +32,11 @@ struct bench_job {
   double target_relative_half_width = 0.005;
   std::optional<double> atol;
   std::optional<double> rtol;
+  // Profile mode: after warm-up, only `profile_calls` solve() calls run between
+  // cuProfilerStart and cuProfilerStop (ncu --profile-from-start off), and CUPTI is left
+  // alone because ncu owns it. Nothing is validated or timed.
+  bool profile_mode = false;
+  int profile_calls = 1;
 };
 
 json to_json(const bench_job& job);

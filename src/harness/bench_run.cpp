@@ -192,6 +192,26 @@ json time_version(const cuda::driver_api& api, cuda::activity_recorder& recorder
               {"samples_ms", gpu_ms}};
 }
 
+// Warm-up, then exactly `profile_calls` calls inside the profiler window: no reference, no
+// validation, no flush kernel in it.
+json run_profile_window(const cuda::driver_api& api, const kernel::kernel_plan& plan, version& kernel_version,
+                        const bench_job& job, json& result) {
+  try {
+    kernel_version.buffers->prepare(host_inputs(plan, job.seed));
+    for (int i = 0; i < job.warmup; ++i) run_once(api, kernel_version, "kernel");
+    api.profiler_start();
+    for (int i = 0; i < job.profile_calls; ++i) run_once(api, kernel_version, "kernel");
+    api.profiler_stop();
+  } catch (const kernel_failure& failure) {
+    result["status"] = failure.status;
+    result["reason"] = failure.reason;
+  }
+  result["profile_mode"] = true;
+  result["profile_calls"] = job.profile_calls;
+  result["correctness"] = json{{"checked", false}, {"passed", nullptr}};
+  return result;
+}
+
 }  // namespace
 
 json run_bench_job(const bench_job& job) {
@@ -218,11 +238,12 @@ json run_bench_job(const bench_job& job) {
   const std::string source = read_text_file(job.kernel_source, "kernel file");
   const kernel::kernel_plan plan = kernel::plan_kernel(job.kernel_source, source, kernel::parse_backend_name(job.backend),
                                                        job.dims, job.ptr_size, job.own_flag_names);
+  json result = json{{"kopt_version", version_string}, {"status", "ok"}, {"reason", ""}};
+  version kernel_version = bind(api, load_solve(job.kernel_library, "kernel"), plan);
+  if (job.profile_mode) return run_profile_window(api, plan, kernel_version, job, result);
   cuda::activity_recorder* recorder = cuda::activity_recorder::start(&problem);
   if (recorder == nullptr) throw error(problem);
 
-  json result = json{{"kopt_version", version_string}, {"status", "ok"}, {"reason", ""}};
-  version kernel_version = bind(api, load_solve(job.kernel_library, "kernel"), plan);
   std::optional<version> reference;
   if (!job.reference_library.empty()) {
     const auto reference_signature =
