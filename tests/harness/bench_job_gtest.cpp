@@ -1,0 +1,40 @@
+#include "harness/bench_job.h"
+
+#include <gtest/gtest.h>
+
+namespace kopt::harness {
+namespace {
+
+TEST(BenchJob, RoundTripsThroughJson) {
+  bench_job job;
+  job.kernel_source = "/k/softmax.cu";
+  job.kernel_library = "/cache/libsoftmax.so";
+  job.reference_source = "/k/ref.cu";
+  job.reference_library = "/cache/libref.so";
+  job.backend = "cuda";
+  job.dims = {{"rows", "4096", false}, {"seed", "7", true}};
+  job.ptr_size = 1024;
+  job.own_flag_names = {"seed", "gpu"};
+  job.seed = 42;
+  job.hot = true;
+  job.atol = 1e-5;
+  job.profile_mode = true;
+  job.profile_calls = 20;
+  const json document = to_json(job);
+  EXPECT_EQ(document["schema"], "kopt.harness_job/v1");
+  const bench_job back = bench_job_from_json(document);
+  EXPECT_EQ(back.kernel_library, job.kernel_library);
+  ASSERT_EQ(back.dims.size(), 2u);
+  EXPECT_EQ(back.dims[1].name, "seed");
+  EXPECT_TRUE(back.dims[1].via_dim_flag);
+  EXPECT_EQ(back.ptr_size, std::optional<std::int64_t>(1024));
+  EXPECT_EQ(back.seed, 42u);
+  EXPECT_TRUE(back.hot);
+  EXPECT_EQ(back.atol, std::optional<double>(1e-5));
+  EXPECT_FALSE(back.rtol.has_value());
+  EXPECT_TRUE(back.profile_mode);
+  EXPECT_EQ(back.profile_calls, 20);
+}
+
+}  // namespace
+}  // namespace kopt::harness
