@@ -49,18 +49,15 @@ done
 
 # Every example builds for this GPU and computes what its reference computes.
 libs=$(mktemp -d)
+compile_example() {  # compile_example SOURCE: builds it with kopt, links the library as $libs/STEM.so
+  local stem
+  stem=$(basename "$1" .cu)
+  "$KOPT_BIN" compile "$1" --json >"$logs/compile_$stem.json" || return 1
+  ln -sf "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["library"])' "$logs/compile_$stem.json")" \
+    "$libs/$stem.so"
+}
 for source in examples/*.cu; do
-  stem=$(basename "$source" .cu)
-  if "$KOPT_BIN" compile "$source" --json >"$logs/compile_$stem.json" 2>"$logs/compile_$stem.err"; then
-    library=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["library"])' "$logs/compile_$stem.json")
-    ln -sf "$library" "$libs/$stem.so"
-    passed=$((passed + 1))
-    echo "PASS compile_$stem"
-  else
-    failed=$((failed + 1))
-    echo "FAIL compile_$stem"
-    head -n 20 "$logs/compile_$stem.err"
-  fi
+  check "compile_$(basename "$source" .cu)" compile_example "$source"
 done
 check examples python3 examples/check_examples.py --lib-dir "$libs"
 

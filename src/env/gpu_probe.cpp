@@ -27,7 +27,6 @@ int attribute(const cuda::driver_api& api, CUdevice_attribute which, CUdevice de
   return api.device_get_attribute(&value, which, device) == CUDA_SUCCESS ? value : 0;
 }
 
-
 }  // namespace
 
 gpu_probe_result probe_gpus() {
