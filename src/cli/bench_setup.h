@@ -1,0 +1,62 @@
+#pragma once
+// What `kopt bench` and `kopt profile` share: the kernel and reference options, planning the
+// buffers, building kernel and reference, and running the measuring child process
+// (`kopt harness JOB RESULT`) under the per-GPU lock.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "compile/compiler.h"
+#include "core/json_io.h"
+#include "env/gpu_probe.h"
+#include "harness/bench_job.h"
+#include "kernel/buffer_plan.h"
+
+namespace kopt::cli {
+
+struct bench_target_options {
+  std::string kernel;
+  std::string ref;
+  std::string backend;
+  std::vector<std::string> dims;     // --dim NAME=VALUE
+  std::int64_t ptr_size = 0;
+  std::string arch;
+  int gpu = 0;
+  std::string nvcc_bin;
+  int timeout = 600;                 // [s] limit of the measuring child
+
+  // Declares the kernel positional and the options above on `sub` (which must allow extras:
+  // dimensions arrive as --NAME=VALUE).
+  void add_to(CLI::App& sub);
+};
+
+struct prepared_bench {
+  std::filesystem::path kernel_file;
+  std::filesystem::path ref_file;    // empty without a reference
+  kernel::kernel_plan plan;
+  env::gpu_probe_result gpus;
+  env::gpu_device device;
+  compile::compile_result kernel_build;
+  // Set when the kernel or the native reference did not build: the exit status to return
+  // (the compiler's report is already printed).
+  std::optional<int> build_failed;
+};
+
+// Plans, checks the reference, finds the GPU and builds; fills the job's sources, libraries
+// and dimensions. Throws kopt::error for usage and environment problems.
+prepared_bench prepare_bench(const bench_target_options& options, CLI::App& sub, harness::bench_job& job);
+
+// Runs `kopt harness` on `job` with the GPU lock held; a child that crashes or hangs becomes
+// a result with status "crashed" / "timed_out". An environment error in the child (exit 2)
+// is rethrown as kopt::error.
+json run_measuring_child(const harness::bench_job& job, const env::gpu_device& device, int timeout_s);
+
+// The provenance fields every bench result carries.
+void add_provenance(json& result, const prepared_bench& prepared, const harness::bench_job& job);
+
+}  // namespace kopt::cli
