@@ -13,8 +13,11 @@
 #include "core/error.h"
 #include "core/file_lock.h"
 #include "core/files.h"
+#include "core/install_layout.h"
+#include "core/python.h"
 #include "core/subprocess.h"
 #include "core/text.h"
+#include "harness/python_reference.h"
 
 namespace kopt::cli {
 namespace fs = std::filesystem;
@@ -35,7 +38,7 @@ compile::compile_result build(const fs::path& file, kernel::backend backend, con
 
 void bench_target_options::add_to(CLI::App& sub) {
   sub.add_option("kernel", kernel, "the kernel: a .cu file exposing extern \"C\" void solve(...)")->required();
-  sub.add_option("--ref", ref, "reference: a .cu file with the same solve() signature");
+  sub.add_option("--ref", ref, "reference: a .py module with reference(**kwargs), or a .cu file with the same solve()");
   sub.add_option("--backend", backend, "cuda or cutlass (default: from the source)");
   sub.add_option("--dim", dims, "NAME=VALUE: set solve()'s scalar NAME (also names of kopt's flags)")
       ->allow_extra_args(false);
@@ -64,9 +67,15 @@ prepared_bench prepare_bench(const bench_target_options& options, CLI::App& sub,
   if (!options.ref.empty()) {
     p.ref_file = fs::absolute(options.ref);
     read_text_file(p.ref_file, "reference file");
-    if (p.ref_file.extension() != ".cu") {
-      throw error(fmt::format("reference {}: this kopt validates against native .cu references only; "
-                              "Python references are not supported yet",
+    if (p.ref_file.extension() == ".py") {
+      // Checked before anything slow: that it parses and defines reference().
+      job.python = python_command();
+      job.python_runner = companion_file(python_runner_file).string();
+      job.timing_library = companion_file(timing_library_file).string();
+      harness::check_python_reference(job.python, job.python_runner, p.ref_file);
+    } else if (p.ref_file.extension() != ".cu") {
+      throw error(fmt::format("reference {}: give a Python module (.py with reference()) or a .cu file with the "
+                              "kernel's solve() signature",
                               options.ref));
     }
   }
@@ -87,7 +96,7 @@ prepared_bench prepare_bench(const bench_target_options& options, CLI::App& sub,
     return p;
   }
   compile::compile_result reference_build;
-  if (!p.ref_file.empty()) {
+  if (p.ref_file.extension() == ".cu") {
     const std::string ref_source = read_text_file(p.ref_file, "reference file");
     reference_build = build(p.ref_file, kernel::infer_backend(p.ref_file, ref_source, std::nullopt), options.arch,
                             p.device, options.nvcc_bin);
@@ -100,7 +109,7 @@ prepared_bench prepare_bench(const bench_target_options& options, CLI::App& sub,
   job.kernel_source = p.kernel_file.string();
   job.kernel_library = p.kernel_build.library.string();
   job.reference_source = p.ref_file.string();
-  job.reference_library = p.ref_file.empty() ? "" : reference_build.library.string();
+  job.reference_library = reference_build.ok() ? reference_build.library.string() : "";
   job.backend = std::string(kernel::to_string(p.plan.backend));
   job.dims = dims;
   job.ptr_size = ptr_size;
