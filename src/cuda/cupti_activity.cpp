@@ -51,15 +51,16 @@ void* open_cupti() {
   return nullptr;
 }
 
-constexpr std::size_t buffer_bytes = 8u << 20;  // [bytes] per CUPTI activity buffer
+// [bytes] per CUPTI activity buffer: one sample produces a few records of ~200 bytes; a
+// call launching thousands of kernels fills several buffers, which CUPTI then requests.
+constexpr std::size_t buffer_bytes = 256u << 10;
 
 cupti_api api;
 std::mutex store_mutex;
 std::vector<gpu_activity> store;
 
-// Buffers CUPTI handed back, kept for reuse. Every collect() forces CUPTI to return its
-// buffer, and a freshly allocated 8 MiB buffer costs page faults on the next launch (about
-// half a millisecond of host time per sample, seen on an H200); a reused one costs nothing.
+// Buffers CUPTI handed back, kept for reuse: every collect() forces CUPTI to return its
+// buffer, and a fresh allocation per sample would cost page faults on the next launch.
 std::mutex pool_mutex;
 std::vector<std::uint8_t*> free_buffers;
 

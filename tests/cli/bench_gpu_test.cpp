@@ -193,7 +193,8 @@ TEST(BenchOnGpu, WritesIntoTheOverAllocatedTail) {
   // y has room for N + 256 elements and the reference writes N: the tail must keep its poison.
   std::string source = kernel_with_body("  if (i < n + 256) y[i] = (i < n) ? x[i] * 2.0f : 1.0f;");
   source.replace(0, source.find('\n'), "// kopt: x[N] y[N+256]");
-  source.replace(source.find("k<<<(N + 255) / 256"), 20, "k<<<(N + 511) / 256");
+  const std::string grid = "k<<<(N + 255) / 256";
+  source.replace(source.find(grid), grid.size(), "k<<<(N + 511) / 256");
   const auto o = bench(source);
   EXPECT_EQ(o.exit_code, 1);
   EXPECT_NE(o.stderr_first_line.find("validation failed"), std::string::npos) << o.stderr_first_line;
