@@ -6,6 +6,7 @@
 #include <ctime>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/compile_failure.h"
 #include "cli/dimension_args.h"
@@ -169,7 +170,10 @@ void add_provenance(json& result, const prepared_bench& prepared, const harness:
   result["nvcc_command"] = prepared.kernel_build.command;
   result["nvcc_version"] = prepared.kernel_build.nvcc_version;
   result["seed"] = job.seed;
-  result["dims"] = kernel::to_json(prepared.plan)["scalars"];
+  result["dims"] = kernel::to_json(prepared.plan)["dimensions"];
+  std::vector<std::string> parameters;
+  for (const auto& p : prepared.plan.solve->parameters) parameters.push_back(p.spelled_type + " " + p.name);
+  result["signature"] = fmt::format("void solve({})", fmt::join(parameters, ", "));
 }
 
 }  // namespace kopt::cli

@@ -26,6 +26,7 @@
 #include "harness/l2_flush.h"
 #include "harness/poison.h"
 #include "harness/python_reference.h"
+#include "harness/result_fields.h"
 #include "harness/sampling.h"
 #include "harness/solve_call.h"
 #include "kernel/buffer_plan.h"
@@ -194,20 +195,6 @@ json run_profile_window(const cuda::driver_api& api, const kernel::kernel_plan& 
   return result;
 }
 
-// Speedup = reference median / kernel median, with the interval of that ratio from the
-// bootstrap and a verdict that calls "faster" only beyond the noise.
-void add_speedup(json& result) {
-  const double kernel_median = result["kernel"]["median_ms"].get<double>();
-  result["speedup_vs_reference"] = kernel_median > 0 ? result["reference"]["median_ms"].get<double>() / kernel_median : 0;
-  const auto kernel_samples = result["kernel"]["samples_ms"].get<std::vector<double>>();
-  const auto reference_samples = result["reference"]["samples_ms"].get<std::vector<double>>();
-  const measure::comparison c = measure::compare_samples(reference_samples, kernel_samples);
-  if (c.ratio_ci95.low > 0) {
-    result["speedup_vs_reference_ci95"] = json::array({1.0 / c.ratio_ci95.high, 1.0 / c.ratio_ci95.low});
-  }
-  result["kernel_vs_reference"] = measure::to_json(c);
-}
-
 // Other programs computing on the GPU while kopt times slow the kernel down unpredictably.
 // NVML lists this process too (under the host's pid when in a container).
 std::optional<std::string> other_processes_warning(const std::string& device_uuid) {
@@ -223,18 +210,6 @@ std::optional<std::string> other_processes_warning(const std::string& device_uui
   return fmt::format("{} other process(es) use this GPU while kopt times (NVML lists pids {}): the times may be "
                      "slower and noisier than on an idle GPU",
                      count, fmt::join(*pids, ", "));
-}
-
-// Samples taken while NVML reported a throttle reason (power, thermal, ...) ran slower than
-// the card can: say how many, so the reader can judge the median.
-std::optional<std::string> throttle_warning(const char* who, const json& timing) {
-  if (!timing.contains("clocks") || !timing["clocks"].contains("throttling")) return std::nullopt;
-  const json& t = timing["clocks"]["throttling"];
-  const auto throttled = t["samples_throttled"].get<std::size_t>();
-  if (throttled == 0) return std::nullopt;
-  return fmt::format("{} of {} {} samples ran while the GPU reported throttling ({})", throttled,
-                     timing["sample_count"].get<std::size_t>(), who,
-                     fmt::join(t["reasons"].get<std::vector<std::string>>(), "; "));
 }
 
 // The Python reference's outputs for every seed, and its timing, from kopt's Python runner.

@@ -74,11 +74,27 @@ json sample_gpu_time(const cuda::driver_api& api, cuda::activity_recorder& recor
     watch.add(gpu_ms.size() - 1, nvml.clocks(device_uuid));
     reason = measure::should_stop(rule, gpu_ms, std::chrono::steady_clock::now() - started);
   }
-  const auto g = measure::summarize(gpu_ms);
-  const auto h = measure::summarize(host_ms);
-  json throttling = json{{"samples_throttled", watch.throttled_samples.size()},
-                         {"throttled_sample_indices", watch.throttled_samples},
-                         {"reasons", std::vector<std::string>(watch.reasons.begin(), watch.reasons.end())}};
+  sampling_record record;
+  record.gpu_ms = std::move(gpu_ms);
+  record.host_ms = std::move(host_ms);
+  record.kernels_per_call = kernels;
+  record.streams = streams;
+  record.stop_reason = std::string(measure::to_string(reason));
+  record.warmup_calls = options.warmup;
+  record.clocks_before = clocks_json(clocks_before);
+  record.sm_mhz_min = watch.min_mhz;
+  record.sm_mhz_max = watch.max_mhz;
+  record.throttled_samples = watch.throttled_samples;
+  record.throttle_reasons.assign(watch.reasons.begin(), watch.reasons.end());
+  return timing_document(record);
+}
+
+json timing_document(const sampling_record& record) {
+  const auto g = measure::summarize(record.gpu_ms);
+  const auto h = measure::summarize(record.host_ms);
+  const json throttling = json{{"samples_throttled", record.throttled_samples.size()},
+                               {"throttled_sample_indices", record.throttled_samples},
+                               {"reasons", record.throttle_reasons}};
   return json{{"median_ms", g.median},
               {"average_ms", g.mean},
               {"min_ms", g.min},
@@ -88,17 +104,17 @@ json sample_gpu_time(const cuda::driver_api& api, cuda::activity_recorder& recor
               {"p90_ms", g.p90},
               {"median_ci95_ms", json::array({g.median_ci95.low, g.median_ci95.high})},
               {"sample_count", g.count},
-              {"warmup_calls", options.warmup},
-              {"stop_reason", measure::to_string(reason)},
+              {"warmup_calls", record.warmup_calls},
+              {"stop_reason", record.stop_reason},
               {"time_source", "GPU: CUPTI kernel activity records, summed over the call's kernels"},
-              {"kernels_per_call", kernels},
-              {"streams", streams},
+              {"kernels_per_call", record.kernels_per_call},
+              {"streams", record.streams},
               {"host_end_to_end_median_ms", h.median},
-              {"clocks", json{{"before_sampling", clocks_json(clocks_before)},
-                              {"sm_mhz_min_during_sampling", watch.min_mhz},
-                              {"sm_mhz_max_during_sampling", watch.max_mhz},
+              {"clocks", json{{"before_sampling", record.clocks_before},
+                              {"sm_mhz_min_during_sampling", record.sm_mhz_min},
+                              {"sm_mhz_max_during_sampling", record.sm_mhz_max},
                               {"throttling", throttling}}},
-              {"samples_ms", gpu_ms}};
+              {"samples_ms", record.gpu_ms}};
 }
 
 }  // namespace kopt::harness

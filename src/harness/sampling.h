@@ -5,8 +5,10 @@
 // libkopt_timing gives the same engine to the Python runner, so kernel and reference are
 // always measured the same way.
 
+#include <cstddef>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "core/json_io.h"
 #include "cuda/cupti_activity.h"
@@ -22,6 +24,26 @@ struct sampling_options {
   double max_seconds = 10.0;       // [s] of sampling, at most
   double target_relative_half_width = 0.005;
 };
+
+// What sampling saw, before it becomes the timing document.
+struct sampling_record {
+  std::vector<double> gpu_ms;      // [ms] per sample, GPU time of the call's kernels
+  std::vector<double> host_ms;     // [ms] per sample, host time of call + synchronisation
+  int kernels_per_call = 0;
+  int streams = 0;
+  std::string stop_reason;
+  int warmup_calls = 0;
+  json clocks_before = nullptr;    // NVML's reading before sampling, null without NVML
+  int sm_mhz_min = 0;              // [MHz] lowest reading after a sample (0: unknown)
+  int sm_mhz_max = 0;              // [MHz]
+  std::vector<std::size_t> throttled_samples;
+  std::vector<std::string> throttle_reasons;
+};
+
+// The timing document (the `kernel` and `reference` objects of a bench result): the Python
+// toolkit's average/median/min/max_ms plus stdev, p10/p90, the median's 95 % interval, the
+// raw samples, the host time, streams and clocks. Pure; tested on its own.
+json timing_document(const sampling_record& record);
 
 // Runs `call` (which launches the work and throws kopt::error on failure) under the protocol
 // and returns the timing document: median/mean/min/max/stdev/p10/p90, the median's 95 %
