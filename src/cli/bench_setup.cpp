@@ -63,7 +63,7 @@ prepared_bench prepare_bench(const bench_target_options& options, CLI::App& sub,
   if (options.ptr_size > 0) ptr_size = options.ptr_size;
   p.plan = kernel::plan_kernel(p.kernel_file, source, requested, dims, ptr_size, flags);
   if (p.plan.backend == kernel::backend::triton) {
-    throw error("Triton kernels are not supported by kopt bench yet: give a .cu kernel");
+    throw error(fmt::format("Triton kernels are not supported by {} yet: give a .cu kernel", options.command_name));
   }
   if (!options.ref.empty()) {
     p.ref_file = fs::absolute(options.ref);
@@ -84,10 +84,11 @@ prepared_bench prepare_bench(const bench_target_options& options, CLI::App& sub,
   p.gpus = env::probe_gpus();
   const env::gpu_device* device = p.gpus.device(options.gpu);
   if (device == nullptr) {
-    throw error(fmt::format("no GPU to time on ({}): kopt bench needs an NVIDIA GPU; "
+    throw error(fmt::format("no GPU to {} ({}): {} needs an NVIDIA GPU; "
                             "kopt inspect and kopt compile work without one",
-                            p.gpus.has_gpu() ? fmt::format("--gpu {} is not visible", options.gpu)
-                                             : p.gpus.driver_problem));
+                            options.gpu_purpose, p.gpus.has_gpu() ? fmt::format("--gpu {} is not visible", options.gpu)
+                                             : p.gpus.driver_problem,
+                            options.command_name));
   }
   p.device = *device;
 
@@ -118,7 +119,8 @@ prepared_bench prepare_bench(const bench_target_options& options, CLI::App& sub,
   return p;
 }
 
-json run_measuring_child(const harness::bench_job& job, const env::gpu_device& device, int timeout_s) {
+wrapped_child_run run_wrapped_measuring_child(const std::vector<std::string>& wrapper, const harness::bench_job& job,
+                                              const env::gpu_device& device, int timeout_s) {
   const fs::path work = cache_root() / "bench" / fmt::format("{}-{}", ::getpid(), std::time(nullptr));
   const fs::path job_file = work / "job.json";
   const fs::path result_file = work / "result.json";
@@ -129,34 +131,38 @@ json run_measuring_child(const harness::bench_job& job, const env::gpu_device& d
     std::fprintf(stderr, "kopt: another kopt is measuring on %s; waiting for it\n", device.uuid.c_str());
     gpu_lock.lock();
   }
-  const process_result run = run_process(
-      {.argv = {fs::read_symlink("/proc/self/exe").string(), "harness", job_file.string(), result_file.string()},
-       // The child sees exactly the chosen GPU as device 0, so the kernel's runtime uses it.
-       .extra_env = {{"CUDA_VISIBLE_DEVICES", device.uuid}},
-       .timeout = std::chrono::seconds(timeout_s)});
+  std::vector<std::string> argv = wrapper;
+  argv.insert(argv.end(),
+              {fs::read_symlink("/proc/self/exe").string(), "harness", job_file.string(), result_file.string()});
+  wrapped_child_run run;
+  run.process = run_process({.argv = argv,
+                             // The child sees exactly the chosen GPU as device 0, so the kernel's runtime uses it.
+                             .extra_env = {{"CUDA_VISIBLE_DEVICES", device.uuid}},
+                             .timeout = std::chrono::seconds(timeout_s)});
   std::error_code ec;
+  if (fs::exists(result_file, ec)) run.result = read_json_file(result_file);
+  fs::remove_all(work, ec);
+  return run;
+}
+
+json run_measuring_child(const harness::bench_job& job, const env::gpu_device& device, int timeout_s) {
+  const wrapped_child_run child = run_wrapped_measuring_child({}, job, device, timeout_s);
+  const process_result& run = child.process;
   if (run.exit_code == static_cast<int>(exit_status::usage_or_environment)) {
-    fs::remove_all(work, ec);
     std::string message = run.stderr_text;
     if (message.rfind("kopt: error: ", 0) == 0) message = message.substr(13);
     const std::size_t line_end = message.find('\n');
     const std::string detail = line_end == std::string::npos ? "" : message.substr(line_end + 1);
     throw error(std::string(trim(message.substr(0, line_end))), std::string(trim(detail)));
   }
-  json result;
-  if (run.succeeded() && fs::exists(result_file, ec)) {
-    result = read_json_file(result_file);
-  } else {
-    const bool hung = run.timed_out;
-    result = json{{"status", hung ? "timed_out" : "crashed"},
-                  {"reason", hung ? fmt::format("the kernel did not finish: the measuring process was killed after {} s "
-                                                "(--timeout)", timeout_s)
-                                  : fmt::format("the measuring process died ({}): {}", run.describe_end(),
-                                                std::string(trim(run.stderr_text)))},
-                  {"correctness", json{{"checked", false}, {"passed", nullptr}}}};
-  }
-  fs::remove_all(work, ec);
-  return result;
+  if (run.succeeded() && child.result) return *child.result;
+  const bool hung = run.timed_out;
+  return json{{"status", hung ? "timed_out" : "crashed"},
+              {"reason", hung ? fmt::format("the kernel did not finish: the measuring process was killed after {} s "
+                                            "(--timeout)", timeout_s)
+                              : fmt::format("the measuring process died ({}): {}", run.describe_end(),
+                                            std::string(trim(run.stderr_text)))},
+              {"correctness", json{{"checked", false}, {"passed", nullptr}}}};
 }
 
 void add_provenance(json& result, const prepared_bench& prepared, const harness::bench_job& job) {

@@ -13,6 +13,8 @@ const std::vector<command_entry>& command_table() {
        make_compile_command},
       {"bench", "validate a kernel against a reference, then time both from device timestamps",
        make_bench_command},
+      {"profile", "run Nsight Compute on exactly the kernel's launches and export its report to CSV",
+       make_profile_command},
       {"harness", "the measuring process of bench (internal)", make_harness_command},
   };
   return table;
