@@ -7,6 +7,7 @@
 
 #include "cli/bench_setup.h"
 #include "cli/commands.h"
+#include "cli/sanitizer_pass.h"
 #include "core/error.h"
 #include "core/json_io.h"
 #include "harness/bench_job.h"
@@ -76,6 +77,34 @@ void print_result(const json& r, const kernel::kernel_plan& plan) {
   }
 }
 
+void print_sanitizer(const json& pass) {
+  const std::string outcome = pass["status"] == "clean"    ? "no errors"
+                              : pass["status"] == "errors" ? fmt::format("{} error(s)", pass["errors"].get<int>())
+                                                           : "the kernel failed under the tool";
+  std::printf("compute-sanitizer %s: %s\n", pass["tool"].get<std::string>().c_str(), outcome.c_str());
+  if (pass["status"] == "clean") return;
+  for (const auto& line : pass["report"]) std::printf("  %s\n", line.get<std::string>().c_str());
+}
+
+// A sanitizer pass that found errors ends the run before timing: the result says why.
+json sanitizer_failure(const json& pass) {
+  std::string first;
+  for (const auto& line : pass["report"]) {
+    const std::string text = line.get<std::string>();
+    if (!text.empty() && text.front() != ' ' && text.rfind("Program hit", 0) != 0) {
+      first = text;
+      break;
+    }
+  }
+  const std::string reason =
+      pass["status"] == "errors"
+          ? fmt::format("compute-sanitizer {} found {} error(s){}", pass["tool"].get<std::string>(),
+                        pass["errors"].get<int>(), first.empty() ? "" : ": " + first)
+          : fmt::format("the kernel failed under compute-sanitizer {}: {}", pass["tool"].get<std::string>(),
+                        pass.value("reason", std::string("see its report")));
+  return json{{"status", "failed"}, {"reason", reason}, {"correctness", json{{"checked", false}, {"passed", nullptr}}}};
+}
+
 class bench_command final : public command {
  public:
   void configure(CLI::App& sub) override {
@@ -95,15 +124,27 @@ class bench_command final : public command {
                  "run only warm-up and then --profile-calls calls between cuProfilerStart/Stop, for "
                  "ncu --profile-from-start off; nothing is validated or timed");
     sub.add_option("--profile-calls", m_job.profile_calls, "calls inside the profiler window")->default_val(1);
+    sub.add_option("--sanitize", m_sanitize,
+                   "first run the kernel's validation once under compute-sanitizer with this tool (memcheck, "
+                   "racecheck, initcheck, synccheck); findings fail the run before timing");
   }
 
   int run() override {
+    if (!m_sanitize.empty()) check_sanitizer_tool(m_sanitize);
     const prepared_bench prepared = prepare_bench(m_target, *m_sub, m_job);
     if (prepared.build_failed) return *prepared.build_failed;
     if (m_atol >= 0) m_job.atol = m_atol;
     if (m_rtol >= 0) m_job.rtol = m_rtol;
 
-    json result = run_measuring_child(m_job, prepared.device, m_target.timeout);
+    json sanitizer = nullptr;
+    if (!m_sanitize.empty()) {
+      sanitizer = run_sanitizer_pass(m_sanitize, m_job, prepared.device, m_target.timeout);
+      if (!m_json) print_sanitizer(sanitizer);
+    }
+    json result = sanitizer.is_null() || sanitizer["status"] == "clean"
+                      ? run_measuring_child(m_job, prepared.device, m_target.timeout)
+                      : sanitizer_failure(sanitizer);
+    if (!sanitizer.is_null()) result["sanitizer"] = sanitizer;
     add_provenance(result, prepared, m_job);
     const json document = with_schema("benchmark_result", 1, result);
     if (!m_json_out.empty()) write_json_file(m_json_out, document);
@@ -132,6 +173,7 @@ class bench_command final : public command {
   bench_target_options m_target;
   double m_atol = -1;
   double m_rtol = -1;
+  std::string m_sanitize;
   std::string m_json_out;
   bool m_json = false;
 };

@@ -1,6 +1,7 @@
 #include "compile/toolchain.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <regex>
 
@@ -91,6 +92,19 @@ tool_search find_ncu(const std::string& requested) {
   return search(requested, "ncu", nsight_compute_installs(), parse_ncu_version);
 }
 
+tool_search find_compute_sanitizer() {
+  std::vector<fs::path> installs;
+  for (const auto& dir : cuda_bin_dirs()) installs.push_back(dir.parent_path() / "compute-sanitizer" / "compute-sanitizer");
+  return search("", "compute-sanitizer", installs, parse_sanitizer_version);
+}
+
+located_tool require_compute_sanitizer() {
+  tool_search found = find_compute_sanitizer();
+  if (found.tool) return *found.tool;
+  throw error("compute-sanitizer not found: it comes with the CUDA toolkit; put the toolkit's bin folder on PATH",
+              fmt::format("looked in: {}", join(found.looked_in, ", ")));
+}
+
 located_tool require_nvcc(const std::string& requested) {
   tool_search found = find_nvcc(requested);
   if (found.tool) return *found.tool;
@@ -112,6 +126,15 @@ located_tool require_ncu(const std::string& requested) {
   throw error("ncu (Nsight Compute) not found: install Nsight Compute (it comes with the CUDA toolkit), "
               "put its folder on PATH, or pass --ncu-bin",
               fmt::format("looked in: {}", join(found.looked_in, ", ")));
+}
+
+std::string parse_sanitizer_version(const std::string& version_text) {
+  const std::size_t at = version_text.rfind("Version ");
+  if (at == std::string::npos) return "";
+  const std::size_t begin = at + 8;
+  std::size_t end = begin;
+  while (end < version_text.size() && (std::isdigit(static_cast<unsigned char>(version_text[end])) || version_text[end] == '.')) ++end;
+  return version_text.substr(begin, end - begin);
 }
 
 }  // namespace kopt::compile

@@ -25,6 +25,11 @@ struct tool_search {
 tool_search find_nvcc(const std::string& requested);
 tool_search find_ncu(const std::string& requested);
 
+// compute-sanitizer: the toolkit's bin folders and its compute-sanitizer folder.
+tool_search find_compute_sanitizer();
+// Throws kopt::error naming where it looked and what to install.
+located_tool require_compute_sanitizer();
+
 // Throws kopt::error ("nvcc not found ...: install the CUDA toolkit or pass --nvcc-bin").
 located_tool require_nvcc(const std::string& requested);
 // Throws kopt::error ("ncu (Nsight Compute) not found ...: install Nsight Compute or pass --ncu-bin").
@@ -33,5 +38,7 @@ located_tool require_ncu(const std::string& requested);
 // Pure parsers of `--version` output.
 std::string parse_nvcc_version(const std::string& version_text);  // "13.0.88" or ""
 std::string parse_ncu_version(const std::string& version_text);   // "2025.3.1.0" or ""
+// "Version 2025.3.1.0" anywhere in the text -> "2025.3.1.0", else ""
+std::string parse_sanitizer_version(const std::string& version_text);
 
 }  // namespace kopt::compile

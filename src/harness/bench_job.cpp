@@ -32,7 +32,8 @@ json to_json(const bench_job& job) {
                           {"atol", job.atol ? json(*job.atol) : json(nullptr)},
                           {"rtol", job.rtol ? json(*job.rtol) : json(nullptr)},
                           {"profile_mode", job.profile_mode},
-                          {"profile_calls", job.profile_calls}});
+                          {"profile_calls", job.profile_calls},
+                          {"validation_only", job.validation_only}});
 }
 
 bench_job bench_job_from_json(const json& d) {
@@ -63,6 +64,7 @@ bench_job bench_job_from_json(const json& d) {
   if (!d.at("rtol").is_null()) job.rtol = d.at("rtol").get<double>();
   job.profile_mode = d.at("profile_mode").get<bool>();
   job.profile_calls = d.at("profile_calls").get<int>();
+  job.validation_only = d.at("validation_only").get<bool>();
   return job;
 }
 

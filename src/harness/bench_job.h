@@ -41,6 +41,9 @@ struct bench_job {
   // alone because ncu owns it. Nothing is validated or timed.
   bool profile_mode = false;
   int profile_calls = 1;
+  // Validation only (the compute-sanitizer pass): the seeds are checked, nothing is timed and
+  // CUPTI stays off.
+  bool validation_only = false;
 };
 
 bool has_python_reference(const bench_job& job);

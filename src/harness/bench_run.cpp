@@ -271,8 +271,6 @@ json run_bench_job(const bench_job& job) {
   json result = json{{"kopt_version", version_string}, {"status", "ok"}, {"reason", ""}};
   version kernel_version = bind(api, load_solve(job.kernel_library, "kernel"), plan);
   if (job.profile_mode) return run_profile_window(api, plan, kernel_version, job, result);
-  cuda::activity_recorder* recorder = cuda::activity_recorder::start(&problem);
-  if (recorder == nullptr) throw error(problem);
 
   constexpr std::uint64_t after_timing_seed_offset = 1000003;
   const auto validation_seeds = [&] {
@@ -326,7 +324,9 @@ json run_bench_job(const bench_job& job) {
                                        o["summary"].get<std::string>(), read_before_write_hint(plan, o));
         break;
       }
-    } else {
+    } else if (!job.validation_only) {
+      cuda::activity_recorder* recorder = cuda::activity_recorder::start(&problem);
+      if (recorder == nullptr) throw error(problem);
       std::unique_ptr<l2_flusher> flusher;
       if (!job.hot) flusher = std::make_unique<l2_flusher>(api, static_cast<std::size_t>(l2_bytes));
       result["protocol"] = job.hot ? "hot: caches as the previous call left them"

@@ -254,5 +254,53 @@ TEST(BenchOnGpu, PythonReferenceThatRaises) {
   EXPECT_NE(r.stderr_text.find("Traceback (most recent call last)"), std::string::npos) << r.stderr_text;
 }
 
+TEST(BenchOnGpu, SanitizeRacecheckFindsASharedMemoryRace) {
+  // Right answers, but every thread reads its neighbour's shared slot without a barrier in
+  // between: racecheck reports the hazard and the run stops before timing.
+  const std::string source = R"(
+// kopt: x[N] y[N]
+__global__ void k(const float* x, float* y, int n) {
+  __shared__ float s[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[threadIdx.x] = i < n ? x[i] : 0.0f;
+  float other = s[(threadIdx.x + 1) % 256];
+  (void)other;
+  if (i < n) y[i] = x[i] * 2.0f + 0.0f * other;
+}
+extern "C" void solve(const float* x, float* y, int N) { k<<<(N + 255) / 256, 256>>>(x, y, N); }
+)";
+  const auto o = bench(source, {"--sanitize", "racecheck"});
+  EXPECT_EQ(o.exit_code, 1) << o.stderr_first_line;
+  EXPECT_NE(o.stderr_first_line.find("compute-sanitizer racecheck found"), std::string::npos) << o.stderr_first_line;
+  ASSERT_TRUE(o.result.contains("sanitizer"));
+  EXPECT_GT(o.result["sanitizer"]["errors"].get<int>(), 0);
+  EXPECT_FALSE(o.result.contains("kernel"));  // nothing was timed
+}
+
+TEST(BenchOnGpu, SanitizeMemcheckCleanKernelGoesOnToTiming) {
+  const auto o = bench(kernel_with_body("  if (i < n) y[i] = x[i] * 2.0f;"), {"--sanitize", "memcheck"});
+  EXPECT_EQ(o.exit_code, 0) << o.stderr_first_line;
+  ASSERT_TRUE(o.result.contains("sanitizer"));
+  EXPECT_EQ(o.result["sanitizer"]["status"], "clean");
+  EXPECT_EQ(o.result["sanitizer"]["errors"], 0);
+  EXPECT_TRUE(o.result.contains("kernel"));
+}
+
+TEST(BenchOnGpu, SanitizeMemcheckFindsASharedMemoryOverrun) {
+  const std::string source = R"(
+// kopt: x[N] y[N]
+__global__ void k(const float* x, float* y, int n) {
+  __shared__ float s[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[threadIdx.x * 64] = i < n ? x[i] : 0.0f;
+  if (i < n) y[i] = x[i] * 2.0f;
+}
+extern "C" void solve(const float* x, float* y, int N) { k<<<(N + 255) / 256, 256>>>(x, y, N); }
+)";
+  const auto o = bench(source, {"--sanitize", "memcheck"});
+  EXPECT_EQ(o.exit_code, 1) << o.stderr_first_line;
+  EXPECT_NE(o.stderr_first_line.find("compute-sanitizer memcheck found"), std::string::npos) << o.stderr_first_line;
+}
+
 }  // namespace
 }  // namespace kopt

@@ -1,0 +1,87 @@
+#include "cli/sanitizer_pass.h"
+
+#include <array>
+#include <regex>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "cli/bench_setup.h"
+#include "compile/toolchain.h"
+#include "core/error.h"
+#include "core/text.h"
+
+namespace kopt::cli {
+namespace {
+
+constexpr std::array<const char*, 4> tools = {"memcheck", "racecheck", "initcheck", "synccheck"};
+constexpr std::size_t kept_report_lines = 40;
+// compute-sanitizer's exit status when it found errors (--error-exitcode), apart from the
+// child's own statuses.
+constexpr int errors_found_status = 86;
+
+}  // namespace
+
+void check_sanitizer_tool(const std::string& tool) {
+  for (const char* t : tools) {
+    if (tool == t) return;
+  }
+  throw error(fmt::format("--sanitize {}: not a compute-sanitizer tool; use memcheck, racecheck, initcheck or synccheck",
+                          tool));
+}
+
+sanitizer_findings parse_sanitizer_output(const std::string& output) {
+  sanitizer_findings findings;
+  findings.errors = -1;
+  // "ERROR SUMMARY: 3 errors" (memcheck, initcheck, synccheck); racecheck prints
+  // "RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)".
+  const std::regex error_summary(R"(ERROR SUMMARY: ([0-9,]+) error)");
+  const std::regex race_summary(R"(RACECHECK SUMMARY: .*\(([0-9,]+) errors?,)");
+  std::istringstream lines(output);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.rfind("=========", 0) != 0) continue;
+    std::string text(trim(line.substr(9)));
+    std::smatch m;
+    if (std::regex_search(text, m, error_summary) || std::regex_search(text, m, race_summary)) {
+      std::string digits = m[1].str();
+      std::erase(digits, ',');
+      findings.errors = std::max(findings.errors, std::stoi(digits));
+      continue;
+    }
+    if (text.empty() || text == "COMPUTE-SANITIZER") continue;
+    if (findings.report.size() < kept_report_lines) findings.report.push_back(text);
+  }
+  return findings;
+}
+
+json run_sanitizer_pass(const std::string& tool, harness::bench_job job, const env::gpu_device& device, int timeout_s) {
+  const compile::located_tool sanitizer = compile::require_compute_sanitizer();
+  // The kernel alone, once: one seed, no reference, no timing.
+  job.reference_source.clear();
+  job.reference_library.clear();
+  job.validation_seeds = 1;
+  job.validation_only = true;
+  const std::vector<std::string> wrapper = {sanitizer.path.string(), "--tool", tool, "--error-exitcode",
+                                            std::to_string(errors_found_status), "--print-limit", "20"};
+  const wrapped_child_run run = run_wrapped_measuring_child(wrapper, job, device, timeout_s);
+  const sanitizer_findings findings = parse_sanitizer_output(run.process.stdout_text + run.process.stderr_text);
+  std::vector<std::string> command = wrapper;
+  command.insert(command.end(), {"kopt", "harness", "JOB", "RESULT"});
+  json pass{{"tool", tool},
+            {"command", command},
+            {"compute_sanitizer_version", sanitizer.version},
+            {"errors", findings.errors},
+            {"report", findings.report}};
+  if (findings.errors > 0 || run.process.exit_code == errors_found_status) {
+    pass["status"] = "errors";
+  } else if (!run.process.succeeded() || !run.result || run.result->value("status", "") != "ok") {
+    pass["status"] = "failed";
+    pass["reason"] = run.result ? run.result->value("reason", "") : run.process.describe_end();
+  } else {
+    pass["status"] = "clean";
+  }
+  return pass;
+}
+
+}  // namespace kopt::cli
