@@ -12,4 +12,6 @@ cp "$build/bin/kopt" .carry/build/bin/
 cp "$build/lib/libkopt_timing.so" .carry/build/lib/
 cp -r "$build/share/kopt" .carry/build/share/
 cp "$build"/tests/*_gpu_gtest .carry/build/tests/
+# Symbols are not needed there, and the copy must stay small enough to travel.
+strip --strip-unneeded .carry/build/bin/kopt .carry/build/lib/libkopt_timing.so .carry/build/tests/*
 du -sh .carry/build

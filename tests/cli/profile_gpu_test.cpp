@@ -146,11 +146,12 @@ TEST(ProfileOnGpu, KernelThatFaultsUnderTheProfilerIsExitOne) {
   scratch_dir dir;
   const fs::path kernel = dir.write("faults.cu", R"(
 // kopt: x[N] y[N]
-__global__ void writes_through_null(const float* x, float* y, int n) {
+__global__ void writes_far_away(const float* x, float* y, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) ((float*)nullptr)[i] = x[i];
+  // Far past the allocation (a store through nullptr would be undefined and may be removed).
+  if (i < n) y[i + (1 << 28)] = x[i];
 }
-extern "C" void solve(const float* x, float* y, int N) { writes_through_null<<<(N + 255) / 256, 256>>>(x, y, N); }
+extern "C" void solve(const float* x, float* y, int N) { writes_far_away<<<(N + 255) / 256, 256>>>(x, y, N); }
 )");
   const fs::path out = dir.path() / "profile";
   const auto r = run_kopt({"profile", kernel.string(), "--N=4096", "--timeout", "300", "--out", out.string()});
