@@ -10,10 +10,10 @@
 namespace kopt::analyze {
 namespace {
 
-constexpr size_t name_chars = 90;      // long template names are cut to keep the file short
-constexpr size_t advice_count = 3;
+constexpr size_t name_chars = 80;      // long template names are cut to keep the file short
+constexpr size_t advice_count = 2;
 constexpr size_t stall_count = 3;
-constexpr size_t advice_chars = 160;
+constexpr size_t advice_chars = 110;
 
 std::string pct(const std::optional<double>& v) { return v ? fmt::format("{:.1f} %", *v) : "n/a"; }
 
@@ -74,7 +74,10 @@ void write_kernel(std::string& out, const kernel_diagnosis& d) {
                      stalls.empty() ? "n/a" : join(stalls, ", "),
                      d.issue.busiest_pipe.empty() ? "n/a" : fmt::format("{} {}", d.issue.busiest_pipe, pct(d.issue.busiest_pipe_pct)));
   const auto& m = d.memory;
-  const auto bps = [](const std::optional<double>& v) { return v ? fmt::format("{:.1f}", *v) : std::string("n/a"); };
+  // 0 means no global access of that kind (TMA copies, for one, bypass these counters).
+  const auto bps = [](const std::optional<double>& v) {
+    return !v ? std::string("n/a") : *v == 0 ? std::string("-") : fmt::format("{:.1f}", *v);
+  };
   out += fmt::format("- **Memory access:** {} / {} B per 32-B sector (loads / stores); shared conflicts {} / {}; hit L1 {}, L2 {}\n",
                      bps(m.load_bytes_per_sector), bps(m.store_bytes_per_sector), pct(m.shared_load_conflict_pct),
                      pct(m.shared_store_conflict_pct), pct(m.l1_hit_pct), pct(m.l2_hit_pct));

@@ -72,14 +72,14 @@ struct roofline {
   std::optional<double> fp64_flop;     // [FLOP] dadd + dmul + 2 dfma
   std::optional<double> fp16_flop;     // [FLOP] counted as ncu's roofline does (2 hadd/hmul, 4 hfma)
   std::optional<double> tensor_flop;   // [FLOP] from sm__ops_path_tensor_src_* (fp types)
-  std::string tensor_type;             // the source type with the most ops ("fp16", "bf16_dst_fp32")
+  std::string tensor_type;             // the busiest tensor path ("hgmma_src_bf16_dst_fp32_sparsity_off")
   std::optional<double> dram_bytes;    // [byte] read + write
   std::optional<double> scalar_flop_per_s;
   std::optional<double> tensor_flop_per_s;
   std::optional<double> dram_bytes_per_s;
   std::optional<double> arithmetic_intensity;   // [FLOP/byte] all FLOPs / DRAM bytes
   std::optional<double> peak_fp32_flop_per_s;   // from the report's peak_sustained and SM clock
-  std::optional<double> peak_tensor_flop_per_s; // for tensor_type
+  std::optional<double> peak_tensor_flop_per_s; // of tensor_type, from its peak_sustained
   std::optional<double> peak_dram_bytes_per_s;  // from dram__bytes.sum.peak_sustained and DRAM clock
   std::optional<double> ridge_flop_per_byte;    // where the compute roof meets the memory roof
   std::optional<double> compute_pct_of_peak;    // [%] of the roof that applies
@@ -104,12 +104,6 @@ struct tensor_core_use {
   std::optional<double> gmma_pct;   // [% of peak] wgmma (HGMMA) instruction issue
   std::optional<double> hmma_pct;   // [% of peak] legacy mma (HMMA) pipe cycles
   std::string instructions;         // "wgmma", "mma", "none"
-};
-
-struct hot_line {
-  std::string location;  // "file.cu:42"
-  std::string source;    // the line's text
-  double share_pct = 0;  // [%] of the kernel's stall samples
 };
 
 struct classification {
@@ -145,7 +139,6 @@ struct kernel_diagnosis {
   roofline roof;
   memory_access memory;
   tensor_core_use tensor;
-  std::vector<hot_line> hot_lines;
   classification verdict;
   std::vector<profile::rule_advice> ncu_advice;  // this launch's OPT/WRN rules, by speedup
   ncu_cross_check cross_check;

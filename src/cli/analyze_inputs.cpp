@@ -71,10 +71,12 @@ backend_choice choose_backend(const std::optional<std::string>& requested, const
     }
     return {*requested, "from --backend"};
   }
+  // ncu drops namespaces from template arguments, so CUTLASS shows by its type names.
   for (const auto& k : raw.launches) {
-    const std::string name = to_lower(k.kernel_name);
-    if (name.find("cutlass") != std::string::npos || name.find("cute::") != std::string::npos) {
-      return {"cutlass", "a kernel name mentions CUTLASS"};
+    for (const char* marker : {"cutlass", "cute::", "CollectiveMma", "GemmUniversal", "CollectiveEpilogue"}) {
+      if (k.kernel_name.find(marker) != std::string::npos) {
+        return {"cutlass", fmt::format("kernel name contains {}", marker)};
+      }
     }
   }
   // Triton kernels run from Python and carry plain C names without a parameter list, unlike

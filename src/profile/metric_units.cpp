@@ -102,4 +102,8 @@ unit_conversion convert_unit(std::string_view unit) {
   return out;
 }
 
+bool is_ncu_base_unit(std::string_view unit) {
+  return trim(unit) == "ns" || convert_unit(unit).factor == 1.0;
+}
+
 }  // namespace kopt::profile

@@ -28,4 +28,8 @@ struct unit_conversion {
 // "%/Kbyte" -> 1e-3 %/byte.
 unit_conversion convert_unit(std::string_view unit);
 
+// Whether `--print-units base` writes this unit: every unit that needs no scaling, and "ns",
+// ncu's base for durations.
+bool is_ncu_base_unit(std::string_view unit);
+
 }  // namespace kopt::profile

@@ -70,13 +70,13 @@ raw_report parse_raw_csv(std::string_view text, std::string_view source) {
     ++first_row;
   }
 
-  // Conversions per column, computed once; a column with a scaled unit marks the export as
-  // auto-scaled.
+  // Conversions per column, computed once; a unit that `--print-units base` never writes marks
+  // the export as auto-scaled.
   raw_report report;
   std::vector<unit_conversion> conversions(header.size());
   for (size_t c = 0; c < header.size(); ++c) {
     conversions[c] = convert_unit(units[c]);
-    if (conversions[c].factor != 1.0) report.base_units = false;
+    if (!is_ncu_base_unit(units[c])) report.base_units = false;
   }
 
   for (size_t r = first_row; r < records.size(); ++r) {

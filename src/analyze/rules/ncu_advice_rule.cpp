@@ -23,15 +23,21 @@ std::string class_of_message(const std::string& message) {
   if (contains(m, "memory is more heavily utilized")) return "memory";
   if (contains(m, "compute is more heavily utilized")) return "compute";
   if (contains(m, "balanced")) return "mixed";
-  if (contains(m, "greater than 80")) return "limit";
+  if (contains(m, "greater than 80")) {
+    // "... Start by analyzing L1 in the Memory Workload Analysis section."
+    if (contains(m, "analyzing dram")) return "dram";
+    if (contains(m, "analyzing l2")) return "l2";
+    if (contains(m, "analyzing l1")) return "l1";
+    if (contains(m, "compute workload")) return "compute";
+    return "limit";
+  }
   return "";
 }
 
 // kopt splits ncu's "latency" into occupancy and latency, and ncu's "more than 80 %" covers
 // any unit at its limit.
 bool agrees(const std::string& ncu_class, const classification& v) {
-  const std::string_view cls = to_string(v.cls);
-  if (ncu_class == cls) return true;
+  if (ncu_class == to_string(v.cls)) return true;
   if (ncu_class == "latency") return v.cls == bottleneck::occupancy;
   if (ncu_class == "memory") return v.cls == bottleneck::dram || v.cls == bottleneck::l2 || v.cls == bottleneck::l1;
   if (ncu_class == "limit") return v.at_hardware_limit;

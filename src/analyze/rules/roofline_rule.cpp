@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -49,6 +50,24 @@ std::optional<double> flops(const profile::kernel_launch& k, const std::array<we
 constexpr std::array<const char*, 6> tensor_types = {
     "fp16", "bf16_dst_fp32", "tf32_dst_fp32", "fp64", "fp8_sparsity_off", "fp8_sparsity_on"};
 
+// The instruction path that did most tensor work ("hgmma_src_bf16_dst_fp32_sparsity_off"). Its
+// own peak is the roof that applies: the per-type peaks count the sparse rate, twice the dense
+// one, so a dense GEMM at its limit would read as half way there.
+std::string busiest_tensor_path(const profile::kernel_launch& k) {
+  constexpr std::string_view prefix = "sm__ops_path_tensor_op_";
+  std::string best;
+  double best_ops = 0;
+  for (const auto& [name, value] : k.metrics) {
+    if (name.size() <= prefix.size() + 4 || name.compare(0, prefix.size(), prefix) != 0) continue;
+    if (name.compare(name.size() - 4, 4, ".sum") != 0 || !value.value) continue;
+    if (*value.value > best_ops) {
+      best_ops = *value.value;
+      best = name.substr(prefix.size(), name.size() - prefix.size() - 4);
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 void read_roofline(const profile::kernel_launch& k, kernel_diagnosis& d) {
@@ -91,12 +110,21 @@ void read_roofline(const profile::kernel_launch& k, kernel_diagnosis& d) {
 
   // Roofs: [inst/cycle] or [ops/cycle] for the whole GPU times the SM clock.
   if (shape.sm_clock_hz) {
-    if (auto ffma = k.number(thread_inst("ffma") + ".peak_sustained")) {
+    // The GPU-wide FFMA rate is reported under sm__ (per SM summed), not smsp__.
+    auto ffma = k.number("sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained");
+    if (!ffma) ffma = k.number(thread_inst("ffma") + ".peak_sustained");
+    if (ffma) {
       r.peak_fp32_flop_per_s = 2.0 * *ffma * *shape.sm_clock_hz;
     }
-    if (!r.tensor_type.empty()) {
+    const std::string path = busiest_tensor_path(k);
+    const auto path_peak = k.number(fmt::format("sm__ops_path_tensor_op_{}.sum.peak_sustained", path));
+    if (!path.empty() && path_peak) {
+      r.tensor_type = path;
+      r.peak_tensor_flop_per_s = *path_peak * *shape.sm_clock_hz;
+    } else if (!r.tensor_type.empty()) {
       if (auto peak = k.number(fmt::format("sm__ops_path_tensor_src_{}.sum.peak_sustained", r.tensor_type))) {
         r.peak_tensor_flop_per_s = *peak * *shape.sm_clock_hz;
+        r.notes.push_back("tensor roof from the per-type peak, which may count the sparse rate");
       }
     }
   }
