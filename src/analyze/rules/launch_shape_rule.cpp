@@ -1,5 +1,7 @@
 // How the kernel was launched and how long it ran, as the report recorded it.
 
+#include <cmath>
+
 #include "analyze/rules/rules.h"
 
 namespace kopt::analyze::rules {
@@ -15,7 +17,8 @@ void read_launch_shape(const profile::kernel_launch& k, kernel_diagnosis& d) {
   if (!s.sm_count) s.sm_count = k.number("launch__sm_count");
   s.registers_per_thread = k.number("launch__registers_per_thread");
   s.shared_mem_per_block_bytes = k.number("launch__shared_mem_per_block");
-  if (auto seconds = k.number("gpu__time_duration.sum")) s.duration_ns = *seconds * 1e9;
+  // Rounded to picoseconds: the round trip through seconds leaves binary noise in the digits.
+  if (auto seconds = k.number("gpu__time_duration.sum")) s.duration_ns = std::round(*seconds * 1e12) / 1e3;
   s.sm_clock_hz = k.number("sm__cycles_elapsed.avg.per_second");
   s.dram_clock_hz = k.number("dram__cycles_elapsed.avg.per_second");
   if (!s.duration_ns) d.notes.push_back("gpu__time_duration.sum is missing: no kernel duration");
