@@ -9,7 +9,7 @@
 #include "core/error.h"
 #include "core/files.h"
 #include "core/text.h"
-#include "profile/ncu_export.h"
+#include "profile/report_pages.h"
 
 namespace kopt::cli {
 namespace {

@@ -1,6 +1,6 @@
 #pragma once
-// Exporting an Nsight Compute report (.ncu-rep) to the CSV pages kopt reads. Needs ncu, but
-// no GPU: `ncu -i` only reads the file.
+// The CSV pages of an Nsight Compute report (.ncu-rep), exported in memory for kopt analyze.
+// Needs ncu, but no GPU: `ncu -i` only reads the file.
 
 #include <filesystem>
 #include <string>

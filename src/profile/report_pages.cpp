@@ -1,4 +1,4 @@
-#include "profile/ncu_export.h"
+#include "profile/report_pages.h"
 
 #include <chrono>
 #include <vector>
