@@ -74,7 +74,7 @@ TEST(H200Fixtures, VectorAddIsDramBound) {
   EXPECT_EQ(k.roof.bound_by, "memory");
   EXPECT_EQ(*k.memory.load_bytes_per_sector, 32.0);
   EXPECT_TRUE(k.cross_check.agrees);
-  EXPECT_EQ(k.cross_check.ncu_class, "memory");
+  EXPECT_EQ(k.cross_check.ncu_class, "dram");  // "... to identify the DRAM bottleneck"
 }
 
 TEST(H200Fixtures, MatmulNaiveSaturatesL1) {

@@ -7,7 +7,7 @@ namespace kopt::profile {
 namespace {
 
 TEST(CsvRecords, QuotedFieldsKeepCommasAndDoubledQuotes) {
-  const auto r = parse_csv_line(R"("0","void k<float, 4>(const float *, int)","say ""hi""","134,225,152")");
+  const auto r = parse_csv_line(R"csv("0","void k<float, 4>(const float *, int)","say ""hi""","134,225,152")csv");
   ASSERT_TRUE(r);
   ASSERT_EQ(r->size(), 4u);
   EXPECT_EQ((*r)[1], "void k<float, 4>(const float *, int)");

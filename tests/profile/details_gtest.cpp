@@ -23,7 +23,7 @@ TEST(DetailsCsv, ReadsRuleRowsAndSkipsMetricRowsAndProse) {
   const std::string text = std::string("==PROF== Connected\n") + header +
       "\"0\",\"1\",\"kopt\",\"h\",\"k(int *, int)\",\"1\",\"7\",\"(256, 1, 1)\",\"(8, 1, 1)\",\"0\",\"9.0\",\"SpeedOfLight\",\"\",\"Duration\",\"us\",\"1.50\",\n"
       "some prose, with a comma\n"
-      "\"0\",\"1\",\"kopt\",\"h\",\"k(int *, int)\",\"1\",\"7\",\"(256, 1, 1)\",\"(8, 1, 1)\",\"0\",\"9.0\",\"Occupancy\",\"\",\"\",\"\",\"\",\"AchievedOccupancy\",\"OPT\",\"The difference   between\nachieved and theoretical.\",\"local\",\"12.5\"\n";
+      "\"0\",\"1\",\"kopt\",\"h\",\"k(int *, int)\",\"1\",\"7\",\"(256, 1, 1)\",\"(8, 1, 1)\",\"0\",\"9.0\",\"Occupancy\",\"\",\"\",\"\",\"\",\"AchievedOccupancy\",\"OPT\",\"The difference   between  achieved and theoretical.\",\"local\",\"12.5\"\n";
   const details_report r = parse_details_csv(text);
   EXPECT_EQ(r.format, "csv");
   ASSERT_EQ(r.advice.size(), 1u);
@@ -34,6 +34,7 @@ TEST(DetailsCsv, ReadsRuleRowsAndSkipsMetricRowsAndProse) {
   EXPECT_EQ(a.section, "Occupancy");
   EXPECT_EQ(a.speedup_type, "local");
   EXPECT_EQ(a.estimated_speedup_pct, 12.5);
+  EXPECT_EQ(a.description, "The difference between achieved and theoretical.");
 }
 
 TEST(DetailsCsv, RealExportHasTheSolBottleneckRowOfEachLaunch) {
