@@ -25,6 +25,12 @@ CASES = [
     ("cutlass_gemm 4096", "examples/cutlass_gemm.cu", ["--M=4096", "--N=4096", "--K=4096"]),
     ("axpy_inout", "examples/axpy_inout.cu", ["--N=16777216", "--alpha=2.5"]),
     ("histogram", "examples/histogram.cu", ["--N=16777216", "--num_bins=256"]),
+    # The same kernels at other sizes: does kopt's gap to ncu scale with the kernel's time
+    # (a different execution) or stay fixed per launch (a measurement overhead)?
+    ("softmax_block 16384 rows", "examples/softmax_block.cu", ["--rows=16384", "--cols=1024"]),
+    ("softmax_block 65536 rows", "examples/softmax_block.cu", ["--rows=65536", "--cols=1024"]),
+    ("vector_add 1M", "examples/vector_add.cu", ["--N=1048576"]),
+    ("empty kernel", "benchmarks/kernels/empty_kernel.cu", ["--N=1024"]),
 ]
 
 

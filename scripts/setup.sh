@@ -2,13 +2,18 @@
 # Sets up everything kopt needs on a Debian or Ubuntu machine, then builds it.
 #   - build tools and libraries from the distribution (CLI11, nlohmann-json, fmt, OpenSSL,
 #     SQLite, libffi, GoogleTest), all linked statically or header-only into kopt;
-#   - CUTLASS headers from PyPI (nvidia-cutlass) into the current Python environment;
+#   - CUTLASS headers (nvidia-cutlass), torch and triton from PyPI into the current Python
+#     environment (pinned to the GPU machine's versions; torch with its CUDA libraries is large);
 #   - checks that the CUDA toolkit (nvcc) is present: it is not installed by this script.
 # Usage: scripts/setup.sh [--no-build]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CUTLASS_VERSION=4.2.0.0   # headers for CUTLASS kernels; the GPU test script carries the same
+# The versions on the GPU machine, so that what CI checks is what runs there: Python references
+# and Triton kernels run in kopt's Python runner with these.
+TORCH_VERSION=2.11.0
+TRITON_VERSION=3.6.0
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
@@ -29,14 +34,15 @@ else
   echo "kopt builds without it, but compiling kernels needs it." >&2
 fi
 
-echo "== Python packages (CUTLASS headers)"
+echo "== Python packages (CUTLASS headers, torch ${TORCH_VERSION}, triton ${TRITON_VERSION})"
 python=${KOPT_PYTHON:-python3}
-if ! "$python" -m pip install -q --disable-pip-version-check "nvidia-cutlass==${CUTLASS_VERSION}" 2>/tmp/kopt-pip.log; then
+packages=("nvidia-cutlass==${CUTLASS_VERSION}" "torch==${TORCH_VERSION}" "triton==${TRITON_VERSION}")
+if ! "$python" -m pip install -q --disable-pip-version-check "${packages[@]}" 2>/tmp/kopt-pip.log; then
   if grep -q externally-managed /tmp/kopt-pip.log; then
     echo "this Python is managed by the system; installing into .venv instead"
     "$python" -m venv .venv
-    .venv/bin/python -m pip install -q --disable-pip-version-check "nvidia-cutlass==${CUTLASS_VERSION}"
-    echo "export KOPT_PYTHON=$PWD/.venv/bin/python so that kopt finds CUTLASS there"
+    .venv/bin/python -m pip install -q --disable-pip-version-check "${packages[@]}"
+    echo "export KOPT_PYTHON=$PWD/.venv/bin/python so that kopt uses the packages there (scripts/test.sh does)"
   else
     cat /tmp/kopt-pip.log >&2
     exit 1

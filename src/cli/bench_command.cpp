@@ -58,6 +58,19 @@ void print_result(const json& r, const kernel::kernel_plan& plan) {
                                                               : r["kernel_vs_reference"]["verdict"].get<std::string>().c_str(),
                 r["kernel_vs_reference"]["reason"].get<std::string>().c_str());
   }
+  if (r.contains("reference_runner")) {
+    const json& runner = r["reference_runner"];
+    const json& torch = runner["torch"];
+    const json& overhead = runner["overhead_s"];
+    std::printf("reference ran in Python: torch %s (CUDA %s, TF32 matmul %s, cuDNN TF32 %s); runner %.2f s in all "
+                "(start-up %.2f s, data exchange %.3f s)\n",
+                torch.value("version", "?").c_str(), torch.value("cuda", "?").c_str(),
+                torch.value("tf32_matmul", false) ? "on" : "off", torch.value("tf32_cudnn", false) ? "on" : "off",
+                overhead.value("runner_wall_s", 0.0), overhead.value("startup_s", 0.0), overhead.value("exchange_s", 0.0));
+  }
+  for (const auto& warning : r.value("warnings", json::array())) {
+    std::printf("warning: %s\n", warning.get<std::string>().c_str());
+  }
   if (r["kernel"]["streams"].get<int>() > 1) {
     std::printf("note: solve() ran GPU work on %d streams; all of it is counted\n", r["kernel"]["streams"].get<int>());
   }

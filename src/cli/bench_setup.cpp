@@ -6,6 +6,7 @@
 #include <ctime>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/compile_failure.h"
 #include "cli/dimension_args.h"
@@ -13,8 +14,11 @@
 #include "core/error.h"
 #include "core/file_lock.h"
 #include "core/files.h"
+#include "core/install_layout.h"
+#include "core/python.h"
 #include "core/subprocess.h"
 #include "core/text.h"
+#include "harness/python_reference.h"
 
 namespace kopt::cli {
 namespace fs = std::filesystem;
@@ -35,7 +39,7 @@ compile::compile_result build(const fs::path& file, kernel::backend backend, con
 
 void bench_target_options::add_to(CLI::App& sub) {
   sub.add_option("kernel", kernel, "the kernel: a .cu file exposing extern \"C\" void solve(...)")->required();
-  sub.add_option("--ref", ref, "reference: a .cu file with the same solve() signature");
+  sub.add_option("--ref", ref, "reference: a .py module with reference(**kwargs), or a .cu file with the same solve()");
   sub.add_option("--backend", backend, "cuda or cutlass (default: from the source)");
   sub.add_option("--dim", dims, "NAME=VALUE: set solve()'s scalar NAME (also names of kopt's flags)")
       ->allow_extra_args(false);
@@ -59,14 +63,20 @@ prepared_bench prepare_bench(const bench_target_options& options, CLI::App& sub,
   if (options.ptr_size > 0) ptr_size = options.ptr_size;
   p.plan = kernel::plan_kernel(p.kernel_file, source, requested, dims, ptr_size, flags);
   if (p.plan.backend == kernel::backend::triton) {
-    throw error("Triton kernels are not supported by kopt bench yet: give a .cu kernel");
+    throw error(fmt::format("Triton kernels are not supported by {} yet: give a .cu kernel", options.command_name));
   }
   if (!options.ref.empty()) {
     p.ref_file = fs::absolute(options.ref);
     read_text_file(p.ref_file, "reference file");
-    if (p.ref_file.extension() != ".cu") {
-      throw error(fmt::format("reference {}: this kopt validates against native .cu references only; "
-                              "Python references are not supported yet",
+    if (p.ref_file.extension() == ".py") {
+      // Checked before anything slow: that it parses and defines reference().
+      job.python = python_command();
+      job.python_runner = companion_file(python_runner_file).string();
+      job.timing_library = companion_file(timing_library_file).string();
+      harness::check_python_reference(job.python, job.python_runner, p.ref_file);
+    } else if (p.ref_file.extension() != ".cu") {
+      throw error(fmt::format("reference {}: give a Python module (.py with reference()) or a .cu file with the "
+                              "kernel's solve() signature",
                               options.ref));
     }
   }
@@ -74,10 +84,11 @@ prepared_bench prepare_bench(const bench_target_options& options, CLI::App& sub,
   p.gpus = env::probe_gpus();
   const env::gpu_device* device = p.gpus.device(options.gpu);
   if (device == nullptr) {
-    throw error(fmt::format("no GPU to time on ({}): kopt bench needs an NVIDIA GPU; "
+    throw error(fmt::format("no GPU to {} ({}): {} needs an NVIDIA GPU; "
                             "kopt inspect and kopt compile work without one",
-                            p.gpus.has_gpu() ? fmt::format("--gpu {} is not visible", options.gpu)
-                                             : p.gpus.driver_problem));
+                            options.gpu_purpose, p.gpus.has_gpu() ? fmt::format("--gpu {} is not visible", options.gpu)
+                                             : p.gpus.driver_problem,
+                            options.command_name));
   }
   p.device = *device;
 
@@ -87,7 +98,7 @@ prepared_bench prepare_bench(const bench_target_options& options, CLI::App& sub,
     return p;
   }
   compile::compile_result reference_build;
-  if (!p.ref_file.empty()) {
+  if (p.ref_file.extension() == ".cu") {
     const std::string ref_source = read_text_file(p.ref_file, "reference file");
     reference_build = build(p.ref_file, kernel::infer_backend(p.ref_file, ref_source, std::nullopt), options.arch,
                             p.device, options.nvcc_bin);
@@ -100,7 +111,7 @@ prepared_bench prepare_bench(const bench_target_options& options, CLI::App& sub,
   job.kernel_source = p.kernel_file.string();
   job.kernel_library = p.kernel_build.library.string();
   job.reference_source = p.ref_file.string();
-  job.reference_library = p.ref_file.empty() ? "" : reference_build.library.string();
+  job.reference_library = reference_build.ok() ? reference_build.library.string() : "";
   job.backend = std::string(kernel::to_string(p.plan.backend));
   job.dims = dims;
   job.ptr_size = ptr_size;
@@ -108,7 +119,8 @@ prepared_bench prepare_bench(const bench_target_options& options, CLI::App& sub,
   return p;
 }
 
-json run_measuring_child(const harness::bench_job& job, const env::gpu_device& device, int timeout_s) {
+wrapped_child_run run_wrapped_measuring_child(const std::vector<std::string>& wrapper, const harness::bench_job& job,
+                                              const env::gpu_device& device, int timeout_s) {
   const fs::path work = cache_root() / "bench" / fmt::format("{}-{}", ::getpid(), std::time(nullptr));
   const fs::path job_file = work / "job.json";
   const fs::path result_file = work / "result.json";
@@ -119,34 +131,38 @@ json run_measuring_child(const harness::bench_job& job, const env::gpu_device& d
     std::fprintf(stderr, "kopt: another kopt is measuring on %s; waiting for it\n", device.uuid.c_str());
     gpu_lock.lock();
   }
-  const process_result run = run_process(
-      {.argv = {fs::read_symlink("/proc/self/exe").string(), "harness", job_file.string(), result_file.string()},
-       // The child sees exactly the chosen GPU as device 0, so the kernel's runtime uses it.
-       .extra_env = {{"CUDA_VISIBLE_DEVICES", device.uuid}},
-       .timeout = std::chrono::seconds(timeout_s)});
+  std::vector<std::string> argv = wrapper;
+  argv.insert(argv.end(),
+              {fs::read_symlink("/proc/self/exe").string(), "harness", job_file.string(), result_file.string()});
+  wrapped_child_run run;
+  run.process = run_process({.argv = argv,
+                             // The child sees exactly the chosen GPU as device 0, so the kernel's runtime uses it.
+                             .extra_env = {{"CUDA_VISIBLE_DEVICES", device.uuid}},
+                             .timeout = std::chrono::seconds(timeout_s)});
   std::error_code ec;
+  if (fs::exists(result_file, ec)) run.result = read_json_file(result_file);
+  fs::remove_all(work, ec);
+  return run;
+}
+
+json run_measuring_child(const harness::bench_job& job, const env::gpu_device& device, int timeout_s) {
+  const wrapped_child_run child = run_wrapped_measuring_child({}, job, device, timeout_s);
+  const process_result& run = child.process;
   if (run.exit_code == static_cast<int>(exit_status::usage_or_environment)) {
-    fs::remove_all(work, ec);
     std::string message = run.stderr_text;
     if (message.rfind("kopt: error: ", 0) == 0) message = message.substr(13);
     const std::size_t line_end = message.find('\n');
     const std::string detail = line_end == std::string::npos ? "" : message.substr(line_end + 1);
     throw error(std::string(trim(message.substr(0, line_end))), std::string(trim(detail)));
   }
-  json result;
-  if (run.succeeded() && fs::exists(result_file, ec)) {
-    result = read_json_file(result_file);
-  } else {
-    const bool hung = run.timed_out;
-    result = json{{"status", hung ? "timed_out" : "crashed"},
-                  {"reason", hung ? fmt::format("the kernel did not finish: the measuring process was killed after {} s "
-                                                "(--timeout)", timeout_s)
-                                  : fmt::format("the measuring process died ({}): {}", run.describe_end(),
-                                                std::string(trim(run.stderr_text)))},
-                  {"correctness", json{{"checked", false}, {"passed", nullptr}}}};
-  }
-  fs::remove_all(work, ec);
-  return result;
+  if (run.succeeded() && child.result) return *child.result;
+  const bool hung = run.timed_out;
+  return json{{"status", hung ? "timed_out" : "crashed"},
+              {"reason", hung ? fmt::format("the kernel did not finish: the measuring process was killed after {} s "
+                                            "(--timeout)", timeout_s)
+                              : fmt::format("the measuring process died ({}): {}", run.describe_end(),
+                                            std::string(trim(run.stderr_text)))},
+              {"correctness", json{{"checked", false}, {"passed", nullptr}}}};
 }
 
 void add_provenance(json& result, const prepared_bench& prepared, const harness::bench_job& job) {
@@ -160,7 +176,10 @@ void add_provenance(json& result, const prepared_bench& prepared, const harness:
   result["nvcc_command"] = prepared.kernel_build.command;
   result["nvcc_version"] = prepared.kernel_build.nvcc_version;
   result["seed"] = job.seed;
-  result["dims"] = kernel::to_json(prepared.plan)["scalars"];
+  result["dims"] = kernel::to_json(prepared.plan)["dimensions"];
+  std::vector<std::string> parameters;
+  for (const auto& p : prepared.plan.solve->parameters) parameters.push_back(p.spelled_type + " " + p.name);
+  result["signature"] = fmt::format("void solve({})", fmt::join(parameters, ", "));
 }
 
 }  // namespace kopt::cli

@@ -13,6 +13,7 @@
 
 #include "compile/compiler.h"
 #include "core/json_io.h"
+#include "core/subprocess.h"
 #include "env/gpu_probe.h"
 #include "harness/bench_job.h"
 #include "kernel/buffer_plan.h"
@@ -29,6 +30,9 @@ struct bench_target_options {
   int gpu = 0;
   std::string nvcc_bin;
   int timeout = 600;                 // [s] limit of the measuring child
+  // Which command plans, for its messages ("kopt bench"), and what it needs the GPU for.
+  std::string command_name = "kopt bench";
+  std::string gpu_purpose = "time on";
 
   // Declares the kernel positional and the options above on `sub` (which must allow extras:
   // dimensions arrive as --NAME=VALUE).
@@ -55,6 +59,18 @@ prepared_bench prepare_bench(const bench_target_options& options, CLI::App& sub,
 // a result with status "crashed" / "timed_out". An environment error in the child (exit 2)
 // is rethrown as kopt::error.
 json run_measuring_child(const harness::bench_job& job, const env::gpu_device& device, int timeout_s);
+
+struct wrapped_child_run {
+  std::optional<json> result;   // what the child wrote; none when it died first
+  process_result process;       // how the wrapper (e.g. ncu) ended, with all output
+};
+
+// Runs `WRAPPER... kopt harness JOB RESULT` with the GPU lock held and the chosen GPU as the
+// only visible one (the wrapper passes its environment on to the child); `timeout_s` limits
+// the whole wrapped run. Judging the outcome is the caller's: the wrapper's output says more
+// than the child's exit.
+wrapped_child_run run_wrapped_measuring_child(const std::vector<std::string>& wrapper, const harness::bench_job& job,
+                                              const env::gpu_device& device, int timeout_s);
 
 // The provenance fields every bench result carries.
 void add_provenance(json& result, const prepared_bench& prepared, const harness::bench_job& job);

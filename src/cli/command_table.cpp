@@ -13,6 +13,8 @@ const std::vector<command_entry>& command_table() {
        make_compile_command},
       {"bench", "validate a kernel against a reference, then time both from device timestamps",
        make_bench_command},
+      {"profile", "run Nsight Compute on exactly the kernel's launches and export its report to CSV",
+       make_profile_command},
       {"analyze", "diagnose an Nsight Compute report: bottleneck class, evidence, recommendations",
        make_analyze_command},
       {"kb", "the knowledge base of optimization strategies: list, show, match", make_kb_command},

@@ -102,4 +102,16 @@ located_tool require_nvcc(const std::string& requested) {
               fmt::format("looked in: {}", join(found.looked_in, ", ")));
 }
 
+located_tool require_ncu(const std::string& requested) {
+  tool_search found = find_ncu(requested);
+  if (found.tool) return *found.tool;
+  if (!requested.empty()) {
+    throw error(fmt::format("ncu not found at --ncu-bin={}: pass the path of an existing ncu (Nsight Compute)",
+                            requested));
+  }
+  throw error("ncu (Nsight Compute) not found: install Nsight Compute (it comes with the CUDA toolkit), "
+              "put its folder on PATH, or pass --ncu-bin",
+              fmt::format("looked in: {}", join(found.looked_in, ", ")));
+}
+
 }  // namespace kopt::compile

@@ -27,6 +27,8 @@ tool_search find_ncu(const std::string& requested);
 
 // Throws kopt::error ("nvcc not found ...: install the CUDA toolkit or pass --nvcc-bin").
 located_tool require_nvcc(const std::string& requested);
+// Throws kopt::error ("ncu (Nsight Compute) not found ...: install Nsight Compute or pass --ncu-bin").
+located_tool require_ncu(const std::string& requested);
 
 // Pure parsers of `--version` output.
 std::string parse_nvcc_version(const std::string& version_text);  // "13.0.88" or ""

@@ -28,8 +28,13 @@ struct cupti_api {
   }
 };
 
-// Where libcupti lives: on the loader path, in the toolkit, or in its extras folder.
+// Where libcupti lives: already in the process (torch loads its own copy; a second copy
+// would fight it for the profiling interface), on the loader path, in the toolkit, or in
+// its extras folder.
 void* open_cupti() {
+  for (const char* soname : {"libcupti.so.13", "libcupti.so.12", "libcupti.so"}) {
+    if (void* loaded = ::dlopen(soname, RTLD_NOW | RTLD_NOLOAD)) return loaded;
+  }
   std::vector<std::string> candidates = {"libcupti.so", "libcupti.so.13", "libcupti.so.12"};
   for (const char* root_variable : {"CUDA_HOME", "CUDA_PATH"}) {
     if (const char* root = std::getenv(root_variable); root != nullptr && *root != '\0') {
@@ -46,14 +51,29 @@ void* open_cupti() {
   return nullptr;
 }
 
-constexpr std::size_t buffer_bytes = 8u << 20;  // [bytes] per CUPTI activity buffer
+// [bytes] per CUPTI activity buffer: one sample produces a few records of ~200 bytes; a
+// call launching thousands of kernels fills several buffers, which CUPTI then requests.
+constexpr std::size_t buffer_bytes = 256u << 10;
 
 cupti_api api;
 std::mutex store_mutex;
 std::vector<gpu_activity> store;
 
+// Buffers CUPTI handed back, kept for reuse: every collect() forces CUPTI to return its
+// buffer, and a fresh allocation per sample would cost page faults on the next launch.
+std::mutex pool_mutex;
+std::vector<std::uint8_t*> free_buffers;
+
 void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
-  *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(8, buffer_bytes));
+  {
+    const std::lock_guard<std::mutex> lock(pool_mutex);
+    if (!free_buffers.empty()) {
+      *buffer = free_buffers.back();
+      free_buffers.pop_back();
+    } else {
+      *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(8, buffer_bytes));
+    }
+  }
   *size = *buffer != nullptr ? buffer_bytes : 0;
   *max_records = 0;
 }
@@ -79,7 +99,10 @@ void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, s
     }
     records.push_back(std::move(a));
   }
-  std::free(buffer);
+  {
+    const std::lock_guard<std::mutex> lock(pool_mutex);
+    free_buffers.push_back(buffer);
+  }
   const std::lock_guard<std::mutex> lock(store_mutex);
   store.insert(store.end(), records.begin(), records.end());
 }

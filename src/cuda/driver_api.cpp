@@ -56,6 +56,8 @@ loaded_driver load() {
   bind(a.device_get_uuid, "cuDeviceGetUuid_v2");
   bind(a.primary_ctx_retain, "cuDevicePrimaryCtxRetain");
   bind(a.ctx_set_current, "cuCtxSetCurrent");
+  bind(a.ctx_get_current, "cuCtxGetCurrent");
+  bind(a.ctx_get_device, "cuCtxGetDevice");
   bind(a.ctx_synchronize, "cuCtxSynchronize");
   bind(a.mem_alloc, "cuMemAlloc_v2");
   bind(a.mem_free, "cuMemFree_v2");

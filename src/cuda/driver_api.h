@@ -21,6 +21,8 @@ struct driver_api {
   decltype(&cuDeviceGetUuid) device_get_uuid = nullptr;
   decltype(&cuDevicePrimaryCtxRetain) primary_ctx_retain = nullptr;
   decltype(&cuCtxSetCurrent) ctx_set_current = nullptr;
+  decltype(&cuCtxGetCurrent) ctx_get_current = nullptr;
+  decltype(&cuCtxGetDevice) ctx_get_device = nullptr;
   decltype(&cuCtxSynchronize) ctx_synchronize = nullptr;
   decltype(&cuMemAlloc) mem_alloc = nullptr;
   decltype(&cuMemFree) mem_free = nullptr;

@@ -19,6 +19,14 @@ using driver_version_fn = nvml_return (*)(char*, unsigned int);
 using handle_by_uuid_fn = nvml_return (*)(const char*, nvml_device*);
 using clock_info_fn = nvml_return (*)(nvml_device, int, unsigned int*);
 using event_reasons_fn = nvml_return (*)(nvml_device, unsigned long long*);
+// nvmlProcessInfo_t of the _v3 query (NVML's layout, declared here: kopt does not need nvml.h).
+struct nvml_process_info {
+  unsigned int pid;
+  unsigned long long used_gpu_memory;  // [bytes]
+  unsigned int gpu_instance_id;
+  unsigned int compute_instance_id;
+};
+using running_processes_fn = nvml_return (*)(nvml_device, unsigned int*, nvml_process_info*);
 
 template <typename Fn>
 Fn symbol(void* handle, const char* name) {
@@ -92,6 +100,20 @@ std::optional<sm_clocks> nvml_library::clocks(const std::string& uuid) const {
     result.throttled = (mask & ~0x3ULL) != 0;
   }
   return result;
+}
+
+std::optional<std::vector<unsigned>> nvml_library::compute_process_ids(const std::string& uuid) const {
+  if (!m_available || uuid.empty()) return std::nullopt;
+  nvml_device device = nullptr;
+  const auto by_uuid = symbol<handle_by_uuid_fn>(m_handle, "nvmlDeviceGetHandleByUUID");
+  const auto running = symbol<running_processes_fn>(m_handle, "nvmlDeviceGetComputeRunningProcesses_v3");
+  if (by_uuid == nullptr || running == nullptr || by_uuid(uuid.c_str(), &device) != nvml_success) return std::nullopt;
+  std::vector<nvml_process_info> infos(64);
+  auto count = static_cast<unsigned int>(infos.size());
+  if (running(device, &count, infos.data()) != nvml_success) return std::nullopt;
+  std::vector<unsigned> pids;
+  for (unsigned int i = 0; i < count && i < infos.size(); ++i) pids.push_back(infos[i].pid);
+  return pids;
 }
 
 }  // namespace kopt::cuda

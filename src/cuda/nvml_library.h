@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kopt::cuda {
 
@@ -22,6 +23,10 @@ class nvml_library {
   std::string driver_version() const;
   // `uuid` as the CUDA driver reports it ("GPU-...").
   std::optional<sm_clocks> clocks(const std::string& uuid) const;
+  // Process ids of the compute processes on the device (the caller's own included when it
+  // holds a context); nullopt when NVML cannot tell. In a container NVML may report the
+  // host's process ids.
+  std::optional<std::vector<unsigned>> compute_process_ids(const std::string& uuid) const;
 
  private:
   nvml_library();

@@ -33,11 +33,15 @@ int main() {
 
 }  // namespace
 
+bool ncu_reports_counter_permission_error(std::string_view output) {
+  return output.find("ERR_NVGPUCTRPERM") != std::string_view::npos;
+}
+
 ncu_probe_result interpret_ncu_probe(const std::string& output, bool exited_ok) {
   ncu_probe_result result;
-  if (output.find("ERR_NVGPUCTRPERM") != std::string::npos) {
+  if (ncu_reports_counter_permission_error(output)) {
     result.detail = "ncu is not permitted to read GPU performance counters (ERR_NVGPUCTRPERM)";
-    result.fix = "run as root, or load the driver with NVreg_RestrictProfilingToAdminUsers=0";
+    result.fix = ncu_counter_permission_fix;
     return result;
   }
   for (const std::string& line : split_lines(output)) {

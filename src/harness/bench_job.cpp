@@ -2,6 +2,10 @@
 
 namespace kopt::harness {
 
+bool has_python_reference(const bench_job& job) {
+  return job.reference_source.size() > 3 && job.reference_source.ends_with(".py");
+}
+
 json to_json(const bench_job& job) {
   json dims = json::array();
   for (const auto& d : job.dims) dims.push_back(json{{"name", d.name}, {"value", d.value}, {"via_dim_flag", d.via_dim_flag}});
@@ -10,6 +14,9 @@ json to_json(const bench_job& job) {
                           {"kernel_library", job.kernel_library},
                           {"reference_source", job.reference_source},
                           {"reference_library", job.reference_library},
+                          {"python", job.python},
+                          {"python_runner", job.python_runner},
+                          {"timing_library", job.timing_library},
                           {"backend", job.backend},
                           {"dims", dims},
                           {"ptr_size", job.ptr_size ? json(*job.ptr_size) : json(nullptr)},
@@ -34,6 +41,9 @@ bench_job bench_job_from_json(const json& d) {
   job.kernel_library = d.at("kernel_library").get<std::string>();
   job.reference_source = d.at("reference_source").get<std::string>();
   job.reference_library = d.at("reference_library").get<std::string>();
+  job.python = d.at("python").get<std::string>();
+  job.python_runner = d.at("python_runner").get<std::string>();
+  job.timing_library = d.at("timing_library").get<std::string>();
   job.backend = d.at("backend").get<std::string>();
   for (const auto& dim : d.at("dims")) {
     job.dims.push_back({dim.at("name").get<std::string>(), dim.at("value").get<std::string>(),

@@ -18,6 +18,10 @@ struct bench_job {
   std::string kernel_library;
   std::string reference_source;    // "" without a reference
   std::string reference_library;   // a native .cu reference built like the kernel
+  // A .py reference runs in kopt's Python runner, with this interpreter.
+  std::string python;
+  std::string python_runner;       // kopt_runner.py
+  std::string timing_library;      // libkopt_timing.so, for timing the Python reference
   std::string backend;
   std::vector<kernel::dimension_arg> dims;
   std::optional<std::int64_t> ptr_size;
@@ -38,6 +42,8 @@ struct bench_job {
   bool profile_mode = false;
   int profile_calls = 1;
 };
+
+bool has_python_reference(const bench_job& job);
 
 json to_json(const bench_job& job);
 bench_job bench_job_from_json(const json& document);

@@ -1,13 +1,17 @@
 #include "harness/bench_run.h"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <memory>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/error.h"
 #include "core/files.h"
@@ -21,6 +25,9 @@
 #include "harness/input_fill.h"
 #include "harness/l2_flush.h"
 #include "harness/poison.h"
+#include "harness/python_reference.h"
+#include "harness/result_fields.h"
+#include "harness/sampling.h"
 #include "harness/solve_call.h"
 #include "kernel/buffer_plan.h"
 #include "measure/comparison.h"
@@ -71,8 +78,8 @@ void run_once(const cuda::driver_api& api, version& v, const char* who) {
   }
 }
 
-std::vector<std::vector<std::byte>> host_inputs(const kernel::kernel_plan& plan, std::uint64_t seed) {
-  std::vector<std::vector<std::byte>> contents(plan.buffers.size());
+buffer_contents host_inputs(const kernel::kernel_plan& plan, std::uint64_t seed) {
+  buffer_contents contents(plan.buffers.size());
   for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
     const auto& b = plan.buffers[i];
     if (b.role == buffer_role::out) continue;
@@ -82,10 +89,29 @@ std::vector<std::vector<std::byte>> host_inputs(const kernel::kernel_plan& plan,
   return contents;
 }
 
+// Where the expected outputs come from: the reference's bytes of every non-input buffer, for
+// one seed's contents (entries of input buffers stay empty).
+using reference_outputs = std::function<buffer_contents(std::uint64_t seed, const buffer_contents& contents)>;
+
+// A native reference runs here, on its own buffers, after the kernel.
+reference_outputs native_reference(const cuda::driver_api& api, const kernel::kernel_plan& plan, version& reference) {
+  return [&api, &plan, &reference](std::uint64_t, const buffer_contents& contents) {
+    reference.buffers->prepare(contents);
+    run_once(api, reference, "reference");
+    buffer_contents outputs(plan.buffers.size());
+    for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
+      if (plan.buffers[i].role != buffer_role::in) outputs[i] = reference.buffers->download(i);
+    }
+    return outputs;
+  };
+}
+
 // Validates on one seed; returns the per-output comparisons (throws kernel_failure on a
-// fault, a damaged guard or a modified input).
+// fault, a damaged guard or a modified input). Without a reference only guards and inputs
+// are checked.
 json validate_seed(const cuda::driver_api& api, const kernel::kernel_plan& plan, version& kernel_version,
-                   version* reference, std::uint64_t seed, const bench_job& job, bool& passed) {
+                   const reference_outputs& reference, std::uint64_t seed, const validate::tolerance_overrides& tolerances,
+                   bool& passed) {
   const auto contents = host_inputs(plan, seed);
   kernel_version.buffers->prepare(contents);
   run_once(api, kernel_version, "kernel");
@@ -102,17 +128,14 @@ json validate_seed(const cuda::driver_api& api, const kernel::kernel_plan& plan,
   }
   json outputs = json::array();
   passed = true;
-  if (reference == nullptr) return outputs;
-  reference->buffers->prepare(contents);
-  run_once(api, *reference, "reference");
+  if (!reference) return outputs;
+  const buffer_contents expected = reference(seed, contents);
   for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
     const auto& b = plan.buffers[i];
     if (b.role == buffer_role::in) continue;
-    const validate::tolerance tol =
-        validate::resolve_tolerance(b.param.element, {job.atol, job.rtol, std::nullopt, std::nullopt});
-    const auto comparison =
-        validate::compare_output(b.param.name, b.param.element, kernel_version.buffers->download(i),
-                                 reference->buffers->download(i), poison_for(b.param.element).element_bits, tol);
+    const validate::tolerance tol = validate::resolve_tolerance(b.param.element, tolerances);
+    const auto comparison = validate::compare_output(b.param.name, b.param.element, kernel_version.buffers->download(i),
+                                                     expected[i], poison_for(b.param.element).element_bits, tol);
     passed = passed && comparison.passed;
     outputs.push_back(validate::to_json(comparison));
   }
@@ -133,63 +156,23 @@ std::string read_before_write_hint(const kernel::kernel_plan& plan, const json& 
   return "";
 }
 
-json clocks_json(const std::optional<cuda::sm_clocks>& clocks) {
-  if (!clocks) return nullptr;
-  return json{{"sm_mhz", clocks->sm_now_mhz}, {"sm_max_mhz", clocks->sm_max_mhz},
-              {"event_reasons", clocks->event_reasons}, {"throttled", clocks->throttled}};
-}
-
 json time_version(const cuda::driver_api& api, cuda::activity_recorder& recorder, l2_flusher* flusher,
-                  version& v, const char* who, const bench_job& job, const std::string& device_uuid) {
-  for (int i = 0; i < job.warmup; ++i) run_once(api, v, who);
-  const cuda::nvml_library& nvml = cuda::nvml_library::instance();
-  const auto clocks_before = nvml.clocks(device_uuid);
-  call_timer timer(api, recorder, flusher);
-  measure::stopping_rule rule;
-  rule.min_samples = static_cast<std::size_t>(std::max(job.repeat, 10));
-  rule.min_time = std::chrono::duration<double>(job.min_seconds);
-  rule.max_time = std::chrono::duration<double>(job.max_seconds);
-  rule.target_relative_half_width = job.target_relative_half_width;
-  std::vector<double> gpu_ms;
-  std::vector<double> host_ms;
-  int kernels = 0;
-  int streams = 0;
-  const auto started = std::chrono::steady_clock::now();
-  measure::stop_reason reason = measure::stop_reason::keep_going;
-  while (reason == measure::stop_reason::keep_going) {
-    call_sample s;
-    try {
-      s = timer.time_call([&] { v.call->invoke(); });
-    } catch (const error& e) {
-      throw kernel_failure{"crashed", fmt::format("the {} failed while being timed: {}", who, e.headline())};
+                  version& v, const buffer_contents& inout_contents, const char* who,
+                  const bench_job& job, const std::string& device_uuid) {
+  const sampling_options options{job.warmup, job.repeat, job.min_seconds, job.max_seconds,
+                                 job.target_relative_half_width};
+  // inout buffers get their seeded contents back before every sample: a kernel whose time
+  // depends on the data (y += a*x growing without bound) is timed on the same data each time.
+  const auto restore_inout = [&] {
+    for (std::size_t i = 0; i < inout_contents.size(); ++i) {
+      if (!inout_contents[i].empty()) v.buffers->upload(i, inout_contents[i]);
     }
-    gpu_ms.push_back(s.kernel_ns / 1e6);
-    host_ms.push_back(s.host_ns / 1e6);
-    kernels = std::max(kernels, s.kernels);
-    streams = std::max(streams, s.streams);
-    reason = measure::should_stop(rule, gpu_ms, std::chrono::steady_clock::now() - started);
+  };
+  try {
+    return sample_gpu_time(api, recorder, flusher, [&] { v.call->invoke(); }, options, device_uuid, restore_inout);
+  } catch (const error& e) {
+    throw kernel_failure{"crashed", fmt::format("the {} failed while being timed: {}", who, e.headline())};
   }
-  // Read while the GPU is still warm from the last sample.
-  const auto clocks_after = nvml.clocks(device_uuid);
-  const auto g = measure::summarize(gpu_ms);
-  const auto h = measure::summarize(host_ms);
-  return json{{"median_ms", g.median},
-              {"average_ms", g.mean},
-              {"min_ms", g.min},
-              {"max_ms", g.max},
-              {"stdev_ms", g.stdev},
-              {"p10_ms", g.p10},
-              {"p90_ms", g.p90},
-              {"median_ci95_ms", json::array({g.median_ci95.low, g.median_ci95.high})},
-              {"sample_count", g.count},
-              {"stop_reason", measure::to_string(reason)},
-              {"time_source", "GPU: CUPTI kernel activity records, summed over the call's kernels"},
-              {"kernels_per_call", kernels},
-              {"streams", streams},
-              {"host_end_to_end_median_ms", h.median},
-              {"clocks", json{{"before_sampling", clocks_json(clocks_before)},
-                              {"after_sampling", clocks_json(clocks_after)}}},
-              {"samples_ms", gpu_ms}};
 }
 
 // Warm-up, then exactly `profile_calls` calls inside the profiler window: no reference, no
@@ -210,6 +193,53 @@ json run_profile_window(const cuda::driver_api& api, const kernel::kernel_plan& 
   result["profile_calls"] = job.profile_calls;
   result["correctness"] = json{{"checked", false}, {"passed", nullptr}};
   return result;
+}
+
+// Other programs computing on the GPU while kopt times slow the kernel down unpredictably.
+// NVML lists this process too (under the host's pid when in a container).
+std::optional<std::string> other_processes_warning(const std::string& device_uuid) {
+  const auto pids = cuda::nvml_library::instance().compute_process_ids(device_uuid);
+  if (!pids) return std::nullopt;
+  std::vector<unsigned> others;
+  const bool self_listed = std::find(pids->begin(), pids->end(), static_cast<unsigned>(::getpid())) != pids->end();
+  for (const unsigned pid : *pids) {
+    if (pid != static_cast<unsigned>(::getpid())) others.push_back(pid);
+  }
+  const std::size_t count = self_listed ? others.size() : (others.empty() ? 0 : others.size() - 1);
+  if (count == 0) return std::nullopt;
+  return fmt::format("{} other process(es) use this GPU while kopt times (NVML lists pids {}): the times may be "
+                     "slower and noisier than on an idle GPU",
+                     count, fmt::join(*pids, ", "));
+}
+
+// The Python reference's outputs for every seed, and its timing, from kopt's Python runner.
+// Its data goes through a private folder that is removed afterwards.
+python_reference_result run_python_reference_job(const bench_job& job, const kernel::kernel_plan& plan,
+                                                  const std::vector<std::uint64_t>& seeds) {
+  python_reference_request request;
+  request.python = job.python;
+  request.runner = job.python_runner;
+  request.module = job.reference_source;
+  request.timing_library = job.timing_library;
+  // Memory-backed when the machine has /dev/shm: the data goes through the page cache only.
+  std::error_code ec;
+  const std::filesystem::path shm = "/dev/shm";
+  const std::filesystem::path base = std::filesystem::is_directory(shm, ec) && ::access(shm.c_str(), W_OK) == 0
+                                         ? shm
+                                         : std::filesystem::temp_directory_path();
+  request.work_dir = base / fmt::format("kopt-reference-{}", ::getpid());
+  request.plan = &plan;
+  for (const std::uint64_t seed : seeds) request.seeds[seed] = host_inputs(plan, seed);
+  request.timing = reference_timing_request{
+      job.seed, job.hot, {job.warmup, job.repeat, job.min_seconds, job.max_seconds, job.target_relative_half_width}};
+  struct cleanup {
+    std::filesystem::path dir;
+    ~cleanup() {
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+    }
+  } remove_afterwards{request.work_dir};
+  return run_python_reference(request);
 }
 
 }  // namespace
@@ -244,7 +274,18 @@ json run_bench_job(const bench_job& job) {
   cuda::activity_recorder* recorder = cuda::activity_recorder::start(&problem);
   if (recorder == nullptr) throw error(problem);
 
-  std::optional<version> reference;
+  constexpr std::uint64_t after_timing_seed_offset = 1000003;
+  const auto validation_seeds = [&] {
+    std::vector<std::uint64_t> seeds;
+    for (int i = 0; i < job.validation_seeds; ++i) seeds.push_back(job.seed + static_cast<std::uint64_t>(i));
+    seeds.push_back(job.seed + after_timing_seed_offset);
+    return seeds;
+  }();
+
+  std::optional<version> native;
+  std::optional<python_reference_result> python;
+  reference_outputs reference;
+  validate::tolerance_overrides tolerances{job.atol, job.rtol, std::nullopt, std::nullopt};
   if (!job.reference_library.empty()) {
     const auto reference_signature =
         kernel::parse_signature(read_text_file(job.reference_source, "reference file"), job.reference_source);
@@ -253,22 +294,29 @@ json run_bench_job(const bench_job& job) {
                               job.reference_source, reference_signature.parameters.size(),
                               plan.solve->parameters.size()));
     }
-    reference = bind(api, load_solve(job.reference_library, "reference"), plan);
+    native = bind(api, load_solve(job.reference_library, "reference"), plan);
+    reference = native_reference(api, plan, *native);
+  } else if (has_python_reference(job)) {
+    python = run_python_reference_job(job, plan, validation_seeds);
+    tolerances.reference_atol = python->atol;
+    tolerances.reference_rtol = python->rtol;
+    reference = [&python](std::uint64_t seed, const buffer_contents&) { return python->outputs.at(seed); };
+    result["reference_runner"] = json{{"torch", python->torch}, {"overhead_s", python->overhead}};
   }
 
-  json correctness = json{{"checked", reference.has_value()}, {"passed", nullptr}};
+  json correctness = json{{"checked", static_cast<bool>(reference)}, {"passed", nullptr}};
   json seeds = json::array();
   bool all_passed = true;
   try {
     const auto check_seed = [&](std::uint64_t seed, const char* when) {
       bool passed = false;
-      const json outputs = validate_seed(api, plan, kernel_version, reference ? &*reference : nullptr, seed, job, passed);
+      const json outputs = validate_seed(api, plan, kernel_version, reference, seed, tolerances, passed);
       seeds.push_back(json{{"seed", seed}, {"when", when}, {"passed", passed}, {"outputs", outputs}});
       all_passed = all_passed && passed;
       return passed;
     };
     for (int i = 0; i < job.validation_seeds; ++i) {
-      if (!check_seed(job.seed + static_cast<std::uint64_t>(i), "before timing")) break;
+      if (!check_seed(validation_seeds[static_cast<std::size_t>(i)], "before timing")) break;
     }
     if (reference && !all_passed) {
       result["status"] = "failed";
@@ -284,24 +332,25 @@ json run_bench_job(const bench_job& job) {
       result["protocol"] = job.hot ? "hot: caches as the previous call left them"
                                    : fmt::format("cold: L2 flushed before every sample by reading {}",
                                                  format_bytes(2.0 * l2_bytes));
-      result["kernel"] = time_version(api, *recorder, flusher.get(), kernel_version, "kernel", job, device_uuid);
-      if (reference) {
-        result["reference"] = time_version(api, *recorder, flusher.get(), *reference, "reference", job, device_uuid);
-        const double kernel_median = result["kernel"]["median_ms"].get<double>();
-        result["speedup_vs_reference"] =
-            kernel_median > 0 ? result["reference"]["median_ms"].get<double>() / kernel_median : 0;
-        // Speedup = 1 / (kernel median / reference median): its interval from the bootstrap of
-        // that ratio, and a verdict that calls "faster" only beyond the noise.
-        const auto kernel_samples = result["kernel"]["samples_ms"].get<std::vector<double>>();
-        const auto reference_samples = result["reference"]["samples_ms"].get<std::vector<double>>();
-        const measure::comparison c = measure::compare_samples(reference_samples, kernel_samples);
-        if (c.ratio_ci95.low > 0) {
-          result["speedup_vs_reference_ci95"] = json::array({1.0 / c.ratio_ci95.high, 1.0 / c.ratio_ci95.low});
-        }
-        result["kernel_vs_reference"] = measure::to_json(c);
+      buffer_contents inout_contents = host_inputs(plan, job.seed);
+      for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
+        if (plan.buffers[i].role != buffer_role::inout) inout_contents[i].clear();
+      }
+      result["warnings"] = json::array();
+      if (const auto warning = other_processes_warning(device_uuid)) result["warnings"].push_back(*warning);
+      result["kernel"] = time_version(api, *recorder, flusher.get(), kernel_version, inout_contents, "kernel", job, device_uuid);
+      if (native) {
+        result["reference"] = time_version(api, *recorder, flusher.get(), *native, inout_contents, "reference", job, device_uuid);
+      } else if (python && !python->timing.is_null()) {
+        result["reference"] = python->timing;
+      }
+      if (result.contains("reference")) add_speedup(result);
+      for (const char* who : {"kernel", "reference"}) {
+        if (!result.contains(who)) continue;
+        if (const auto warning = throttle_warning(who, result[who])) result["warnings"].push_back(*warning);
       }
       // Fresh inputs after timing: a kernel that cached its result fails here.
-      if (!check_seed(job.seed + 1000003, "after timing") && reference) {
+      if (!check_seed(validation_seeds.back(), "after timing") && reference) {
         result["status"] = "failed";
         result["reason"] = "validation failed on fresh inputs after timing (does the kernel reuse earlier results?)";
       }
@@ -317,8 +366,7 @@ json run_bench_job(const bench_job& job) {
   for (const auto& b : plan.buffers) {
     if (b.role == buffer_role::in) continue;
     if (outputs++ == 0) {
-      const validate::tolerance tol =
-          validate::resolve_tolerance(b.param.element, {job.atol, job.rtol, std::nullopt, std::nullopt});
+      const validate::tolerance tol = validate::resolve_tolerance(b.param.element, tolerances);
       correctness["atol"] = tol.atol;
       correctness["rtol"] = tol.rtol;
     }

@@ -58,6 +58,13 @@ void device_buffers::prepare(const std::vector<std::vector<std::byte>>& contents
   check(m_api, m_api.ctx_synchronize(), "preparing buffers");
 }
 
+void device_buffers::upload(std::size_t i, const std::vector<std::byte>& bytes) {
+  const allocation& a = m_allocations.at(i);
+  check(m_api, m_api.memcpy_htod(data(i), bytes.data(), std::min(bytes.size(), a.layout.data_bytes)),
+        fmt::format("uploading {}", m_buffers[i].param.name));
+  check(m_api, m_api.ctx_synchronize(), "uploading");
+}
+
 std::vector<std::byte> device_buffers::download(std::size_t i) const {
   std::vector<std::byte> bytes(m_allocations.at(i).layout.data_bytes);
   check(m_api, m_api.memcpy_dtoh(bytes.data(), data(i), bytes.size()), fmt::format("downloading {}", m_buffers[i].param.name));

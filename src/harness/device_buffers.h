@@ -32,6 +32,9 @@ class device_buffers {
   // `contents[i]` into each `in`/`inout` buffer (contents of `out` buffers are ignored).
   void prepare(const std::vector<std::vector<std::byte>>& contents);
 
+  // Overwrites buffer `i`'s bytes (guards untouched) and waits for the copy.
+  void upload(std::size_t i, const std::vector<std::byte>& bytes);
+
   // The kernel's bytes of buffer `i`.
   std::vector<std::byte> download(std::size_t i) const;
 

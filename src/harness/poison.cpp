@@ -1,5 +1,7 @@
 #include "harness/poison.h"
 
+#include <cstring>
+
 namespace kopt::harness {
 
 poison_pattern poison_for(const kernel::element_type& type) {
@@ -14,6 +16,15 @@ poison_pattern poison_for(const kernel::element_type& type) {
     case 4: return {0x7f7f7f7fULL, 0x7f7f7f7fU, 4};
     default: return {0x7f7f7f7f7f7f7f7fULL, 0x7f7f7f7fU, 4};
   }
+}
+
+std::vector<std::byte> poisoned_bytes(const kernel::element_type& type, std::size_t bytes) {
+  const poison_pattern poison = poison_for(type);
+  const auto word_bytes = static_cast<std::size_t>(poison.fill_word_bytes);
+  std::vector<std::byte> out(bytes);
+  // Little-endian: the word's low bytes come first, as the device's fill leaves them.
+  for (std::size_t at = 0; at + word_bytes <= bytes; at += word_bytes) std::memcpy(&out[at], &poison.fill_word, word_bytes);
+  return out;
 }
 
 }  // namespace kopt::harness

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "kernel/element_type.h"
 
@@ -18,6 +19,10 @@ struct poison_pattern {
 };
 
 poison_pattern poison_for(const kernel::element_type& type);
+
+// `bytes` of host memory holding the poison of `type`, element after element (what the
+// device holds after the cuMemsetD* fill).
+std::vector<std::byte> poisoned_bytes(const kernel::element_type& type, std::size_t bytes);
 
 // Guard regions around every buffer hold this byte.
 inline constexpr std::uint8_t canary_byte = 0xCB;

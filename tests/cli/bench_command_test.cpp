@@ -33,10 +33,37 @@ TEST(BenchCommand, MissingReferenceFile) {
   EXPECT_EQ(first_line(r.stderr_text), "kopt: error: reference file not found: /nonexistent/ref.cu (check the path)");
 }
 
-TEST(BenchCommand, PythonReferencesAreNotSupportedYetAndSaySo) {
+TEST(BenchCommand, PythonReferenceIsCheckedThenNeedsTheGpu) {
+  // A valid .py reference passes the check (no torch import) and the run stops at the GPU.
   const auto r = run_kopt({"bench", example("vector_add.cu"), "--ref", example("vector_add_ref.py"), "--N=1024"}, no_gpu);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(first_line(r.stderr_text).find("Python references are not supported yet"), std::string::npos);
+  EXPECT_EQ(first_line(r.stderr_text).rfind("kopt: error: no GPU to time on", 0), 0u) << r.stderr_text;
+}
+
+TEST(BenchCommand, PythonReferenceWithoutReferenceFunction) {
+  testing::scratch_dir dir;
+  const auto ref = dir.write("ref.py", "import math\n\ndef expected(A, B, C, N):\n    C.copy_(A + B)\n");
+  const auto r = run_kopt({"bench", example("vector_add.cu"), "--ref", ref.string(), "--N=1024"}, no_gpu);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.stderr_text).rfind("kopt: error: the reference " + ref.string() + " defines no reference()", 0), 0u)
+      << r.stderr_text;
+}
+
+TEST(BenchCommand, PythonReferenceThatDoesNotParse) {
+  testing::scratch_dir dir;
+  const auto ref = dir.write("ref.py", "def reference(**kw):\n    return (\n");
+  const auto r = run_kopt({"bench", example("vector_add.cu"), "--ref", ref.string(), "--N=1024"}, no_gpu);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(first_line(r.stderr_text).find("does not parse: line"), std::string::npos) << r.stderr_text;
+}
+
+TEST(BenchCommand, ReferenceOfAnotherKind) {
+  testing::scratch_dir dir;
+  const auto ref = dir.write("ref.txt", "C = A + B\n");
+  const auto r = run_kopt({"bench", example("vector_add.cu"), "--ref", ref.string(), "--N=1024"}, no_gpu);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(first_line(r.stderr_text).find("give a Python module (.py with reference())"), std::string::npos)
+      << r.stderr_text;
 }
 
 TEST(BenchCommand, PythonToolkitFlagStyleIsAccepted) {

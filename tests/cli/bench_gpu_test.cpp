@@ -189,5 +189,70 @@ extern "C" void solve(const float* x, float* y, int N) {
   EXPECT_EQ(o.result["kernel"]["streams"], 2);
 }
 
+TEST(BenchOnGpu, WritesIntoTheOverAllocatedTail) {
+  // y has room for N + 256 elements and the reference writes N: the tail must keep its poison.
+  std::string source = kernel_with_body("  if (i < n + 256) y[i] = (i < n) ? x[i] * 2.0f : 1.0f;");
+  source.replace(0, source.find('\n'), "// kopt: x[N] y[N+256]");
+  const std::string grid = "k<<<(N + 255) / 256";
+  source.replace(source.find(grid), grid.size(), "k<<<(N + 511) / 256");
+  const auto o = bench(source);
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_NE(o.stderr_first_line.find("validation failed"), std::string::npos) << o.stderr_first_line;
+  EXPECT_NE(o.stderr_first_line.find("written outside the reference's extent"), std::string::npos) << o.stderr_first_line;
+}
+
+TEST(BenchOnGpu, CannotLiveOffTheReferencesLeftovers) {
+  // Writes y only on its first call. On the second seed the reference has already produced
+  // the right answer (in its own buffers); the kernel's y is poisoned again, so it fails.
+  std::string source = kernel_with_body("  if (i < n && calls[0] == 0) y[i] = x[i] * 2.0f;",
+                                        "__device__ int calls[1];\n__global__ void count() { calls[0] += 1; }\n");
+  const std::string launch = "k<<<(N + 255) / 256, 256>>>(x, y, N); }";
+  source.replace(source.find(launch), launch.size(), "k<<<(N + 255) / 256, 256>>>(x, y, N); count<<<1, 1>>>(); }");
+  const auto o = bench(source);
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_NE(o.stderr_first_line.find("validation failed (seed 1)"), std::string::npos) << o.stderr_first_line;
+  EXPECT_NE(o.stderr_first_line.find("left as poison"), std::string::npos) << o.stderr_first_line;
+}
+
+TEST(BenchOnGpu, VectorAddAgainstPythonReference) {
+  const auto examples = testing::source_dir() / "examples";
+  scratch_dir dir;
+  const auto out = dir.path() / "r.json";
+  const auto r = run_kopt({"bench", (examples / "vector_add.cu").string(), "--ref=" + (examples / "vector_add_ref.py").string(),
+                           "--N=16777216", "--json-out", out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_text << r.stderr_text;
+  std::printf("%s", r.stdout_text.c_str());
+  const auto result = nlohmann::json::parse(std::ifstream(out));
+  EXPECT_EQ(result["correctness"]["passed"], true);
+  EXPECT_EQ(result["correctness"]["seeds"].size(), 3u);
+  // The torch reference was timed by the same engine: CUPTI records, the same statistics.
+  ASSERT_TRUE(result.contains("reference")) << result.dump(1);
+  EXPECT_EQ(result["reference"]["time_source"], result["kernel"]["time_source"]);
+  EXPECT_GE(result["reference"]["sample_count"].get<int>(), 10);
+  EXPECT_GT(result["reference"]["median_ms"].get<double>() * 1000, 30);
+  EXPECT_EQ(result["reference_runner"]["torch"]["version"].get<std::string>().rfind("2.", 0), 0u);
+  EXPECT_TRUE(result.contains("speedup_vs_reference_ci95"));
+}
+
+TEST(BenchOnGpu, SoftmaxAgainstPythonReferenceInTheToolkitsFlagStyle) {
+  const auto examples = testing::source_dir() / "examples";
+  const auto r = run_kopt({"bench", (examples / "softmax_block.cu").string(), "--ref=" + (examples / "softmax_ref.py").string(),
+                           "--rows=4096", "--cols=1024"});
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_text << r.stderr_text;
+  std::printf("%s", r.stdout_text.c_str());
+  EXPECT_NE(r.stdout_text.find("speedup vs reference:"), std::string::npos);
+  EXPECT_NE(r.stdout_text.find("reference ran in Python: torch 2."), std::string::npos);
+}
+
+TEST(BenchOnGpu, PythonReferenceThatRaises) {
+  scratch_dir dir;
+  const auto ref = dir.write("bad_ref.py", "def reference(*, A, B, C, N, **_):\n    raise RuntimeError('no such op')\n");
+  const auto r = run_kopt({"bench", (testing::source_dir() / "examples" / "vector_add.cu").string(), "--ref", ref.string(),
+                           "--N=1024"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.stderr_text), "kopt: error: the reference " + ref.string() + " raised RuntimeError: no such op");
+  EXPECT_NE(r.stderr_text.find("Traceback (most recent call last)"), std::string::npos) << r.stderr_text;
+}
+
 }  // namespace
 }  // namespace kopt

@@ -34,6 +34,21 @@ TEST(BenchJob, RoundTripsThroughJson) {
   EXPECT_FALSE(back.rtol.has_value());
   EXPECT_TRUE(back.profile_mode);
   EXPECT_EQ(back.profile_calls, 20);
+  EXPECT_FALSE(has_python_reference(back));
+}
+
+TEST(BenchJob, PythonReferenceTravelsWithItsRunner) {
+  bench_job job;
+  job.reference_source = "/k/softmax_ref.py";
+  job.python = "/opt/venv/bin/python3";
+  job.python_runner = "/opt/kopt/share/kopt/kopt_runner.py";
+  job.timing_library = "/opt/kopt/lib/libkopt_timing.so";
+  const bench_job back = bench_job_from_json(to_json(job));
+  EXPECT_TRUE(has_python_reference(back));
+  EXPECT_EQ(back.python, job.python);
+  EXPECT_EQ(back.python_runner, job.python_runner);
+  EXPECT_EQ(back.timing_library, job.timing_library);
+  EXPECT_TRUE(back.reference_library.empty());
 }
 
 }  // namespace

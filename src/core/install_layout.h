@@ -1,0 +1,20 @@
+#pragma once
+// kopt's companion files sit beside its executable, in a prefix layout that a build folder
+// and an installation share: bin/kopt, lib/libkopt_timing.so, share/kopt/kopt_runner.py.
+// Carrying kopt to another machine means carrying that folder.
+
+#include <filesystem>
+#include <string_view>
+
+namespace kopt {
+
+// The prefix: the folder above the running executable's bin/.
+std::filesystem::path install_prefix();
+
+// `relative` under the prefix; throws kopt::error naming the missing file and the fix.
+std::filesystem::path companion_file(std::string_view relative);
+
+inline constexpr std::string_view python_runner_file = "share/kopt/kopt_runner.py";
+inline constexpr std::string_view timing_library_file = "lib/libkopt_timing.so";
+
+}  // namespace kopt

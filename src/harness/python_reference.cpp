@@ -1,0 +1,154 @@
+#include "harness/python_reference.h"
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "core/subprocess.h"
+#include "core/text.h"
+#include "harness/poison.h"
+
+namespace kopt::harness {
+namespace fs = std::filesystem;
+namespace {
+
+// The runner's exit statuses (python/kopt_runner.py): 2 means the reference module or its
+// call is at fault, and stderr's first line says how.
+constexpr int runner_reference_problem = 2;
+
+void write_bytes(const fs::path& path, const std::vector<std::byte>& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!out) throw error(fmt::format("cannot write {} for the Python reference", path.string()));
+}
+
+std::vector<std::byte> read_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw error(fmt::format("the Python reference runner left no {}", path.filename().string()));
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::byte> bytes(text.size());
+  std::memcpy(bytes.data(), text.data(), text.size());
+  return bytes;
+}
+
+std::string seed_dir_name(std::uint64_t seed) { return fmt::format("seed_{}", seed); }
+
+json parameters_json(const kernel::kernel_plan& plan) {
+  json parameters = json::array();
+  for (const auto& b : plan.buffers) {
+    parameters.push_back(json{{"name", b.param.name},
+                              {"kind", "buffer"},
+                              {"index", b.param.index},
+                              {"dtype", std::string(b.param.element.name)},
+                              {"elements", b.elements},
+                              {"role", std::string(kernel::to_string(b.role))}});
+  }
+  for (const auto& s : plan.scalars) {
+    json value;
+    std::visit([&](auto v) { value = v; }, s.value);
+    parameters.push_back(json{{"name", s.param.name}, {"kind", "scalar"}, {"index", s.param.index}, {"value", value}});
+  }
+  return parameters;
+}
+
+// The runner's stderr: first line is the problem, the rest (a traceback) its detail.
+[[noreturn]] void throw_runner_problem(const process_result& run, const fs::path& module) {
+  const std::string text(trim(run.stderr_text));
+  const std::size_t line_end = text.find('\n');
+  std::string headline = text.substr(0, line_end);
+  if (headline.empty()) headline = fmt::format("the Python reference {} failed ({})", module.string(), run.describe_end());
+  throw error(headline, line_end == std::string::npos ? "" : text.substr(line_end + 1));
+}
+
+}  // namespace
+
+void check_python_reference(const std::string& python, const fs::path& runner, const fs::path& module) {
+  const process_result run =
+      run_process({.argv = {python, runner.string(), "check-reference", module.string()},
+                   .timeout = std::chrono::seconds(60)});
+  if (!run.started) {
+    throw error(fmt::format("cannot run Python ({}) for the reference {}: install python3 or set KOPT_PYTHON",
+                            run.start_error, module.string()));
+  }
+  if (!run.succeeded()) throw_runner_problem(run, module);
+}
+
+python_reference_result run_python_reference(const python_reference_request& request) {
+  const kernel::kernel_plan& plan = *request.plan;
+  fs::create_directories(request.work_dir);
+  json seeds = json::array();
+  for (const auto& [seed, contents] : request.seeds) {
+    const fs::path dir = request.work_dir / seed_dir_name(seed);
+    fs::create_directories(dir);
+    for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
+      const auto& b = plan.buffers[i];
+      write_bytes(dir / (b.param.name + ".bin"),
+                  b.role == kernel::buffer_role::out ? poisoned_bytes(b.param.element, static_cast<std::size_t>(b.bytes))
+                                                     : contents.at(i));
+    }
+    seeds.push_back(json{{"seed", seed}, {"dir", dir.string()}});
+  }
+  json timing = nullptr;
+  if (request.timing) {
+    const auto& t = *request.timing;
+    timing = json{{"seed", t.seed},
+                  {"hot", t.hot},
+                  {"warmup", t.sampling.warmup},
+                  {"repeat", t.sampling.repeat},
+                  {"min_seconds", t.sampling.min_seconds},
+                  {"max_seconds", t.sampling.max_seconds},
+                  {"target_relative_half_width", t.sampling.target_relative_half_width}};
+  }
+  const fs::path request_file = request.work_dir / "request.json";
+  const fs::path result_file = request.work_dir / "result.json";
+  write_json_file(request_file, with_schema("reference_request", 1,
+                                            json{{"module", request.module.string()},
+                                                 {"device", request.device},
+                                                 {"timing_library", request.timing_library.string()},
+                                                 {"parameters", parameters_json(plan)},
+                                                 {"seeds", seeds},
+                                                 {"timing", timing}}));
+
+  const auto started = std::chrono::steady_clock::now();
+  const process_result run = run_process(
+      {.argv = {request.python, request.runner.string(), "reference", request_file.string(), result_file.string()},
+       .timeout = request.timeout});
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (!run.started) {
+    throw error(fmt::format("cannot run Python ({}) for the reference: install python3 or set KOPT_PYTHON",
+                            run.start_error));
+  }
+  if (run.timed_out) {
+    throw error(fmt::format("the Python reference {} did not finish within {} s", request.module.string(),
+                            request.timeout.count()));
+  }
+  if (!run.succeeded()) throw_runner_problem(run, request.module);
+
+  const json answer = read_json_file(result_file);
+  python_reference_result result;
+  for (const auto& [seed, contents] : request.seeds) {
+    buffer_contents outputs(plan.buffers.size());
+    for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
+      const auto& b = plan.buffers[i];
+      if (b.role == kernel::buffer_role::in) continue;
+      outputs[i] = read_bytes(request.work_dir / seed_dir_name(seed) / (b.param.name + ".out.bin"));
+      if (static_cast<std::int64_t>(outputs[i].size()) != b.bytes) {
+        throw error(fmt::format("the Python reference runner returned {} bytes of {}, expected {}",
+                                outputs[i].size(), b.param.name, b.bytes));
+      }
+    }
+    result.outputs[seed] = std::move(outputs);
+  }
+  if (answer.contains("atol") && answer["atol"].is_number()) result.atol = answer["atol"].get<double>();
+  if (answer.contains("rtol") && answer["rtol"].is_number()) result.rtol = answer["rtol"].get<double>();
+  result.timing = answer.value("timing", json(nullptr));
+  result.torch = answer.value("torch", json(nullptr));
+  result.overhead = answer.value("overhead", json::object());
+  result.overhead["runner_wall_s"] = wall_s;
+  return result;
+}
+
+}  // namespace kopt::harness

@@ -1,0 +1,66 @@
+#pragma once
+// A Python reference (`reference(**kwargs)` writing into torch tensors) run by kopt's Python
+// runner in its own process. The data crosses as files in a private work folder: for every
+// seed, each buffer's bytes as the kernel got them (inputs and inout contents, poison for
+// outputs); the runner loads them into tensors on the device, calls the reference, and writes
+// the outputs back. Files rather than shared device memory keep the two processes apart (a
+// reference can never see the kernel's buffers) and cost little next to torch's start-up,
+// which is measured and reported with the result. The runner also times the reference with
+// kopt's own timing library, so both sides are measured by the same engine.
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/json_io.h"
+#include "harness/sampling.h"
+#include "kernel/buffer_plan.h"
+
+namespace kopt::harness {
+
+using buffer_contents = std::vector<std::vector<std::byte>>;  // per buffer, in plan order
+
+struct reference_timing_request {
+  std::uint64_t seed = 0;            // whose data the reference is timed on
+  bool hot = false;
+  sampling_options sampling;
+};
+
+struct python_reference_request {
+  std::string python;                // interpreter
+  std::filesystem::path runner;      // kopt_runner.py
+  std::filesystem::path module;      // the reference .py
+  std::filesystem::path timing_library;  // libkopt_timing.so (needed only with `timing`)
+  std::filesystem::path work_dir;    // created and filled here; the caller removes it
+  std::string device = "cuda";       // "cpu" runs the reference on CPU tensors (tests)
+  const kernel::kernel_plan* plan = nullptr;
+  std::map<std::uint64_t, buffer_contents> seeds;  // `in`/`inout` contents; `out` entries ignored
+  std::optional<reference_timing_request> timing;
+  std::chrono::seconds timeout{600};
+};
+
+struct python_reference_result {
+  std::map<std::uint64_t, buffer_contents> outputs;  // per seed; entries of `in` buffers empty
+  std::optional<double> atol;        // the module's attributes, when it sets them
+  std::optional<double> rtol;
+  json timing;                       // the sampling document, null without timing
+  json torch;                        // version, CUDA, TF32 settings of the reference's process
+  json overhead;                     // [s] start-up, data exchange, reference calls, whole run
+};
+
+// Throws kopt::error when the runner cannot start, the module has no usable `reference`, the
+// reference raises (the first line names it, the traceback follows), or its outputs are
+// missing. A reference that writes wrong values is not an error here: validation says so.
+python_reference_result run_python_reference(const python_reference_request& request);
+
+// The reference module checked without running it (and without torch): that it parses and
+// defines `reference` at top level. Throws kopt::error naming the problem.
+void check_python_reference(const std::string& python, const std::filesystem::path& runner,
+                            const std::filesystem::path& module);
+
+}  // namespace kopt::harness

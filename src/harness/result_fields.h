@@ -1,0 +1,20 @@
+#pragma once
+// Fields of a bench result computed from its timing documents: the speedup with its interval
+// and verdict, and the warnings a reader needs to judge the numbers. Pure functions.
+
+#include <optional>
+#include <string>
+
+#include "core/json_io.h"
+
+namespace kopt::harness {
+
+// Adds speedup_vs_reference (reference median / kernel median), its 95 % interval from the
+// bootstrap of that ratio, and kernel_vs_reference (the A/B verdict that calls "faster" only
+// beyond the noise). `result` holds "kernel" and "reference" timing documents.
+void add_speedup(json& result);
+
+// "3 of 150 kernel samples ran while the GPU reported throttling (sw_power_cap)", or nothing.
+std::optional<std::string> throttle_warning(const char* who, const json& timing);
+
+}  // namespace kopt::harness

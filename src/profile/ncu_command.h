@@ -1,0 +1,46 @@
+#pragma once
+// The Nsight Compute command lines kopt profile runs, as pure functions of its options: the
+// one capture pass over the measuring child, and the exports of the report to CSV.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kopt::profile {
+
+struct ncu_capture_options {
+  std::string set = "full";                // ncu --set; the targeted sections are part of full
+  std::vector<std::string> sections;       // added to the set (ncu --section, repeatable)
+  std::vector<std::string> metrics;        // added to kopt's extra metrics (ncu --metrics)
+  std::string kernel_name_regex;           // "": every kernel in the profiler window
+  std::optional<int> launch_skip;          // counted inside kopt's profiler window
+  std::optional<int> launch_count;
+};
+
+// Metrics the analysis needs that --set full lacks (../shared/NCU.md), in this order.
+const std::vector<std::string>& analysis_extra_metrics();
+
+// Throws kopt::error for options ncu would reject or that cannot select anything.
+void check_capture_options(const ncu_capture_options& options);
+
+// The ncu part of the capture: `ncu --profile-from-start off --clock-control none --set ...
+// -f -o REPORT_BASE` (ncu appends .ncu-rep); the profiled program's argv follows it.
+std::vector<std::string> capture_argv(const std::filesystem::path& ncu, const ncu_capture_options& options,
+                                      const std::filesystem::path& report_base);
+
+// How many solve() calls the profiler window must hold: --profile-calls when given, else
+// enough for --launch-skip + --launch-count to find their launches (every call launches at
+// least one kernel), else one.
+int profile_calls_for(const ncu_capture_options& options, std::optional<int> requested_calls);
+
+enum class export_page { raw, details, source };
+
+// `ncu -i REPORT --csv --page ...`: raw in base units, details with every rule, source as CUDA.
+std::vector<std::string> export_argv(const std::filesystem::path& ncu, const std::filesystem::path& report,
+                                     export_page page);
+
+// One line a POSIX shell would run as `argv` (words quoted only where they need it).
+std::string shell_command_line(const std::vector<std::string>& argv);
+
+}  // namespace kopt::profile

@@ -1,0 +1,52 @@
+#include "profile/ncu_export.h"
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "core/files.h"
+#include "core/subprocess.h"
+#include "core/text.h"
+#include "profile/ncu_command.h"
+
+namespace kopt::profile {
+namespace {
+
+process_result run_export(const std::filesystem::path& ncu, const std::filesystem::path& report, export_page page,
+                          std::chrono::seconds timeout) {
+  return run_process({.argv = export_argv(ncu, report, page), .timeout = timeout});
+}
+
+void export_required(const std::filesystem::path& ncu, const std::filesystem::path& report, export_page page,
+                     const std::filesystem::path& destination, std::chrono::seconds timeout) {
+  const process_result run = run_export(ncu, report, page, timeout);
+  if (!run.succeeded() || trim(run.stdout_text).empty()) {
+    throw error(fmt::format("ncu could not export {} to {} ({}): check that this ncu reads reports it wrote",
+                            report.filename().string(), destination.filename().string(), run.describe_end()),
+                std::string(trim(run.stderr_text + run.start_error)));
+  }
+  write_file_atomic(destination, run.stdout_text);
+}
+
+}  // namespace
+
+export_result export_report(const std::filesystem::path& ncu, const std::filesystem::path& report,
+                            const export_files& files, std::chrono::seconds timeout) {
+  export_required(ncu, report, export_page::raw, files.raw_csv, timeout);
+  export_required(ncu, report, export_page::details, files.details_csv, timeout);
+  export_result result;
+  // Optional: older ncu versions cannot print the source page as CSV, and a report without
+  // imported source has nothing to show.
+  const process_result source = run_export(ncu, report, export_page::source, timeout);
+  if (source.succeeded() && !trim(source.stdout_text).empty() &&
+      source.stdout_text.find("==ERROR==") == std::string::npos) {
+    write_file_atomic(files.source_csv, source.stdout_text);
+    result.source_written = true;
+  } else {
+    const std::string said = std::string(trim(source.stdout_text + source.stderr_text));
+    result.source_problem = fmt::format("ncu --page source: {}{}", source.succeeded() ? "no CSV output" : source.describe_end(),
+                                        said.empty() ? "" : ": " + said.substr(0, said.find('\n')));
+  }
+  return result;
+}
+
+}  // namespace kopt::profile

@@ -1,0 +1,102 @@
+// The C entry points of libkopt_timing: a thin shell over harness::sample_gpu_time, so that
+// the Python runner's samples are taken exactly as the harness takes them.
+#include "kopt_timing.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "core/json_io.h"
+#include "cuda/cupti_activity.h"
+#include "cuda/driver_api.h"
+#include "harness/l2_flush.h"
+#include "harness/sampling.h"
+
+namespace {
+using kopt::json;
+
+// A callback returned nonzero: the caller holds the reason (a Python exception, say).
+struct callback_failed {};
+
+char* copy_out(const std::string& text) {
+  char* out = static_cast<char*>(std::malloc(text.size() + 1));
+  if (out != nullptr) std::memcpy(out, text.c_str(), text.size() + 1);
+  return out;
+}
+
+// The device the current context belongs to, with what the engine needs of it.
+struct current_device {
+  std::string uuid;
+  std::size_t l2_bytes = 0;  // [bytes]
+};
+
+current_device find_current_device(const kopt::cuda::driver_api& api) {
+  CUcontext context = nullptr;
+  if (api.ctx_get_current(&context) != CUDA_SUCCESS || context == nullptr) {
+    throw kopt::error("no CUDA context is current on this thread: create a device tensor (or initialise CUDA) first");
+  }
+  CUdevice device = 0;
+  api.ctx_get_device(&device);
+  int l2 = 0;
+  api.device_get_attribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, device);
+  CUuuid uuid{};
+  api.device_get_uuid(&uuid, device);
+  return {kopt::cuda::format_uuid(uuid), static_cast<std::size_t>(l2)};
+}
+
+}  // namespace
+
+extern "C" int kopt_timing_sample(kopt_timing_callback call, kopt_timing_callback before_each, void* context,
+                                  const char* options_json, char** result_json) {
+  try {
+    std::string problem;
+    const kopt::cuda::driver_api* api = kopt::cuda::load_driver_api(&problem);
+    if (api == nullptr) throw kopt::error(problem);
+    const current_device device = find_current_device(*api);
+    const json options = json::parse(options_json != nullptr ? options_json : "{}");
+    kopt::harness::sampling_options sampling;
+    sampling.warmup = options.value("warmup", sampling.warmup);
+    sampling.repeat = options.value("repeat", sampling.repeat);
+    sampling.min_seconds = options.value("min_seconds", sampling.min_seconds);
+    sampling.max_seconds = options.value("max_seconds", sampling.max_seconds);
+    sampling.target_relative_half_width = options.value("target_relative_half_width", sampling.target_relative_half_width);
+    kopt::cuda::activity_recorder* recorder = kopt::cuda::activity_recorder::start(&problem);
+    if (recorder == nullptr) throw kopt::error(problem);
+    // The flush kernel's module is loaded into the current context once per process.
+    static std::unique_ptr<kopt::harness::l2_flusher> flusher;
+    if (!options.value("hot", false) && !flusher) {
+      flusher = std::make_unique<kopt::harness::l2_flusher>(*api, device.l2_bytes);
+    }
+    const auto invoke = [&] {
+      if (call(context) != 0) throw callback_failed{};
+    };
+    std::function<void()> prepare;
+    if (before_each != nullptr) {
+      prepare = [&] {
+        if (before_each(context) != 0) throw callback_failed{};
+      };
+    }
+    json result = kopt::harness::sample_gpu_time(*api, *recorder, options.value("hot", false) ? nullptr : flusher.get(),
+                                                 invoke, sampling, device.uuid, prepare);
+    result["protocol"] = options.value("hot", false)
+                             ? "hot: caches as the previous call left them"
+                             : fmt::format("cold: L2 flushed before every sample by reading {} bytes", 2 * device.l2_bytes);
+    *result_json = copy_out(result.dump());
+    return 0;
+  } catch (const callback_failed&) {
+    *result_json = copy_out("the timed code failed");
+    return 2;
+  } catch (const kopt::error& e) {
+    *result_json = copy_out(e.headline());
+    return e.headline().find("device") != std::string::npos ? 3 : 1;
+  } catch (const std::exception& e) {
+    *result_json = copy_out(e.what());
+    return 1;
+  }
+}
+
+extern "C" void kopt_timing_free(char* text) { std::free(text); }

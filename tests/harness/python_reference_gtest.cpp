@@ -1,0 +1,140 @@
+// The Python reference path end to end on the CPU: kopt's runner in a real Python process
+// with torch, reading the seeds' files, calling reference(), writing outputs back; and the
+// ways a reference module can be wrong. Needs python3 with torch (scripts/setup.sh).
+#include "harness/python_reference.h"
+
+#include <cstring>
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "core/python.h"
+#include "harness/poison.h"
+#include "support/kopt_process.h"
+
+namespace kopt::harness {
+namespace {
+using kopt::testing::scratch_dir;
+
+constexpr const char* vector_add = R"(
+// kopt: A[N] B[N] C[N]
+extern "C" void solve(const float* A, const float* B, float* C, int N) {}
+)";
+
+kernel::kernel_plan vector_add_plan(int n) {
+  return kernel::plan_kernel("vector_add.cu", vector_add, std::nullopt, {{"N", std::to_string(n), false}}, std::nullopt, {});
+}
+
+std::vector<std::byte> floats(const std::vector<float>& values) {
+  std::vector<std::byte> bytes(values.size() * sizeof(float));
+  std::memcpy(bytes.data(), values.data(), bytes.size());
+  return bytes;
+}
+
+std::vector<float> as_floats(const std::vector<std::byte>& bytes) {
+  std::vector<float> values(bytes.size() / sizeof(float));
+  std::memcpy(values.data(), bytes.data(), bytes.size());
+  return values;
+}
+
+struct fixture {
+  scratch_dir dir;
+  kernel::kernel_plan plan = vector_add_plan(4);
+  python_reference_request request;
+
+  explicit fixture(const std::string& module_text) {
+    request.python = python_command();
+    request.runner = kopt::testing::source_dir() / "python" / "kopt_runner.py";
+    request.module = dir.write("ref.py", module_text);
+    request.work_dir = dir.path() / "work";
+    request.device = "cpu";
+    request.plan = &plan;
+    request.seeds[0] = {floats({1, 2, 3, 4}), floats({10, 20, 30, 40}), {}};
+    request.seeds[7] = {floats({-1, -2, -3, -4}), floats({1, 1, 1, 1}), {}};
+  }
+
+  std::string problem() {
+    try {
+      run_python_reference(request);
+    } catch (const error& e) {
+      return e.headline() + "\n" + e.detail();
+    }
+    return "<no error>";
+  }
+};
+
+TEST(PythonReference, OutputsOfEverySeedComeBack) {
+  fixture f("atol = 1e-6\nrtol = 2e-5\n\ndef reference(*, A, B, C, N, **_):\n    C[:N].copy_(A[:N] + B[:N])\n");
+  const auto result = run_python_reference(f.request);
+  EXPECT_EQ(as_floats(result.outputs.at(0)[2]), (std::vector<float>{11, 22, 33, 44}));
+  EXPECT_EQ(as_floats(result.outputs.at(7)[2]), (std::vector<float>{0, -1, -2, -3}));
+  EXPECT_TRUE(result.outputs.at(0)[0].empty());  // inputs do not come back
+  EXPECT_EQ(result.atol, std::optional<double>(1e-6));
+  EXPECT_EQ(result.rtol, std::optional<double>(2e-5));
+  EXPECT_TRUE(result.timing.is_null());
+  EXPECT_EQ(result.torch["version"].get<std::string>().rfind("2.", 0), 0u) << result.torch.dump();
+  EXPECT_TRUE(result.torch.contains("tf32_matmul"));
+  EXPECT_GE(result.overhead["startup_s"].get<double>(), 0.0);
+  EXPECT_GE(result.overhead["runner_wall_s"].get<double>(), result.overhead["total_s"].get<double>());
+}
+
+TEST(PythonReference, ElementsTheReferenceLeavesKeepTheirPoison) {
+  fixture f("def reference(*, A, B, C, N, **_):\n    C[:2].copy_(A[:2] + B[:2])\n");
+  const auto result = run_python_reference(f.request);
+  const auto expected_poison = poisoned_bytes(f.plan.buffers[2].param.element, 8);
+  const auto& c = result.outputs.at(0)[2];
+  EXPECT_EQ(as_floats(c)[0], 11.0f);
+  EXPECT_EQ(std::memcmp(c.data() + 8, expected_poison.data(), 8), 0);
+}
+
+TEST(PythonReference, RaisingReferenceGivesItsTraceback) {
+  fixture f("def reference(*, A, B, C, N, **_):\n    raise ValueError('shapes disagree')\n");
+  const std::string problem = f.problem();
+  EXPECT_EQ(problem.rfind("the reference " + f.request.module.string() + " raised ValueError: shapes disagree", 0), 0u)
+      << problem;
+  EXPECT_NE(problem.find("Traceback (most recent call last)"), std::string::npos) << problem;
+  EXPECT_NE(problem.find("in reference"), std::string::npos) << problem;
+}
+
+TEST(PythonReference, ReferenceNeedingAnOutputTheKernelLacks) {
+  fixture f("def reference(*, A, B, out, N):\n    out.copy_(A + B)\n");
+  const std::string problem = f.problem();
+  EXPECT_NE(problem.find("does not fit the kernel's parameters (A, B, C, N)"), std::string::npos) << problem;
+  EXPECT_NE(problem.find("it needs out, which the kernel's solve() does not have"), std::string::npos) << problem;
+  EXPECT_NE(problem.find("it does not accept C"), std::string::npos) << problem;
+}
+
+TEST(PythonReference, ReferenceThatReturnsInsteadOfWriting) {
+  fixture f("def reference(*, A, B, C, N, **_):\n    return A + B\n");
+  const std::string problem = f.problem();
+  EXPECT_NE(problem.find("wrote none of its outputs (C); it returned a value instead"), std::string::npos) << problem;
+}
+
+TEST(PythonReference, ModuleWithoutReference) {
+  fixture f("def solve(A, B, C, N):\n    C.copy_(A + B)\n");
+  const std::string problem = f.problem();
+  EXPECT_NE(problem.find("defines no reference()"), std::string::npos) << problem;
+}
+
+TEST(PythonReference, ModuleFailingToImport) {
+  fixture f("import no_such_module_here\n\ndef reference(**kw):\n    pass\n");
+  const std::string problem = f.problem();
+  EXPECT_NE(problem.find("importing the reference"), std::string::npos) << problem;
+  EXPECT_NE(problem.find("ModuleNotFoundError"), std::string::npos) << problem;
+}
+
+TEST(PythonReference, CheckWithoutRunning) {
+  scratch_dir dir;
+  const auto runner = kopt::testing::source_dir() / "python" / "kopt_runner.py";
+  EXPECT_NO_THROW(check_python_reference(python_command(), runner, kopt::testing::source_dir() / "examples" / "softmax_ref.py"));
+  const auto empty = dir.write("empty.py", "\n");
+  try {
+    check_python_reference(python_command(), runner, empty);
+    FAIL() << "no error for a module without reference()";
+  } catch (const error& e) {
+    EXPECT_NE(e.headline().find("defines no reference()"), std::string::npos) << e.headline();
+  }
+}
+
+}  // namespace
+}  // namespace kopt::harness
