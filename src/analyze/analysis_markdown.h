@@ -1,0 +1,16 @@
+#pragma once
+// analysis.md: a short reading of the diagnosis (about 2 KB per kernel) for the person or
+// agent deciding the next version; analysis.json has every number.
+
+#include <string>
+
+#include "analyze/analyzer.h"
+
+namespace kopt::analyze {
+
+std::string to_markdown(const analysis& a);
+
+// "1.38 T" for 1.38e12: value with an SI prefix, for rates and counts.
+std::string format_si(double value, const std::string& unit);
+
+}  // namespace kopt::analyze

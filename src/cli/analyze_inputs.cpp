@@ -1,0 +1,94 @@
+#include "cli/analyze_inputs.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "analyze/knowledge_base.h"
+#include "compile/toolchain.h"
+#include "core/error.h"
+#include "core/files.h"
+#include "core/text.h"
+#include "profile/report_pages.h"
+
+namespace kopt::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool ends_with(const std::string& text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+std::optional<fs::path> sibling_details(const fs::path& raw_csv) {
+  const std::string stem = raw_csv.stem().string();
+  std::string prefix;
+  if (ends_with(stem, "raw")) prefix = stem.substr(0, stem.size() - 3);  // "x_raw" -> "x_", "raw" -> ""
+  else return std::nullopt;
+  for (const char* extension : {".csv", ".txt"}) {
+    const fs::path candidate = raw_csv.parent_path() / (prefix + "details" + extension);
+    if (fs::is_regular_file(candidate)) return candidate;
+  }
+  return std::nullopt;
+}
+
+analysis_inputs load_analysis_inputs(const fs::path& report, const std::optional<fs::path>& details,
+                                     const std::string& ncu_bin) {
+  if (!fs::exists(report)) {
+    throw error(fmt::format("{} not found: pass an Nsight Compute report (.ncu-rep) or its raw CSV export",
+                            report.string()));
+  }
+  analysis_inputs in;
+  if (report.extension() == ".ncu-rep") {
+    const compile::tool_search ncu = compile::find_ncu(ncu_bin);
+    if (!ncu.tool) {
+      throw error("ncu not found: install Nsight Compute or pass --ncu-bin, or analyse the report's CSV "
+                  "export instead (`ncu -i R.ncu-rep --csv --page raw --print-units base > raw.csv`)",
+                  "looked in: " + join(ncu.looked_in, ", "));
+    }
+    const profile::exported_pages pages = profile::export_report_pages(ncu.tool->path, report);
+    in.raw = profile::parse_raw_csv(pages.raw_csv, report.string());
+    in.details = profile::parse_details_csv(pages.details_csv);
+    in.details_file = report.string();
+  } else {
+    in.raw = profile::parse_raw_csv(read_text_file(report, "ncu raw CSV"), report.string());
+    const std::optional<fs::path> found = details ? details : sibling_details(report);
+    if (found) {
+      in.details = profile::parse_details(read_text_file(*found, "ncu details page"));
+      in.details_file = found->string();
+    }
+  }
+  return in;
+}
+
+backend_choice choose_backend(const std::optional<std::string>& requested, const profile::raw_report& raw) {
+  const auto& known = analyze::knowledge_backends();
+  if (requested) {
+    if (std::find(known.begin(), known.end(), *requested) == known.end()) {
+      throw error(fmt::format("unknown backend \"{}\": use one of {}", *requested, join(known, ", ")));
+    }
+    return {*requested, "from --backend"};
+  }
+  // ncu drops namespaces from template arguments, so CUTLASS shows by its type names.
+  for (const auto& k : raw.launches) {
+    for (const char* marker : {"cutlass", "cute::", "CollectiveMma", "GemmUniversal", "CollectiveEpilogue"}) {
+      if (k.kernel_name.find(marker) != std::string::npos) {
+        return {"cutlass", fmt::format("kernel name contains {}", marker)};
+      }
+    }
+  }
+  // Triton kernels run from Python and carry plain C names without a parameter list, unlike
+  // the demangled C++ names of CUDA kernels ("kernel(float *, int)").
+  for (const auto& k : raw.launches) {
+    const auto process = k.attributes.find("Process Name");
+    const bool python = process != k.attributes.end() && process->second.rfind("python", 0) == 0;
+    if (python && k.kernel_name.find('(') == std::string::npos) {
+      return {"triton", "a Python process launched a kernel with a plain C name"};
+    }
+  }
+  return {"cuda", "default; pass --backend to choose"};
+}
+
+}  // namespace kopt::cli

@@ -1,0 +1,127 @@
+// kopt kb list|show|match: the knowledge base of optimization strategies per backend.
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "analyze/bottleneck.h"
+#include "analyze/knowledge_base.h"
+#include "cli/commands.h"
+#include "core/error.h"
+#include "core/json_io.h"
+#include "core/text.h"
+
+namespace kopt::cli {
+namespace {
+
+using analyze::kb_entry;
+
+std::string class_names(const kb_entry& e) {
+  std::vector<std::string> names;
+  for (auto c : e.classes) names.emplace_back(analyze::to_string(c));
+  return join(names, ",");
+}
+
+json entry_json(const kb_entry& e) {
+  json when = json::array();
+  for (const auto& c : e.when) when.push_back({{"quantity", c.quantity}, {"op", c.op}, {"value", c.value}});
+  std::vector<std::string> classes;
+  for (auto c : e.classes) classes.emplace_back(analyze::to_string(c));
+  return {{"id", e.id},         {"backend", e.backend}, {"title", e.title},   {"classes", classes},
+          {"when", when},       {"priority", e.priority}, {"change", e.change}, {"verify", e.verify},
+          {"tags", e.tags},     {"links", e.links}};
+}
+
+void print_list(const std::vector<const kb_entry*>& entries, bool as_json, const char* schema) {
+  if (as_json) {
+    json list = json::array();
+    for (const auto* e : entries) list.push_back(entry_json(*e));
+    std::fputs((with_schema(schema, 1, {{"entries", list}}).dump(2) + "\n").c_str(), stdout);
+    return;
+  }
+  for (const auto* e : entries) {
+    std::fputs(fmt::format("{:<44} {:<8} {:<22} {}\n", e->id, e->backend, class_names(*e), e->title).c_str(), stdout);
+  }
+}
+
+std::string check_backend(const std::optional<std::string>& backend) {
+  if (!backend) return {};
+  const auto& known = analyze::knowledge_backends();
+  if (std::find(known.begin(), known.end(), *backend) == known.end()) {
+    throw error(fmt::format("unknown backend \"{}\": use one of {}", *backend, join(known, ", ")));
+  }
+  return *backend;
+}
+
+class kb_command final : public command {
+ public:
+  void configure(CLI::App& sub) override {
+    sub.require_subcommand(1);
+    m_list = sub.add_subcommand("list", "every entry, or one backend's");
+    m_list->add_option("--backend", m_backend, "cuda, cutlass or triton");
+    m_list->add_flag("--json", m_json, "print JSON");
+    m_show = sub.add_subcommand("show", "one entry in full");
+    m_show->add_option("id", m_id, "the entry's id (see kopt kb list)")->required();
+    m_show->add_flag("--json", m_json, "print JSON");
+    m_match = sub.add_subcommand("match", "the entries for a bottleneck class and backend");
+    m_match->add_option("--class", m_class, "launch, occupancy, latency, dram, l2, l1, compute or mixed")->required();
+    m_match->add_option("--backend", m_backend, "cuda, cutlass or triton")->required();
+    m_match->add_flag("--json", m_json, "print JSON");
+  }
+
+  int run() override {
+    const std::string backend = check_backend(m_backend);
+    if (m_list->parsed()) {
+      std::vector<const kb_entry*> entries;
+      for (const auto& e : analyze::knowledge_base()) {
+        if (backend.empty() || e.backend == backend) entries.push_back(&e);
+      }
+      print_list(entries, m_json, "kb_list");
+    } else if (m_show->parsed()) {
+      show();
+    } else {
+      const auto cls = analyze::parse_bottleneck(m_class);
+      if (!cls) {
+        std::vector<std::string> names;
+        for (auto c : analyze::all_bottlenecks()) names.emplace_back(analyze::to_string(c));
+        throw error(fmt::format("unknown class \"{}\": use one of {}", m_class, join(names, ", ")));
+      }
+      print_list(analyze::kb_entries_for(backend, *cls), m_json, "kb_match");
+    }
+    return static_cast<int>(exit_status::ok);
+  }
+
+ private:
+  void show() const {
+    const kb_entry* e = analyze::find_kb_entry(m_id);
+    if (!e) throw error(fmt::format("no knowledge-base entry \"{}\": run `kopt kb list` for the ids", m_id));
+    if (m_json) {
+      std::fputs((with_schema("kb_entry", 1, entry_json(*e)).dump(2) + "\n").c_str(), stdout);
+      return;
+    }
+    std::string out = fmt::format("{}  ({})\n{}\n\nclasses  {}\n", e->id, e->backend, e->title, class_names(*e));
+    std::vector<std::string> conditions;
+    for (const auto& c : e->when) conditions.push_back(analyze::describe(c));
+    out += fmt::format("when     {}\n", conditions.empty() ? "any kernel of these classes" : join(conditions, " and "));
+    out += fmt::format("tags     {}\n\nchange\n  {}\n\nverify\n  {}\n\nlinks\n", join(e->tags, ", "), e->change, e->verify);
+    for (const auto& l : e->links) out += "  " + l + "\n";
+    std::fputs(out.c_str(), stdout);
+  }
+
+  CLI::App* m_list = nullptr;
+  CLI::App* m_show = nullptr;
+  CLI::App* m_match = nullptr;
+  std::optional<std::string> m_backend;
+  std::string m_id;
+  std::string m_class;
+  bool m_json = false;
+};
+
+}  // namespace
+
+std::unique_ptr<command> make_kb_command() { return std::make_unique<kb_command>(); }
+
+}  // namespace kopt::cli

@@ -1,0 +1,144 @@
+// Whole-program tests of `kopt analyze` and `kopt kb`: the real binary on the H200 exports.
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/files.h"
+#include "support/kopt_process.h"
+
+namespace kopt {
+namespace {
+namespace fs = std::filesystem;
+using testing::first_line;
+using testing::run_kopt;
+using testing::scratch_dir;
+
+fs::path ncu_data(const std::string& name) { return fs::path(KOPT_TEST_DATA_DIR) / "ncu" / name; }
+
+// Copies a case's raw and details CSV into the scratch folder (analysis files go beside them).
+fs::path copy_case(const scratch_dir& dir, const std::string& name) {
+  for (const char* page : {"_raw.csv", "_details.csv"}) {
+    fs::copy_file(ncu_data("h200/" + name + page), dir.path() / (name + page));
+  }
+  return dir.path() / (name + "_raw.csv");
+}
+
+TEST(AnalyzeCommand, OneLinePerKernelAndBothFilesBesideTheReport) {
+  scratch_dir dir;
+  const auto raw = copy_case(dir, "histogram");
+  const auto r = run_kopt({"analyze", raw.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_EQ(r.stdout_text,
+            "[0] zero_kernel(int *, int): launch (SM 0.0 %, memory 0.5 %)\n"
+            "[1] histogram_shared_kernel(const int *, int *, int, int): launch (SM 21.0 %, memory 37.5 %)\n");
+  const auto doc = nlohmann::json::parse(read_text_file(dir.path() / "analysis.json"));
+  EXPECT_EQ(doc["schema"], "kopt.analysis/v1");
+  EXPECT_EQ(doc["details_file"], (dir.path() / "histogram_details.csv").string());
+  ASSERT_EQ(doc["kernels"].size(), 2u);
+  EXPECT_EQ(doc["kernels"][1]["class"], "launch");
+  EXPECT_EQ(doc["kernels"][1]["launch"]["waves_per_sm"], 0.97);
+  EXPECT_EQ(doc["kernels"][1]["ncu_cross_check"]["agrees"], true);
+  const std::string md = read_text_file(dir.path() / "analysis.md");
+  EXPECT_NE(md.find("## [1] histogram_shared_kernel(const int *, int *, int, int) — launch"), std::string::npos) << md;
+  EXPECT_NE(md.find("ncu SOLBottleneck:** agrees"), std::string::npos) << md;
+}
+
+TEST(AnalyzeCommand, JsonToStdoutAndOutDirAndBackendGuess) {
+  scratch_dir dir;
+  const auto raw = copy_case(dir, "cutlass_gemm");
+  const auto out = dir.path() / "out";
+  const auto r = run_kopt({"analyze", raw.string(), "--json", "--out", out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const auto doc = nlohmann::json::parse(r.stdout_text);
+  EXPECT_EQ(doc["backend"], "cutlass");
+  EXPECT_EQ(doc["base_units"], true);
+  const auto& k = doc["kernels"][0];
+  EXPECT_EQ(k["class"], "compute");
+  EXPECT_EQ(k["at_hardware_limit"], true);
+  EXPECT_EQ(k["tensor_cores"]["instructions"], "wgmma");
+  EXPECT_EQ(k["recommendations"][0]["backend"], "cutlass");
+  EXPECT_TRUE(fs::exists(out / "analysis.md"));
+  EXPECT_TRUE(fs::exists(out / "analysis.json"));
+  // About 2 KB per kernel: an agent reads it.
+  EXPECT_LT(fs::file_size(out / "analysis.md"), 2300u);
+}
+
+TEST(AnalyzeCommand, AutoScaledExportWithTextDetails) {
+  scratch_dir dir;
+  for (const char* f : {"torch_reduce_full_raw.csv", "torch_reduce_full_details.txt"}) {
+    fs::copy_file(ncu_data(f), dir.path() / f);
+  }
+  const auto r = run_kopt({"analyze", (dir.path() / "torch_reduce_full_raw.csv").string(), "--json", "--backend", "triton"});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const auto doc = nlohmann::json::parse(r.stdout_text);
+  EXPECT_EQ(doc["details_format"], "text");
+  EXPECT_EQ(doc["base_units"], false);
+  EXPECT_EQ(doc["backend"], "triton");
+  EXPECT_EQ(doc["kernels"][0]["launch"]["duration_ns"], 12224.0);
+}
+
+TEST(AnalyzeCommand, BadInputsNameTheProblem) {
+  scratch_dir dir;
+  const auto missing = run_kopt({"analyze", (dir.path() / "nope_raw.csv").string()});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(first_line(missing.stderr_text).find("nope_raw.csv not found"), std::string::npos) << missing.stderr_text;
+
+  const auto table = dir.write("table.csv", "name,value\nx,1\n");
+  const auto not_ncu = run_kopt({"analyze", table.string()});
+  EXPECT_EQ(not_ncu.exit_code, 2);
+  EXPECT_NE(first_line(not_ncu.stderr_text).find("is not an Nsight Compute raw CSV export"), std::string::npos);
+
+  const auto empty = dir.write("empty_raw.csv", "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\"\n\"\",\"\",\"ns\"\n");
+  const auto no_kernels = run_kopt({"analyze", empty.string()});
+  EXPECT_EQ(no_kernels.exit_code, 2);
+  EXPECT_NE(first_line(no_kernels.stderr_text).find("holds no profiled kernel launch"), std::string::npos);
+
+  const auto raw = copy_case(dir, "vector_add");
+  const auto backend = run_kopt({"analyze", raw.string(), "--backend", "opencl"});
+  EXPECT_EQ(backend.exit_code, 2);
+  EXPECT_NE(first_line(backend.stderr_text).find("unknown backend \"opencl\": use one of cuda, cutlass, triton"),
+            std::string::npos);
+}
+
+TEST(AnalyzeCommand, ReportWithoutNcuSaysSo) {
+  scratch_dir dir;
+  const auto report = dir.write("x.ncu-rep", "not really a report");
+  const auto r = run_kopt({"analyze", report.string(), "--ncu-bin", (dir.path() / "no-ncu").string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.stderr_text).rfind("kopt: error: ncu not found", 0), 0u) << r.stderr_text;
+}
+
+TEST(KbCommand, ListShowMatch) {
+  const auto list = run_kopt({"kb", "list", "--backend", "triton", "--json"});
+  ASSERT_EQ(list.exit_code, 0) << list.stderr_text;
+  const auto doc = nlohmann::json::parse(list.stdout_text);
+  EXPECT_EQ(doc["schema"], "kopt.kb_list/v1");
+  for (const auto& e : doc["entries"]) EXPECT_EQ(e["backend"], "triton");
+
+  const auto show = run_kopt({"kb", "show", "cutlass-split-k-stream-k"});
+  ASSERT_EQ(show.exit_code, 0) << show.stderr_text;
+  EXPECT_EQ(first_line(show.stdout_text), "cutlass-split-k-stream-k  (cutlass)");
+  EXPECT_NE(show.stdout_text.find("when     waves_per_sm < 1"), std::string::npos) << show.stdout_text;
+  EXPECT_NE(show.stdout_text.find("tags     split_k, stream_k"), std::string::npos) << show.stdout_text;
+
+  const auto match = run_kopt({"kb", "match", "--class", "launch", "--backend", "cuda"});
+  ASSERT_EQ(match.exit_code, 0) << match.stderr_text;
+  EXPECT_EQ(first_line(match.stdout_text).rfind("cuda-more-blocks ", 0), 0u) << match.stdout_text;
+}
+
+TEST(KbCommand, UnknownIdClassOrBackend) {
+  const auto id = run_kopt({"kb", "show", "cuda-nothing"});
+  EXPECT_EQ(id.exit_code, 2);
+  EXPECT_EQ(first_line(id.stderr_text), "kopt: error: no knowledge-base entry \"cuda-nothing\": run `kopt kb list` for the ids");
+  const auto cls = run_kopt({"kb", "match", "--class", "disk", "--backend", "cuda"});
+  EXPECT_EQ(cls.exit_code, 2);
+  EXPECT_NE(first_line(cls.stderr_text).find("unknown class \"disk\": use one of launch, occupancy"), std::string::npos);
+  const auto backend = run_kopt({"kb", "list", "--backend", "hip"});
+  EXPECT_EQ(backend.exit_code, 2);
+  EXPECT_NE(first_line(backend.stderr_text).find("unknown backend \"hip\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace kopt
