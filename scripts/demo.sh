@@ -3,7 +3,7 @@
 # kopt will do with the kernel, its build (twice: the second build is a cache hit), and on a
 # machine with an NVIDIA GPU, validation against a reference and timing (kopt bench).
 # Usage: scripts/demo.sh [KERNEL REFERENCE DIMS...]
-#   default: examples/softmax_block.cu examples/softmax_naive.cu --rows=4096 --cols=1024
+#   default: examples/softmax_block.cu examples/softmax_ref.py --rows=4096 --cols=1024
 set -uo pipefail
 cd "$(dirname "$0")/.."
 kopt=${KOPT_BIN:-build/release/bin/kopt}
@@ -12,7 +12,7 @@ if [ ! -x "$kopt" ]; then
   exit 2
 fi
 kernel=${1:-examples/softmax_block.cu}
-reference=${2:-examples/softmax_naive.cu}
+reference=${2:-examples/softmax_ref.py}
 if [ $# -ge 2 ]; then shift 2; else shift $#; fi
 dims=("$@")
 [ ${#dims[@]} -eq 0 ] && dims=(--rows=4096 --cols=1024)
