@@ -1,12 +1,12 @@
 #include "profile/report_pages.h"
 
 #include <chrono>
-#include <vector>
 
 #include <fmt/format.h>
 
 #include "core/error.h"
 #include "core/subprocess.h"
+#include "profile/ncu_command.h"
 
 namespace kopt::profile {
 namespace {
@@ -14,11 +14,10 @@ namespace {
 // Reading a report with thousands of metrics takes seconds; a hung ncu must not hang kopt.
 constexpr std::chrono::minutes export_timeout{5};
 
-std::string export_page(const std::filesystem::path& ncu, const std::filesystem::path& report,
-                        const std::vector<std::string>& page_args) {
+// The same export command lines kopt profile uses (ncu_command.h), read into memory.
+std::string export_in_memory(const std::filesystem::path& ncu, const std::filesystem::path& report, export_page page) {
   process_request request;
-  request.argv = {ncu.string(), "-i", report.string(), "--csv"};
-  request.argv.insert(request.argv.end(), page_args.begin(), page_args.end());
+  request.argv = export_argv(ncu, report, page);
   request.timeout = export_timeout;
   const process_result result = run_process(request);
   if (!result.succeeded()) {
@@ -36,8 +35,8 @@ std::string export_page(const std::filesystem::path& ncu, const std::filesystem:
 exported_pages export_report_pages(const std::filesystem::path& ncu,
                                    const std::filesystem::path& report) {
   exported_pages pages;
-  pages.raw_csv = export_page(ncu, report, {"--page", "raw", "--print-units", "base"});
-  pages.details_csv = export_page(ncu, report, {"--page", "details", "--print-details", "all"});
+  pages.raw_csv = export_in_memory(ncu, report, export_page::raw);
+  pages.details_csv = export_in_memory(ncu, report, export_page::details);
   return pages;
 }
 
