@@ -6,7 +6,8 @@
 # Usage (from the repository root): scripts/gpu_tests.sh [BUILD_DIR] [LOG_DIR]
 #   BUILD_DIR  default build/release (holds bin/kopt and tests/*_gpu_gtest)
 #   LOG_DIR    default $OUT when set, else build/gpu-test-logs
-# CUTLASS headers: $CUTLASS_PATH, else .carry/cutlass (scripts/carry_cutlass.sh makes it).
+# CUTLASS headers: $CUTLASS_PATH, else .carry/cutlass (scripts/carry_cutlass.sh makes it, and
+# .carry/cutlass.tgz, which is unpacked here when only the tarball travelled).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -16,6 +17,9 @@ mkdir -p "$logs"
 export KOPT_BIN=$root/$build/bin/kopt
 export KOPT_SOURCE_DIR=$root
 export KOPT_CACHE_DIR=${KOPT_CACHE_DIR:-$(mktemp -d)}
+if [ -z "${CUTLASS_PATH:-}" ] && [ ! -d "$root/.carry/cutlass/include" ] && [ -f "$root/.carry/cutlass.tgz" ]; then
+  tar xzf "$root/.carry/cutlass.tgz" -C "$root/.carry"   # carried packed (scripts/carry_cutlass.sh)
+fi
 if [ -z "${CUTLASS_PATH:-}" ] && [ -d "$root/.carry/cutlass/include" ]; then
   export CUTLASS_PATH=$root/.carry/cutlass
 fi
