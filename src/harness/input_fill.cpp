@@ -33,7 +33,8 @@ void fill_input(std::span<std::byte> bytes, const kernel::element_type& type,
                 const kernel::value_distribution& values, std::uint64_t generator_seed) {
   std::mt19937_64 generator(generator_seed);
   const std::size_t count = bytes.size() / static_cast<std::size_t>(type.size_bytes);
-  const auto store = [&](std::size_t i, double v) { validate::write_element(bytes, type, i, v); };
+  const validate::element_codec& codec = validate::codec_for(type);
+  const auto store = [&](std::size_t i, double v) { codec.write(bytes, i, v); };
   switch (values.kind) {
     case kernel::distribution_kind::uniform: {
       if (std::holds_alternative<std::int64_t>(values.low) && std::holds_alternative<std::int64_t>(values.high) &&

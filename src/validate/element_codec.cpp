@@ -3,6 +3,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 namespace kopt::validate {
 
@@ -76,58 +77,87 @@ void store(std::span<std::byte> bytes, std::size_t index, T value) {
   std::memcpy(bytes.data() + index * sizeof(T), &value, sizeof(T));
 }
 
+// One codec per storage type. Integers convert to double on their own type: a ?: over
+// int32_t and uint32_t would first convert both to uint32_t.
+template <typename T>
+double read_as(std::span<const std::byte> bytes, std::size_t index) {
+  return static_cast<double>(load<T>(bytes, index));
+}
+
+template <typename T>
+void write_as(std::span<std::byte> bytes, std::size_t index, double value) {
+  store(bytes, index, static_cast<T>(value));
+}
+
+template <typename Bits>
+std::uint64_t bits_of(std::span<const std::byte> bytes, std::size_t index) {
+  return load<Bits>(bytes, index);
+}
+
+// The unsigned integer as wide as an element: its bits, for the poison checks.
+template <std::size_t Bytes>
+using bits_type = std::conditional_t<Bytes == 1, std::uint8_t,
+                                     std::conditional_t<Bytes == 2, std::uint16_t,
+                                                        std::conditional_t<Bytes == 4, std::uint32_t, std::uint64_t>>>;
+
+template <typename T>
+constexpr element_codec plain_codec{read_as<T>, write_as<T>, bits_of<bits_type<sizeof(T)>>};
+
+constexpr element_codec half_codec{
+    [](std::span<const std::byte> bytes, std::size_t index) {
+      return static_cast<double>(half_to_float(load<std::uint16_t>(bytes, index)));
+    },
+    [](std::span<std::byte> bytes, std::size_t index, double value) {
+      store(bytes, index, float_to_half(static_cast<float>(value)));
+    },
+    bits_of<std::uint16_t>};
+
+constexpr element_codec bfloat16_codec{
+    [](std::span<const std::byte> bytes, std::size_t index) {
+      return static_cast<double>(bfloat16_to_float(load<std::uint16_t>(bytes, index)));
+    },
+    [](std::span<std::byte> bytes, std::size_t index, double value) {
+      store(bytes, index, float_to_bfloat16(static_cast<float>(value)));
+    },
+    bits_of<std::uint16_t>};
+
+// bool: any nonzero value is stored as 1.
+constexpr element_codec bool_codec{
+    read_as<std::uint8_t>,
+    [](std::span<std::byte> bytes, std::size_t index, double value) {
+      store(bytes, index, static_cast<std::uint8_t>(value != 0 ? 1 : 0));
+    },
+    bits_of<std::uint8_t>};
+
 }  // namespace
 
-double read_element(std::span<const std::byte> bytes, const kernel::element_type& type, std::size_t index) {
+const element_codec& codec_for(const kernel::element_type& type) {
   using kernel::element_kind;
   const auto name = type.name;
-  if (name == "float32") return load<float>(bytes, index);
-  if (name == "float64") return load<double>(bytes, index);
-  if (name == "float16") return half_to_float(load<std::uint16_t>(bytes, index));
-  if (name == "bfloat16") return bfloat16_to_float(load<std::uint16_t>(bytes, index));
-  // Each branch converts to double on its own: a ?: over int32_t and uint32_t would first
-  // convert both to uint32_t.
+  if (name == "float32") return plain_codec<float>;
+  if (name == "float64") return plain_codec<double>;
+  if (name == "float16") return half_codec;
+  if (name == "bfloat16") return bfloat16_codec;
+  if (type.kind == element_kind::boolean) return bool_codec;
   const bool is_signed = type.kind == element_kind::signed_integer;
   switch (type.size_bytes) {
-    case 1:
-      if (is_signed) return static_cast<double>(load<std::int8_t>(bytes, index));
-      return static_cast<double>(load<std::uint8_t>(bytes, index));
-    case 2:
-      if (is_signed) return static_cast<double>(load<std::int16_t>(bytes, index));
-      return static_cast<double>(load<std::uint16_t>(bytes, index));
-    case 4:
-      if (is_signed) return static_cast<double>(load<std::int32_t>(bytes, index));
-      return static_cast<double>(load<std::uint32_t>(bytes, index));
-    default:
-      if (is_signed) return static_cast<double>(load<std::int64_t>(bytes, index));
-      return static_cast<double>(load<std::uint64_t>(bytes, index));
+    case 1: return is_signed ? plain_codec<std::int8_t> : plain_codec<std::uint8_t>;
+    case 2: return is_signed ? plain_codec<std::int16_t> : plain_codec<std::uint16_t>;
+    case 4: return is_signed ? plain_codec<std::int32_t> : plain_codec<std::uint32_t>;
+    default: return is_signed ? plain_codec<std::int64_t> : plain_codec<std::uint64_t>;
   }
+}
+
+double read_element(std::span<const std::byte> bytes, const kernel::element_type& type, std::size_t index) {
+  return codec_for(type).read(bytes, index);
 }
 
 void write_element(std::span<std::byte> bytes, const kernel::element_type& type, std::size_t index, double value) {
-  using kernel::element_kind;
-  const auto name = type.name;
-  if (name == "float32") return store(bytes, index, static_cast<float>(value));
-  if (name == "float64") return store(bytes, index, value);
-  if (name == "float16") return store(bytes, index, float_to_half(static_cast<float>(value)));
-  if (name == "bfloat16") return store(bytes, index, float_to_bfloat16(static_cast<float>(value)));
-  if (type.kind == element_kind::boolean) return store(bytes, index, static_cast<std::uint8_t>(value != 0 ? 1 : 0));
-  const bool is_signed = type.kind == element_kind::signed_integer;
-  switch (type.size_bytes) {
-    case 1: return is_signed ? store(bytes, index, static_cast<std::int8_t>(value)) : store(bytes, index, static_cast<std::uint8_t>(value));
-    case 2: return is_signed ? store(bytes, index, static_cast<std::int16_t>(value)) : store(bytes, index, static_cast<std::uint16_t>(value));
-    case 4: return is_signed ? store(bytes, index, static_cast<std::int32_t>(value)) : store(bytes, index, static_cast<std::uint32_t>(value));
-    default: return is_signed ? store(bytes, index, static_cast<std::int64_t>(value)) : store(bytes, index, static_cast<std::uint64_t>(value));
-  }
+  codec_for(type).write(bytes, index, value);
 }
 
 std::uint64_t element_bits(std::span<const std::byte> bytes, const kernel::element_type& type, std::size_t index) {
-  switch (type.size_bytes) {
-    case 1: return load<std::uint8_t>(bytes, index);
-    case 2: return load<std::uint16_t>(bytes, index);
-    case 4: return load<std::uint32_t>(bytes, index);
-    default: return load<std::uint64_t>(bytes, index);
-  }
+  return codec_for(type).bits(bytes, index);
 }
 
 }  // namespace kopt::validate

@@ -16,6 +16,16 @@ std::uint16_t float_to_half(float value);          // round to nearest even
 float bfloat16_to_float(std::uint16_t bits);
 std::uint16_t float_to_bfloat16(float value);      // round to nearest even
 
+// How one element type is read, written and compared bit for bit, chosen once per buffer so
+// that loops over millions of elements do not dispatch on the type name per element.
+struct element_codec {
+  double (*read)(std::span<const std::byte> bytes, std::size_t index);
+  void (*write)(std::span<std::byte> bytes, std::size_t index, double value);
+  std::uint64_t (*bits)(std::span<const std::byte> bytes, std::size_t index);
+};
+
+const element_codec& codec_for(const kernel::element_type& type);
+
 // Element `index` of `bytes` (laid out as `type`) as a double; integers convert exactly
 // up to 2^53, which is all a comparison needs.
 double read_element(std::span<const std::byte> bytes, const kernel::element_type& type, std::size_t index);

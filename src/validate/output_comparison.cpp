@@ -36,11 +36,12 @@ output_comparison compare_output(const std::string& name, const kernel::element_
     ++c.mismatches;
     if (c.first_mismatches.size() < kept_mismatches) c.first_mismatches.push_back({i, k, r, what});
   };
+  const element_codec& codec = codec_for(type);
   for (std::size_t i = 0; i < c.elements; ++i) {
-    const bool reference_untouched = element_bits(reference_output, type, i) == poison_bits;
-    const bool kernel_untouched = element_bits(kernel_output, type, i) == poison_bits;
-    const double k = read_element(kernel_output, type, i);
-    const double r = read_element(reference_output, type, i);
+    const bool reference_untouched = codec.bits(reference_output, i) == poison_bits;
+    const bool kernel_untouched = codec.bits(kernel_output, i) == poison_bits;
+    const double k = codec.read(kernel_output, i);
+    const double r = codec.read(reference_output, i);
     if (reference_untouched) {
       if (!kernel_untouched) {
         ++c.stray_writes;
