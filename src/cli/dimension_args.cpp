@@ -1,5 +1,7 @@
 #include "cli/dimension_args.h"
 
+#include <cstdlib>
+
 #include <fmt/format.h>
 
 #include <map>
@@ -72,6 +74,34 @@ std::vector<std::string> own_flag_names(const CLI::App& sub) {
     for (const std::string& long_name : option->get_lnames()) names.push_back(long_name);
   }
   return names;
+}
+
+namespace {
+
+bool looks_numeric(const std::string& word) {
+  if (word.empty()) return false;
+  char* end = nullptr;
+  std::strtod(word.c_str(), &end);
+  return end != nullptr && *end == '\0';
+}
+
+}  // namespace
+
+std::vector<std::string> attach_dimension_values(const CLI::App& sub, const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& word = args[i];
+    const bool unknown_long_option = word.size() > 2 && word.rfind("--", 0) == 0 &&
+                                     word.find('=') == std::string::npos &&
+                                     sub.get_option_no_throw(word) == nullptr;
+    if (unknown_long_option && i + 1 < args.size() && looks_numeric(args[i + 1])) {
+      out.push_back(word + "=" + args[i + 1]);
+      ++i;
+    } else {
+      out.push_back(word);
+    }
+  }
+  return out;
 }
 
 }  // namespace kopt::cli

@@ -20,6 +20,12 @@ using kernel::dimension_arg;
 std::vector<dimension_arg> collect_dimension_args(const std::vector<std::string>& extras,
                                                   const std::vector<std::string>& dim_flags);
 
+// `args` (the words after the subcommand's name) with every `--NAME VALUE` pair that is not
+// one of `sub`'s options and whose VALUE is a number written as `--NAME=VALUE`. Without it,
+// `kopt inspect --N 5 k.cu` would give 5 to the kernel positional: CLI11 cannot know that an
+// unknown option takes a value.
+std::vector<std::string> attach_dimension_values(const CLI::App& sub, const std::vector<std::string>& args);
+
 // Long option names of `sub` (without dashes): names a kernel scalar must not use
 // unless it is passed through --dim.
 std::vector<std::string> own_flag_names(const CLI::App& sub);

@@ -90,6 +90,14 @@ TEST_F(InspectCommand, DimensionStylesAndPtrSize) {
   EXPECT_EQ(nlohmann::json::parse(sized.stdout_text)["solve"]["parameters"][1]["elements"], 64);
 }
 
+TEST_F(InspectCommand, DimensionWithItsValueBeforeTheKernelPath) {
+  // `--N 5 k.cu`: 5 is N's value, not the kernel (CLI11 alone would take it as the path).
+  const auto file = m_dir.write("before.cu", vector_add);
+  const auto r = run_kopt({"inspect", "--N", "5", file.string(), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_EQ(nlohmann::json::parse(r.stdout_text)["dimensions"]["N"], 5);
+}
+
 TEST_F(InspectCommand, ScalarNamedLikeAKoptFlag) {
   const std::string source = "extern \"C\" void solve(float* y, int N, int seed) {}\n";
   EXPECT_EQ(usage_error(source, {"--N=4", "--seed=3"}),

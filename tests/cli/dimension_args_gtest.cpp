@@ -1,0 +1,28 @@
+// Dimensions written as `--NAME VALUE` before the kernel path.
+#include "cli/dimension_args.h"
+
+#include <gtest/gtest.h>
+
+namespace kopt::cli {
+namespace {
+
+TEST(AttachDimensionValues, UnknownOptionsTakeTheirNumber) {
+  CLI::App sub("bench");
+  std::string kernel;
+  int gpu = 0;
+  bool hot = false;
+  sub.add_option("kernel", kernel);
+  sub.add_option("--gpu", gpu);
+  sub.add_flag("--hot", hot);
+  sub.allow_extras();
+  using words = std::vector<std::string>;
+  EXPECT_EQ(attach_dimension_values(sub, {"--N", "5", "k.cu"}), (words{"--N=5", "k.cu"}));
+  EXPECT_EQ(attach_dimension_values(sub, {"--alpha", "-2.5e-3", "k.cu", "--rows=4"}), (words{"--alpha=-2.5e-3", "k.cu", "--rows=4"}));
+  // kopt's own options and flags keep their shape; a non-number is never taken as a value.
+  EXPECT_EQ(attach_dimension_values(sub, {"--gpu", "1", "--hot", "k.cu"}), (words{"--gpu", "1", "--hot", "k.cu"}));
+  EXPECT_EQ(attach_dimension_values(sub, {"--verbose", "k.cu"}), (words{"--verbose", "k.cu"}));
+  EXPECT_EQ(attach_dimension_values(sub, {"k.cu", "--N"}), (words{"k.cu", "--N"}));
+}
+
+}  // namespace
+}  // namespace kopt::cli
