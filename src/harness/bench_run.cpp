@@ -4,10 +4,10 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 
 #include <fmt/format.h>
@@ -15,12 +15,10 @@
 
 #include "core/error.h"
 #include "core/files.h"
-#include "core/text.h"
 #include "core/version.h"
 #include "cuda/cupti_activity.h"
 #include "cuda/driver_api.h"
 #include "cuda/nvml_library.h"
-#include "harness/call_timer.h"
 #include "harness/device_buffers.h"
 #include "harness/input_fill.h"
 #include "harness/l2_flush.h"
@@ -30,9 +28,6 @@
 #include "harness/sampling.h"
 #include "harness/solve_call.h"
 #include "kernel/buffer_plan.h"
-#include "measure/comparison.h"
-#include "measure/statistics.h"
-#include "measure/stopping_rule.h"
 #include "validate/output_comparison.h"
 #include "validate/tolerance.h"
 
@@ -110,9 +105,8 @@ reference_outputs native_reference(const cuda::driver_api& api, const kernel::ke
 // fault, a damaged guard or a modified input). Without a reference only guards and inputs
 // are checked.
 json validate_seed(const cuda::driver_api& api, const kernel::kernel_plan& plan, version& kernel_version,
-                   const reference_outputs& reference, std::uint64_t seed, const validate::tolerance_overrides& tolerances,
-                   bool& passed) {
-  const auto contents = host_inputs(plan, seed);
+                   const reference_outputs& reference, std::uint64_t seed, const buffer_contents& contents,
+                   const validate::tolerance_overrides& tolerances, bool& passed) {
   kernel_version.buffers->prepare(contents);
   run_once(api, kernel_version, "kernel");
   if (const auto damaged = kernel_version.buffers->guard_violations(); !damaged.empty()) {
@@ -156,11 +150,14 @@ std::string read_before_write_hint(const kernel::kernel_plan& plan, const json& 
   return "";
 }
 
+sampling_options sampling_of(const bench_job& job) {
+  return {job.warmup, job.repeat, job.min_seconds, job.max_seconds, job.target_relative_half_width};
+}
+
 json time_version(const cuda::driver_api& api, cuda::activity_recorder& recorder, l2_flusher* flusher,
                   version& v, const buffer_contents& inout_contents, const char* who,
                   const bench_job& job, const std::string& device_uuid) {
-  const sampling_options options{job.warmup, job.repeat, job.min_seconds, job.max_seconds,
-                                 job.target_relative_half_width};
+  const sampling_options options = sampling_of(job);
   // inout buffers get their seeded contents back before every sample: a kernel whose time
   // depends on the data (y += a*x growing without bound) is timed on the same data each time.
   const auto restore_inout = [&] {
@@ -215,7 +212,7 @@ std::optional<std::string> other_processes_warning(const std::string& device_uui
 // The Python reference's outputs for every seed, and its timing, from kopt's Python runner.
 // Its data goes through a private folder that is removed afterwards.
 python_reference_result run_python_reference_job(const bench_job& job, const kernel::kernel_plan& plan,
-                                                  const std::vector<std::uint64_t>& seeds) {
+                                                  const std::map<std::uint64_t, buffer_contents>& seed_inputs) {
   python_reference_request request;
   request.python = job.python;
   request.runner = job.python_runner;
@@ -229,9 +226,8 @@ python_reference_result run_python_reference_job(const bench_job& job, const ker
                                          : std::filesystem::temp_directory_path();
   request.work_dir = base / fmt::format("kopt-reference-{}", ::getpid());
   request.plan = &plan;
-  for (const std::uint64_t seed : seeds) request.seeds[seed] = host_inputs(plan, seed);
-  request.timing = reference_timing_request{
-      job.seed, job.hot, {job.warmup, job.repeat, job.min_seconds, job.max_seconds, job.target_relative_half_width}};
+  request.seeds = &seed_inputs;
+  request.timing = reference_timing_request{job.seed, job.hot, sampling_of(job)};
   struct cleanup {
     std::filesystem::path dir;
     ~cleanup() {
@@ -280,6 +276,17 @@ json run_bench_job(const bench_job& job) {
     return seeds;
   }();
 
+  // Each seed's inputs are made once. The Python reference needs every seed's before the
+  // kernel's first run; otherwise a seed's inputs are made when its turn comes.
+  std::map<std::uint64_t, buffer_contents> seed_inputs;
+  const auto take_inputs = [&](std::uint64_t seed) {
+    const auto made = seed_inputs.find(seed);
+    if (made == seed_inputs.end()) return host_inputs(plan, seed);
+    buffer_contents contents = std::move(made->second);
+    seed_inputs.erase(made);
+    return contents;
+  };
+
   std::optional<version> native;
   std::optional<python_reference_result> python;
   reference_outputs reference;
@@ -295,7 +302,8 @@ json run_bench_job(const bench_job& job) {
     native = bind(api, load_solve(job.reference_library, "reference"), plan);
     reference = native_reference(api, plan, *native);
   } else if (has_python_reference(job)) {
-    python = run_python_reference_job(job, plan, validation_seeds);
+    for (const std::uint64_t seed : validation_seeds) seed_inputs[seed] = host_inputs(plan, seed);
+    python = run_python_reference_job(job, plan, seed_inputs);
     tolerances.reference_atol = python->atol;
     tolerances.reference_rtol = python->rtol;
     reference = [&python](std::uint64_t seed, const buffer_contents&) { return python->outputs.at(seed); };
@@ -305,12 +313,21 @@ json run_bench_job(const bench_job& job) {
   json correctness = json{{"checked", static_cast<bool>(reference)}, {"passed", nullptr}};
   json seeds = json::array();
   bool all_passed = true;
+  // The first seed's inout contents (the first seed is job.seed), restored before every sample.
+  buffer_contents timing_inout;
   try {
     const auto check_seed = [&](std::uint64_t seed, const char* when) {
       bool passed = false;
-      const json outputs = validate_seed(api, plan, kernel_version, reference, seed, tolerances, passed);
+      buffer_contents contents = take_inputs(seed);
+      const json outputs = validate_seed(api, plan, kernel_version, reference, seed, contents, tolerances, passed);
       seeds.push_back(json{{"seed", seed}, {"when", when}, {"passed", passed}, {"outputs", outputs}});
       all_passed = all_passed && passed;
+      if (seed == job.seed) {
+        for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
+          if (plan.buffers[i].role != buffer_role::inout) contents[i].clear();
+        }
+        timing_inout = std::move(contents);
+      }
       return passed;
     };
     for (int i = 0; i < job.validation_seeds; ++i) {
@@ -329,18 +346,12 @@ json run_bench_job(const bench_job& job) {
       if (recorder == nullptr) throw error(problem);
       std::unique_ptr<l2_flusher> flusher;
       if (!job.hot) flusher = std::make_unique<l2_flusher>(api, static_cast<std::size_t>(l2_bytes));
-      result["protocol"] = job.hot ? "hot: caches as the previous call left them"
-                                   : fmt::format("cold: L2 flushed before every sample by reading {}",
-                                                 format_bytes(2.0 * l2_bytes));
-      buffer_contents inout_contents = host_inputs(plan, job.seed);
-      for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
-        if (plan.buffers[i].role != buffer_role::inout) inout_contents[i].clear();
-      }
+      result["protocol"] = protocol_description(job.hot, static_cast<std::size_t>(l2_bytes));
       result["warnings"] = json::array();
       if (const auto warning = other_processes_warning(device_uuid)) result["warnings"].push_back(*warning);
-      result["kernel"] = time_version(api, *recorder, flusher.get(), kernel_version, inout_contents, "kernel", job, device_uuid);
+      result["kernel"] = time_version(api, *recorder, flusher.get(), kernel_version, timing_inout, "kernel", job, device_uuid);
       if (native) {
-        result["reference"] = time_version(api, *recorder, flusher.get(), *native, inout_contents, "reference", job, device_uuid);
+        result["reference"] = time_version(api, *recorder, flusher.get(), *native, timing_inout, "reference", job, device_uuid);
       } else if (python && !python->timing.is_null()) {
         result["reference"] = python->timing;
       }

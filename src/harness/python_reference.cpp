@@ -2,7 +2,6 @@
 
 #include <cstring>
 #include <fstream>
-#include <iterator>
 
 #include <fmt/format.h>
 
@@ -27,10 +26,12 @@ void write_bytes(const fs::path& path, const std::vector<std::byte>& bytes) {
 
 std::vector<std::byte> read_bytes(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw error(fmt::format("the Python reference runner left no {}", path.filename().string()));
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::vector<std::byte> bytes(text.size());
-  std::memcpy(bytes.data(), text.data(), text.size());
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  if (!in || ec) throw error(fmt::format("the Python reference runner left no {}", path.filename().string()));
+  std::vector<std::byte> bytes(static_cast<std::size_t>(size));
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!in) throw error(fmt::format("cannot read {} from the Python reference runner", path.filename().string()));
   return bytes;
 }
 
@@ -80,7 +81,7 @@ python_reference_result run_python_reference(const python_reference_request& req
   const kernel::kernel_plan& plan = *request.plan;
   fs::create_directories(request.work_dir);
   json seeds = json::array();
-  for (const auto& [seed, contents] : request.seeds) {
+  for (const auto& [seed, contents] : *request.seeds) {
     const fs::path dir = request.work_dir / seed_dir_name(seed);
     fs::create_directories(dir);
     for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
@@ -129,7 +130,7 @@ python_reference_result run_python_reference(const python_reference_request& req
 
   const json answer = read_json_file(result_file);
   python_reference_result result;
-  for (const auto& [seed, contents] : request.seeds) {
+  for (const auto& [seed, contents] : *request.seeds) {
     buffer_contents outputs(plan.buffers.size());
     for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
       const auto& b = plan.buffers[i];

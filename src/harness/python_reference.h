@@ -39,7 +39,9 @@ struct python_reference_request {
   std::filesystem::path work_dir;    // created and filled here; the caller removes it
   std::string device = "cuda";       // "cpu" runs the reference on CPU tensors (tests)
   const kernel::kernel_plan* plan = nullptr;
-  std::map<std::uint64_t, buffer_contents> seeds;  // `in`/`inout` contents; `out` entries ignored
+  // Per seed, the `in`/`inout` contents (`out` entries ignored); owned by the caller, who
+  // validates the kernel on the same inputs.
+  const std::map<std::uint64_t, buffer_contents>* seeds = nullptr;
   std::optional<reference_timing_request> timing;
   std::chrono::seconds timeout{600};
 };

@@ -6,6 +6,9 @@
 #include <set>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "core/text.h"
 #include "cuda/nvml_library.h"
 #include "harness/call_timer.h"
 #include "measure/statistics.h"
@@ -87,6 +90,11 @@ json sample_gpu_time(const cuda::driver_api& api, cuda::activity_recorder& recor
   record.throttled_samples = watch.throttled_samples;
   record.throttle_reasons.assign(watch.reasons.begin(), watch.reasons.end());
   return timing_document(record);
+}
+
+std::string protocol_description(bool hot, std::size_t l2_bytes) {
+  return hot ? "hot: caches as the previous call left them"
+             : fmt::format("cold: L2 flushed before every sample by reading {}", format_bytes(2.0 * static_cast<double>(l2_bytes)));
 }
 
 json timing_document(const sampling_record& record) {

@@ -25,6 +25,9 @@ struct sampling_options {
   double target_relative_half_width = 0.005;
 };
 
+// "hot: ..." or "cold: L2 flushed before every sample by reading 120.00 MiB".
+std::string protocol_description(bool hot, std::size_t l2_bytes);
+
 // What sampling saw, before it becomes the timing document.
 struct sampling_record {
   std::vector<double> gpu_ms;      // [ms] per sample, GPU time of the call's kernels

@@ -7,7 +7,6 @@
 #include <memory>
 #include <string>
 
-#include <fmt/format.h>
 
 #include "core/error.h"
 #include "core/json_io.h"
@@ -64,11 +63,12 @@ extern "C" int kopt_timing_sample(kopt_timing_callback call, kopt_timing_callbac
     sampling.min_seconds = options.value("min_seconds", sampling.min_seconds);
     sampling.max_seconds = options.value("max_seconds", sampling.max_seconds);
     sampling.target_relative_half_width = options.value("target_relative_half_width", sampling.target_relative_half_width);
+    const bool hot = options.value("hot", false);
     kopt::cuda::activity_recorder* recorder = kopt::cuda::activity_recorder::start(&problem);
     if (recorder == nullptr) throw kopt::error(problem);
     // The flush kernel's module is loaded into the current context once per process.
     static std::unique_ptr<kopt::harness::l2_flusher> flusher;
-    if (!options.value("hot", false) && !flusher) {
+    if (!hot && !flusher) {
       flusher = std::make_unique<kopt::harness::l2_flusher>(*api, device.l2_bytes);
     }
     const auto invoke = [&] {
@@ -80,11 +80,9 @@ extern "C" int kopt_timing_sample(kopt_timing_callback call, kopt_timing_callbac
         if (before_each(context) != 0) throw callback_failed{};
       };
     }
-    json result = kopt::harness::sample_gpu_time(*api, *recorder, options.value("hot", false) ? nullptr : flusher.get(),
+    json result = kopt::harness::sample_gpu_time(*api, *recorder, hot ? nullptr : flusher.get(),
                                                  invoke, sampling, device.uuid, prepare);
-    result["protocol"] = options.value("hot", false)
-                             ? "hot: caches as the previous call left them"
-                             : fmt::format("cold: L2 flushed before every sample by reading {} bytes", 2 * device.l2_bytes);
+    result["protocol"] = kopt::harness::protocol_description(hot, device.l2_bytes);
     *result_json = copy_out(result.dump());
     return 0;
   } catch (const callback_failed&) {

@@ -40,6 +40,7 @@ std::vector<float> as_floats(const std::vector<std::byte>& bytes) {
 struct fixture {
   scratch_dir dir;
   kernel::kernel_plan plan = vector_add_plan(4);
+  std::map<std::uint64_t, buffer_contents> seeds;
   python_reference_request request;
 
   explicit fixture(const std::string& module_text) {
@@ -49,8 +50,9 @@ struct fixture {
     request.work_dir = dir.path() / "work";
     request.device = "cpu";
     request.plan = &plan;
-    request.seeds[0] = {floats({1, 2, 3, 4}), floats({10, 20, 30, 40}), {}};
-    request.seeds[7] = {floats({-1, -2, -3, -4}), floats({1, 1, 1, 1}), {}};
+    seeds[0] = {floats({1, 2, 3, 4}), floats({10, 20, 30, 40}), {}};
+    seeds[7] = {floats({-1, -2, -3, -4}), floats({1, 1, 1, 1}), {}};
+    request.seeds = &seeds;
   }
 
   std::string problem() {
