@@ -89,7 +89,7 @@ def import_torch():
 
 
 def load_module(path):
-    check_reference(path)
+    """Imports a module that check_reference() has accepted."""
     spec = importlib.util.spec_from_file_location(f"kopt_reference_{abs(hash(path))}", path)
     module = importlib.util.module_from_spec(spec)
     sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
