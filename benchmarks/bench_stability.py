@@ -10,12 +10,10 @@ Cases with a native .cu reference and with a Python (torch) reference. Prints a 
 Usage (GPU machine, repository root): python3 benchmarks/bench_stability.py --kopt PATH [--runs 5]
 """
 import argparse
-import json
 import statistics
-import subprocess
 import sys
-import tempfile
-import time
+
+from kopt_bench_run import kopt_bench
 
 CASES = [
     ("vector_add, .cu ref", "examples/vector_add.cu", "examples/vector_add_ref.cu", ["--N=16777216"]),
@@ -31,15 +29,10 @@ CASES = [
 
 
 def bench_once(kopt, source, ref, dims):
-    with tempfile.NamedTemporaryFile(suffix=".json") as out:
-        started = time.perf_counter()
-        run = subprocess.run([kopt, "bench", source, "--ref", ref, *dims, "--json-out", out.name],
-                             capture_output=True, text=True)
-        wall = time.perf_counter() - started
-        if run.returncode != 0:
-            raise RuntimeError(run.stderr.strip().splitlines()[0] if run.stderr.strip() else f"exit {run.returncode}")
-        result = json.load(open(out.name))
-    return result, wall
+    try:
+        return kopt_bench(kopt, [source, "--ref", ref, *dims])
+    except RuntimeError as e:
+        raise RuntimeError(str(e).splitlines()[0]) from None
 
 
 def main():

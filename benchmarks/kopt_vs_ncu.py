@@ -11,11 +11,11 @@ Usage (GPU machine, repository root): python3 benchmarks/kopt_vs_ncu.py --kopt P
 import argparse
 import csv
 import io
-import json
 import statistics
 import subprocess
 import sys
-import tempfile
+
+from kopt_bench_run import kopt_bench
 
 CASES = [
     ("vector_add", "examples/vector_add.cu", ["--N=16777216"]),
@@ -35,16 +35,12 @@ CASES = [
 
 
 def kopt_median_us(kopt, source, dims, hot):
-    with tempfile.NamedTemporaryFile(suffix=".json") as out:
-        args = [kopt, "bench", source, *dims, "--json-out", out.name, "--max-seconds", "3"]
-        if hot:
-            args.append("--hot")
-        run = subprocess.run(args, capture_output=True, text=True)
-        if run.returncode != 0:
-            raise RuntimeError(f"kopt bench failed: {run.stderr.strip()}")
-        result = json.load(open(out.name))
-        k = result["kernel"]
-        return k["median_ms"] * 1000, k["kernels_per_call"]
+    try:
+        result, _ = kopt_bench(kopt, [source, *dims, "--max-seconds", "3", *(["--hot"] if hot else [])])
+    except RuntimeError as e:
+        raise RuntimeError(f"kopt bench failed: {e}") from None
+    k = result["kernel"]
+    return k["median_ms"] * 1000, k["kernels_per_call"]
 
 
 def ncu_call_us(kopt, source, dims, cache_control, calls):
