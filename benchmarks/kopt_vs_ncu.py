@@ -25,6 +25,8 @@ CASES = [
     ("cutlass_gemm 4096", "examples/cutlass_gemm.cu", ["--M=4096", "--N=4096", "--K=4096"]),
     ("axpy_inout", "examples/axpy_inout.cu", ["--N=16777216", "--alpha=2.5"]),
     ("histogram", "examples/histogram.cu", ["--N=16777216", "--num_bins=256"]),
+    ("triton_softmax", "examples/triton_softmax.py", ["--rows=4096", "--cols=1024"]),
+    ("triton_matmul 4096", "examples/triton_matmul.py", ["--M=4096", "--N=4096", "--K=4096"]),
     # The same kernels at other sizes: does kopt's gap to ncu scale with the kernel's time
     # (a different execution) or stay fixed per launch (a measurement overhead)?
     ("softmax_block 16384 rows", "examples/softmax_block.cu", ["--rows=16384", "--cols=1024"]),

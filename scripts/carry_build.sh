@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Copies what a GPU machine needs of a build into .carry/build (git-ignored): kopt with its
-# companion files (lib/libkopt_timing.so, share/kopt/kopt_runner.py) and the GPU test
+# companion files (lib/libkopt_harness_abi.so, share/kopt/kopt_runner.py) and the GPU test
 # programs. Run scripts/gpu_tests.sh .carry/build there.
 # Usage: scripts/carry_build.sh [BUILD_DIR]   (default build/release)
 set -euo pipefail
@@ -9,9 +9,9 @@ build=${1:-build/release}
 rm -rf .carry/build
 mkdir -p .carry/build/bin .carry/build/lib .carry/build/share .carry/build/tests
 cp "$build/bin/kopt" .carry/build/bin/
-cp "$build/lib/libkopt_timing.so" .carry/build/lib/
+cp "$build/lib/libkopt_harness_abi.so" .carry/build/lib/
 cp -r "$build/share/kopt" .carry/build/share/
 cp "$build"/tests/*_gpu_gtest .carry/build/tests/
 # Symbols are not needed there, and the copy must stay small enough to travel.
-strip --strip-unneeded .carry/build/bin/kopt .carry/build/lib/libkopt_timing.so .carry/build/tests/*
+strip --strip-unneeded .carry/build/bin/kopt .carry/build/lib/libkopt_harness_abi.so .carry/build/tests/*
 du -sh .carry/build

@@ -18,7 +18,9 @@
 #include "core/python.h"
 #include "core/subprocess.h"
 #include "core/text.h"
+#include "core/version.h"
 #include "harness/python_reference.h"
+#include "harness/result_fields.h"
 
 namespace kopt::cli {
 namespace fs = std::filesystem;
@@ -35,12 +37,21 @@ compile::compile_result build(const fs::path& file, kernel::backend backend, con
   return compile::compile_kernel(request);
 }
 
+void use_python_runner(harness::bench_job& job) {
+  job.python = python_command();
+  job.python_runner = companion_file(python_runner_file).string();
+  job.harness_abi_library = companion_file(harness_abi_file).string();
+}
+
 }  // namespace
 
 void bench_target_options::add_to(CLI::App& sub) {
-  sub.add_option("kernel", kernel, "the kernel: a .cu file exposing extern \"C\" void solve(...)")->required();
+  sub.add_option("kernel", kernel,
+                 "the kernel: a .cu file exposing extern \"C\" void solve(...), or a Triton .py module with "
+                 "setup() and run_kernel()")
+      ->required();
   sub.add_option("--ref", ref, "reference: a .py module with reference(**kwargs), or a .cu file with the same solve()");
-  sub.add_option("--backend", backend, "cuda or cutlass (default: from the source)");
+  sub.add_option("--backend", backend, "cuda, cutlass or triton (default: from the file)");
   sub.add_option("--dim", dims, "NAME=VALUE: set solve()'s scalar NAME (also names of kopt's flags)")
       ->allow_extra_args(false);
   sub.add_option("--ptr-size", ptr_size, "element count of buffers without an annotated size");
@@ -62,18 +73,23 @@ prepared_bench prepare_bench(const bench_target_options& options, CLI::App& sub,
   std::optional<std::int64_t> ptr_size;
   if (options.ptr_size > 0) ptr_size = options.ptr_size;
   p.plan = kernel::plan_kernel(p.kernel_file, source, requested, dims, ptr_size, flags);
-  if (p.plan.backend == kernel::backend::triton) {
-    throw error(fmt::format("Triton kernels are not supported by {} yet: give a .cu kernel", options.command_name));
+  const bool triton = p.plan.backend == kernel::backend::triton;
+  if (triton) {
+    // Checked before anything slow: that the module parses and defines setup() and run_kernel().
+    use_python_runner(job);
+    harness::check_triton_module(job.python, job.python_runner, p.kernel_file);
   }
   if (!options.ref.empty()) {
     p.ref_file = fs::absolute(options.ref);
     read_text_file(p.ref_file, "reference file");
     if (p.ref_file.extension() == ".py") {
       // Checked before anything slow: that it parses and defines reference().
-      job.python = python_command();
-      job.python_runner = companion_file(python_runner_file).string();
-      job.timing_library = companion_file(timing_library_file).string();
+      use_python_runner(job);
       harness::check_python_reference(job.python, job.python_runner, p.ref_file);
+    } else if (triton) {
+      throw error(fmt::format("reference {}: a Triton kernel needs a Python reference (a .py module with "
+                              "reference(**kwargs))",
+                              options.ref));
     } else if (p.ref_file.extension() != ".cu") {
       throw error(fmt::format("reference {}: give a Python module (.py with reference()) or a .cu file with the "
                               "kernel's solve() signature",
@@ -91,6 +107,17 @@ prepared_bench prepare_bench(const bench_target_options& options, CLI::App& sub,
                             options.command_name));
   }
   p.device = *device;
+  job.kernel_source = p.kernel_file.string();
+  job.reference_source = p.ref_file.string();
+  job.backend = std::string(kernel::to_string(p.plan.backend));
+  job.dims = dims;
+  job.ptr_size = ptr_size;
+  job.own_flag_names = flags;
+  if (triton) {
+    // Triton compiles when run_kernel() first launches, inside the measuring process.
+    p.kernel_build.arch = compile::default_arch(p.device.capability);
+    return p;
+  }
 
   p.kernel_build = build(p.kernel_file, p.plan.backend, options.arch, p.device, options.nvcc_bin);
   if (!p.kernel_build.ok()) {
@@ -108,14 +135,8 @@ prepared_bench prepare_bench(const bench_target_options& options, CLI::App& sub,
     }
   }
 
-  job.kernel_source = p.kernel_file.string();
   job.kernel_library = p.kernel_build.library.string();
-  job.reference_source = p.ref_file.string();
   job.reference_library = reference_build.ok() ? reference_build.library.string() : "";
-  job.backend = std::string(kernel::to_string(p.plan.backend));
-  job.dims = dims;
-  job.ptr_size = ptr_size;
-  job.own_flag_names = flags;
   return p;
 }
 
@@ -132,17 +153,38 @@ wrapped_child_run run_wrapped_measuring_child(const std::vector<std::string>& wr
     gpu_lock.lock();
   }
   std::vector<std::string> argv = wrapper;
-  argv.insert(argv.end(),
-              {fs::read_symlink("/proc/self/exe").string(), "harness", job_file.string(), result_file.string()});
+  const std::vector<std::string> child = measuring_child_argv(job, job_file.string(), result_file.string());
+  argv.insert(argv.end(), child.begin(), child.end());
+  // The child sees exactly the chosen GPU as device 0, so the kernel's runtime uses it.
+  std::map<std::string, std::string> env{{"CUDA_VISIBLE_DEVICES", device.uuid}};
+  // Triton compiles into a cache of this run's own, so no binary from an earlier run (of
+  // another version of the module, say) can stand in for the one the source gives now.
+  if (is_triton(job)) env["TRITON_CACHE_DIR"] = (work / "triton-cache").string();
   wrapped_child_run run;
-  run.process = run_process({.argv = argv,
-                             // The child sees exactly the chosen GPU as device 0, so the kernel's runtime uses it.
-                             .extra_env = {{"CUDA_VISIBLE_DEVICES", device.uuid}},
-                             .timeout = std::chrono::seconds(timeout_s)});
+  run.process = run_process({.argv = argv, .extra_env = env, .timeout = std::chrono::seconds(timeout_s)});
   std::error_code ec;
   if (fs::exists(result_file, ec)) run.result = read_json_file(result_file);
   fs::remove_all(work, ec);
   return run;
+}
+
+bool is_triton(const harness::bench_job& job) { return job.backend == kernel::to_string(kernel::backend::triton); }
+
+std::vector<std::string> measuring_child_argv(const harness::bench_job& job, const std::string& job_file,
+                                              const std::string& result_file) {
+  if (is_triton(job)) return {job.python, job.python_runner, "triton", job_file, result_file};
+  return {fs::read_symlink("/proc/self/exe").string(), "harness", job_file, result_file};
+}
+
+// What the harness adds to a CUDA result in the child and the Python runner leaves to kopt.
+void complete_python_result(json& result) {
+  result["kopt_version"] = version_string;
+  if (!result.contains("kernel")) return;
+  if (result.contains("reference")) harness::add_speedup(result);
+  for (const char* who : {"kernel", "reference"}) {
+    if (!result.contains(who)) continue;
+    if (const auto warning = harness::throttle_warning(who, result[who])) result["warnings"].push_back(*warning);
+  }
 }
 
 json run_measuring_child(const harness::bench_job& job, const env::gpu_device& device, int timeout_s) {
@@ -155,7 +197,11 @@ json run_measuring_child(const harness::bench_job& job, const env::gpu_device& d
     const std::string detail = line_end == std::string::npos ? "" : message.substr(line_end + 1);
     throw error(std::string(trim(message.substr(0, line_end))), std::string(trim(detail)));
   }
-  if (run.succeeded() && child.result) return *child.result;
+  if (run.succeeded() && child.result) {
+    json result = *child.result;
+    if (is_triton(job)) complete_python_result(result);
+    return result;
+  }
   const bool hung = run.timed_out;
   return json{{"status", hung ? "timed_out" : "crashed"},
               {"reason", hung ? fmt::format("the kernel did not finish: the measuring process was killed after {} s "
@@ -176,6 +222,8 @@ void add_provenance(json& result, const prepared_bench& prepared, const harness:
   result["nvcc_command"] = prepared.kernel_build.command;
   result["nvcc_version"] = prepared.kernel_build.nvcc_version;
   result["seed"] = job.seed;
+  // A Triton result carries run_kernel()'s signature and the dimensions as setup() got them.
+  if (prepared.plan.backend == kernel::backend::triton) return;
   result["dims"] = kernel::to_json(prepared.plan)["dimensions"];
   std::vector<std::string> parameters;
   for (const auto& p : prepared.plan.solve->parameters) parameters.push_back(p.spelled_type + " " + p.name);

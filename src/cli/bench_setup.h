@@ -55,7 +55,7 @@ struct prepared_bench {
 // and dimensions. Throws kopt::error for usage and environment problems.
 prepared_bench prepare_bench(const bench_target_options& options, CLI::App& sub, harness::bench_job& job);
 
-// Runs `kopt harness` on `job` with the GPU lock held; a child that crashes or hangs becomes
+// Runs the measuring child on `job` with the GPU lock held; a child that crashes or hangs becomes
 // a result with status "crashed" / "timed_out". An environment error in the child (exit 2)
 // is rethrown as kopt::error.
 json run_measuring_child(const harness::bench_job& job, const env::gpu_device& device, int timeout_s);
@@ -71,6 +71,14 @@ struct wrapped_child_run {
 // than the child's exit.
 wrapped_child_run run_wrapped_measuring_child(const std::vector<std::string>& wrapper, const harness::bench_job& job,
                                               const env::gpu_device& device, int timeout_s);
+
+// Whether the job's kernel runs in the Python runner (Triton) rather than `kopt harness`.
+bool is_triton(const harness::bench_job& job);
+
+// The measuring child's command line: `kopt harness JOB RESULT`, or for a Triton kernel
+// `PYTHON kopt_runner.py triton JOB RESULT`.
+std::vector<std::string> measuring_child_argv(const harness::bench_job& job, const std::string& job_file,
+                                              const std::string& result_file);
 
 // The provenance fields every bench result carries.
 void add_provenance(json& result, const prepared_bench& prepared, const harness::bench_job& job);

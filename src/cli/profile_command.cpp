@@ -65,7 +65,6 @@ class profile_command final : public command {
 
   int run() override {
     const auto started = clock_type::now();
-    refuse_triton();
     // Before anything needs a GPU: without ncu there is nothing to do.
     const compile::located_tool ncu = compile::require_ncu(m_ncu_bin);
     if (m_launch_skip_option->count() > 0) m_capture.launch_skip = m_launch_skip;
@@ -92,7 +91,8 @@ class profile_command final : public command {
     record.warmup = m_job.warmup;
     record.ncu_argv = profile::capture_argv(ncu.path, m_capture, out / "full");
     std::vector<std::string> shown = record.ncu_argv;
-    shown.insert(shown.end(), {kopt_executable(), "harness", "JOB.json", "RESULT.json"});
+    const std::vector<std::string> measuring = measuring_child_argv(m_job, "JOB.json", "RESULT.json");
+    shown.insert(shown.end(), measuring.begin(), measuring.end());
     record.ncu_command = profile::shell_command_line(shown);
     record.by_hand_command = by_hand_command(ncu.path, out, prepared);
     if (!m_json) std::printf("ncu: %s\n", record.ncu_command.c_str());
@@ -141,12 +141,6 @@ class profile_command final : public command {
   }
 
  private:
-  void refuse_triton() const {
-    if (fs::path(m_target.kernel).extension() == ".py" || to_lower(m_target.backend) == "triton") {
-      throw error("Triton kernels are not supported by kopt profile yet: give a .cu kernel");
-    }
-  }
-
   static fs::path default_out_dir(const fs::path& kernel_file) {
     return kernel_file.parent_path() / (kernel_file.stem().string() + "_profile");
   }

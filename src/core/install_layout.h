@@ -1,6 +1,6 @@
 #pragma once
 // kopt's companion files sit beside its executable, in a prefix layout that a build folder
-// and an installation share: bin/kopt, lib/libkopt_timing.so, share/kopt/kopt_runner.py.
+// and an installation share: bin/kopt, lib/libkopt_harness_abi.so, share/kopt/kopt_runner.py.
 // Carrying kopt to another machine means carrying that folder.
 
 #include <filesystem>
@@ -15,6 +15,6 @@ std::filesystem::path install_prefix();
 std::filesystem::path companion_file(std::string_view relative);
 
 inline constexpr std::string_view python_runner_file = "share/kopt/kopt_runner.py";
-inline constexpr std::string_view timing_library_file = "lib/libkopt_timing.so";
+inline constexpr std::string_view harness_abi_file = "lib/libkopt_harness_abi.so";
 
 }  // namespace kopt

@@ -16,7 +16,7 @@ json to_json(const bench_job& job) {
                           {"reference_library", job.reference_library},
                           {"python", job.python},
                           {"python_runner", job.python_runner},
-                          {"timing_library", job.timing_library},
+                          {"harness_abi_library", job.harness_abi_library},
                           {"backend", job.backend},
                           {"dims", dims},
                           {"ptr_size", job.ptr_size ? json(*job.ptr_size) : json(nullptr)},
@@ -44,7 +44,7 @@ bench_job bench_job_from_json(const json& d) {
   job.reference_library = d.at("reference_library").get<std::string>();
   job.python = d.at("python").get<std::string>();
   job.python_runner = d.at("python_runner").get<std::string>();
-  job.timing_library = d.at("timing_library").get<std::string>();
+  job.harness_abi_library = d.at("harness_abi_library").get<std::string>();
   job.backend = d.at("backend").get<std::string>();
   for (const auto& dim : d.at("dims")) {
     job.dims.push_back({dim.at("name").get<std::string>(), dim.at("value").get<std::string>(),

@@ -21,7 +21,7 @@ struct bench_job {
   // A .py reference runs in kopt's Python runner, with this interpreter.
   std::string python;
   std::string python_runner;       // kopt_runner.py
-  std::string timing_library;      // libkopt_timing.so, for timing the Python reference
+  std::string harness_abi_library;      // libkopt_harness_abi.so, for timing the Python reference
   std::string backend;
   std::vector<kernel::dimension_arg> dims;
   std::optional<std::int64_t> ptr_size;

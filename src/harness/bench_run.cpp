@@ -3,7 +3,6 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -11,15 +10,14 @@
 #include <memory>
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "core/error.h"
 #include "core/files.h"
 #include "core/version.h"
 #include "cuda/cupti_activity.h"
 #include "cuda/driver_api.h"
-#include "cuda/nvml_library.h"
 #include "harness/device_buffers.h"
+#include "harness/gpu_sharing.h"
 #include "harness/input_fill.h"
 #include "harness/l2_flush.h"
 #include "harness/poison.h"
@@ -192,23 +190,6 @@ json run_profile_window(const cuda::driver_api& api, const kernel::kernel_plan& 
   return result;
 }
 
-// Other programs computing on the GPU while kopt times slow the kernel down unpredictably.
-// NVML lists this process too (under the host's pid when in a container).
-std::optional<std::string> other_processes_warning(const std::string& device_uuid) {
-  const auto pids = cuda::nvml_library::instance().compute_process_ids(device_uuid);
-  if (!pids) return std::nullopt;
-  std::vector<unsigned> others;
-  const bool self_listed = std::find(pids->begin(), pids->end(), static_cast<unsigned>(::getpid())) != pids->end();
-  for (const unsigned pid : *pids) {
-    if (pid != static_cast<unsigned>(::getpid())) others.push_back(pid);
-  }
-  const std::size_t count = self_listed ? others.size() : (others.empty() ? 0 : others.size() - 1);
-  if (count == 0) return std::nullopt;
-  return fmt::format("{} other process(es) use this GPU while kopt times (NVML lists pids {}): the times may be "
-                     "slower and noisier than on an idle GPU",
-                     count, fmt::join(*pids, ", "));
-}
-
 // The Python reference's outputs for every seed, and its timing, from kopt's Python runner.
 // Its data goes through a private folder that is removed afterwards.
 python_reference_result run_python_reference_job(const bench_job& job, const kernel::kernel_plan& plan,
@@ -217,7 +198,7 @@ python_reference_result run_python_reference_job(const bench_job& job, const ker
   request.python = job.python;
   request.runner = job.python_runner;
   request.module = job.reference_source;
-  request.timing_library = job.timing_library;
+  request.harness_abi_library = job.harness_abi_library;
   // Memory-backed when the machine has /dev/shm: the data goes through the page cache only.
   std::error_code ec;
   const std::filesystem::path shm = "/dev/shm";

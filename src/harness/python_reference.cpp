@@ -66,15 +66,28 @@ json parameters_json(const kernel::kernel_plan& plan) {
 
 }  // namespace
 
-void check_python_reference(const std::string& python, const fs::path& runner, const fs::path& module) {
+namespace {
+
+void check_python_module(const std::string& python, const fs::path& runner, const char* check_command,
+                         const fs::path& module) {
   const process_result run =
-      run_process({.argv = {python, runner.string(), "check-reference", module.string()},
+      run_process({.argv = {python, runner.string(), check_command, module.string()},
                    .timeout = std::chrono::seconds(60)});
   if (!run.started) {
-    throw error(fmt::format("cannot run Python ({}) for the reference {}: install python3 or set KOPT_PYTHON",
-                            run.start_error, module.string()));
+    throw error(fmt::format("cannot run Python ({}) for {}: install python3 or set KOPT_PYTHON", run.start_error,
+                            module.string()));
   }
   if (!run.succeeded()) throw_runner_problem(run, module);
+}
+
+}  // namespace
+
+void check_python_reference(const std::string& python, const fs::path& runner, const fs::path& module) {
+  check_python_module(python, runner, "check-reference", module);
+}
+
+void check_triton_module(const std::string& python, const fs::path& runner, const fs::path& module) {
+  check_python_module(python, runner, "check-triton", module);
 }
 
 python_reference_result run_python_reference(const python_reference_request& request) {
@@ -108,7 +121,7 @@ python_reference_result run_python_reference(const python_reference_request& req
   write_json_file(request_file, with_schema("reference_request", 1,
                                             json{{"module", request.module.string()},
                                                  {"device", request.device},
-                                                 {"timing_library", request.timing_library.string()},
+                                                 {"harness_abi_library", request.harness_abi_library.string()},
                                                  {"parameters", parameters_json(plan)},
                                                  {"seeds", seeds},
                                                  {"timing", timing}}));

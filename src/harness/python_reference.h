@@ -35,7 +35,7 @@ struct python_reference_request {
   std::string python;                // interpreter
   std::filesystem::path runner;      // kopt_runner.py
   std::filesystem::path module;      // the reference .py
-  std::filesystem::path timing_library;  // libkopt_timing.so (needed only with `timing`)
+  std::filesystem::path harness_abi_library;  // libkopt_harness_abi.so (needed only with `timing`)
   std::filesystem::path work_dir;    // created and filled here; the caller removes it
   std::string device = "cuda";       // "cpu" runs the reference on CPU tensors (tests)
   const kernel::kernel_plan* plan = nullptr;
@@ -64,5 +64,9 @@ python_reference_result run_python_reference(const python_reference_request& req
 // defines `reference` at top level. Throws kopt::error naming the problem.
 void check_python_reference(const std::string& python, const std::filesystem::path& runner,
                             const std::filesystem::path& module);
+
+// The same for a Triton kernel module: that it parses and defines setup() and run_kernel().
+void check_triton_module(const std::string& python, const std::filesystem::path& runner,
+                         const std::filesystem::path& module);
 
 }  // namespace kopt::harness

@@ -2,7 +2,7 @@
 // The timing engine: warm-up, then samples of one call each (flush, call, read the GPU's
 // own timestamps) until the stopping rule is met, with the SM clock read through NVML after
 // every sample. kopt's harness times CUDA kernels and native references with it, and
-// libkopt_timing gives the same engine to the Python runner, so kernel and reference are
+// libkopt_harness_abi gives the same engine to the Python runner, so kernel and reference are
 // always measured the same way.
 
 #include <cstddef>

@@ -76,5 +76,45 @@ TEST(BenchCommand, PythonToolkitFlagStyleIsAccepted) {
   EXPECT_EQ(first_line(r.stderr_text).rfind("kopt: error: no GPU to time on", 0), 0u) << r.stderr_text;
 }
 
+// ---------------------------------------------------------------- Triton kernels
+
+TEST(BenchCommandTriton, ModuleIsCheckedThenNeedsTheGpu) {
+  // The Python toolkit's command line: backend inferred from .py, --ref=, --rows= --cols=.
+  const auto r = run_kopt({"bench", example("triton_softmax.py"), "--ref=" + example("softmax_ref.py"), "--rows=4096",
+                           "--cols=1024"},
+                          no_gpu);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.stderr_text).rfind("kopt: error: no GPU to time on", 0), 0u) << r.stderr_text;
+}
+
+TEST(BenchCommandTriton, ModuleWithoutRunKernelIsNamedBeforeTheGpu) {
+  testing::scratch_dir dir;
+  const auto kernel = dir.write("k.py", "def setup(*, n, seed=0):\n    return {}\n");
+  const auto r = run_kopt({"bench", kernel.string(), "--n=16"}, no_gpu);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.stderr_text), "kopt: error: the Triton kernel " + kernel.string() +
+                                           " defines no run_kernel(): a Triton module needs setup(**dims, seed=...) "
+                                           "returning {\"inputs\": {...}, \"outputs\": [...]} and run_kernel(**inputs)")
+      << r.stderr_text;
+}
+
+TEST(BenchCommandTriton, CuFileWithTritonBackendIsRefused) {
+  const auto r = run_kopt({"bench", example("vector_add.cu"), "--backend=triton", "--N=16"}, no_gpu);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(first_line(r.stderr_text).find("--backend=triton needs a .py module with setup() and run_kernel()"),
+            std::string::npos)
+      << r.stderr_text;
+}
+
+TEST(BenchCommandTriton, NativeReferenceIsRefused) {
+  const auto r = run_kopt({"bench", example("triton_softmax.py"), "--ref", example("softmax_naive.cu"), "--rows=4",
+                           "--cols=4"},
+                          no_gpu);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(first_line(r.stderr_text).find("a Triton kernel needs a Python reference"), std::string::npos)
+      << r.stderr_text;
+}
+
+
 }  // namespace
 }  // namespace kopt

@@ -62,13 +62,16 @@ TEST(ProfileCommand, WithNcuPresentTheMissingGpuComesNext) {
   EXPECT_FALSE(fs::exists(dir.path() / "out"));
 }
 
-TEST(ProfileCommand, TritonKernelsAreRefusedClearly) {
+TEST(ProfileCommand, TritonModuleIsCheckedBeforeTheGpu) {
   scratch_dir dir;
+  const std::string ncu = version_only_ncu(dir).string();
   const auto kernel = dir.write("triton_softmax.py", "def setup(rows, cols, seed=0):\n    return {}\n");
-  const auto r = run_kopt({"profile", kernel.string(), "--rows=4", "--ncu-bin", "/nonexistent/ncu"}, no_gpu);
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(first_line(r.stderr_text),
-            "kopt: error: Triton kernels are not supported by kopt profile yet: give a .cu kernel");
+  const auto broken = run_kopt({"profile", kernel.string(), "--rows=4", "--ncu-bin", ncu}, no_gpu);
+  EXPECT_EQ(broken.exit_code, 2);
+  EXPECT_NE(first_line(broken.stderr_text).find("defines no run_kernel()"), std::string::npos) << broken.stderr_text;
+  const auto valid = run_kopt({"profile", example("triton_softmax.py"), "--rows=4", "--cols=4", "--ncu-bin", ncu}, no_gpu);
+  EXPECT_EQ(valid.exit_code, 2);
+  EXPECT_EQ(first_line(valid.stderr_text).rfind("kopt: error: no GPU to profile on", 0), 0u) << valid.stderr_text;
 }
 
 TEST(ProfileCommand, LaunchFiltersThatSelectNothingAreUsageErrors) {

@@ -42,12 +42,12 @@ TEST(BenchJob, PythonReferenceTravelsWithItsRunner) {
   job.reference_source = "/k/softmax_ref.py";
   job.python = "/opt/venv/bin/python3";
   job.python_runner = "/opt/kopt/share/kopt/kopt_runner.py";
-  job.timing_library = "/opt/kopt/lib/libkopt_timing.so";
+  job.harness_abi_library = "/opt/kopt/lib/libkopt_harness_abi.so";
   const bench_job back = bench_job_from_json(to_json(job));
   EXPECT_TRUE(has_python_reference(back));
   EXPECT_EQ(back.python, job.python);
   EXPECT_EQ(back.python_runner, job.python_runner);
-  EXPECT_EQ(back.timing_library, job.timing_library);
+  EXPECT_EQ(back.harness_abi_library, job.harness_abi_library);
   EXPECT_TRUE(back.reference_library.empty());
 }
 

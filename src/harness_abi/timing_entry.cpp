@@ -1,31 +1,25 @@
-// The C entry points of libkopt_timing: a thin shell over harness::sample_gpu_time, so that
-// the Python runner's samples are taken exactly as the harness takes them.
-#include "kopt_timing.h"
-
-#include <cstdlib>
-#include <cstring>
+// The timing entry point: a thin shell over harness::sample_gpu_time, so that the Python
+// runner's samples are taken exactly as the harness takes them.
 #include <memory>
 #include <string>
 
+#include "abi_text.h"
 
 #include "core/error.h"
 #include "core/json_io.h"
 #include "cuda/cupti_activity.h"
 #include "cuda/driver_api.h"
+#include "harness/gpu_sharing.h"
 #include "harness/l2_flush.h"
 #include "harness/sampling.h"
+#include "kopt_harness_abi.h"
 
 namespace {
 using kopt::json;
+using kopt::harness_abi::copy_out;
 
 // A callback returned nonzero: the caller holds the reason (a Python exception, say).
 struct callback_failed {};
-
-char* copy_out(const std::string& text) {
-  char* out = static_cast<char*>(std::malloc(text.size() + 1));
-  if (out != nullptr) std::memcpy(out, text.c_str(), text.size() + 1);
-  return out;
-}
 
 // The device the current context belongs to, with what the engine needs of it.
 struct current_device {
@@ -83,6 +77,8 @@ extern "C" int kopt_timing_sample(kopt_timing_callback call, kopt_timing_callbac
     json result = kopt::harness::sample_gpu_time(*api, *recorder, hot ? nullptr : flusher.get(),
                                                  invoke, sampling, device.uuid, prepare);
     result["protocol"] = kopt::harness::protocol_description(hot, device.l2_bytes);
+    result["warnings"] = json::array();
+    if (const auto warning = kopt::harness::other_processes_warning(device.uuid)) result["warnings"].push_back(*warning);
     *result_json = copy_out(result.dump());
     return 0;
   } catch (const callback_failed&) {
@@ -96,5 +92,3 @@ extern "C" int kopt_timing_sample(kopt_timing_callback call, kopt_timing_callbac
     return 1;
   }
 }
-
-extern "C" void kopt_timing_free(char* text) { std::free(text); }

@@ -1,0 +1,154 @@
+"""`kopt_runner.py reference REQUEST RESULT`: a Python reference for a CUDA kernel.
+
+Data crosses as files (see harness/python_reference.h): REQUEST names the module, the
+parameters in the kernel's order, one folder per seed holding <name>.bin for every buffer
+(inputs and inout contents, poison for outputs), and the timing options. The runner writes
+<name>.out.bin for every output and inout buffer, and RESULT with the module's tolerances,
+torch's version and TF32 settings, the timing document and the overhead of this process."""
+
+import inspect
+import json
+import os
+import time
+
+from . import modules, torch_support
+from .harness_abi import HarnessAbi, TimedCallFailed
+from .json_files import write_json_atomically
+from .problems import UserCodeProblem, describe_exception, exception_detail
+
+
+def check_call_shape(path, reference, names):
+    """A reference needing a parameter the kernel lacks would raise TypeError on every call;
+    say which names differ instead."""
+    try:
+        signature = inspect.signature(reference)
+    except (TypeError, ValueError):
+        return
+    try:
+        signature.bind(**{n: None for n in names})
+    except TypeError:
+        required = [p.name for p in signature.parameters.values()
+                    if p.default is inspect.Parameter.empty
+                    and p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)]
+        missing = [n for n in required if n not in names]
+        accepts_extra = any(p.kind == inspect.Parameter.VAR_KEYWORD for p in signature.parameters.values())
+        extra = [n for n in names if n not in signature.parameters] if not accepts_extra else []
+        parts = []
+        if missing:
+            parts.append(f"it needs {', '.join(missing)}, which the kernel's solve() does not have")
+        if extra:
+            parts.append(f"it does not accept {', '.join(extra)} (add **_ to ignore them)")
+        raise UserCodeProblem(
+            f"reference() in {path} does not fit the kernel's parameters ({', '.join(names)}): "
+            + ("; ".join(parts) if parts else "the call cannot be bound"))
+
+
+def load_reference(path):
+    module = modules.load_module(path, "reference", "kopt_reference")
+    return module, modules.function_of(module, "reference", path, "reference")
+
+
+def call_reference(path, reference, kwargs):
+    try:
+        return reference(**kwargs)
+    except Exception as e:
+        raise UserCodeProblem(f"the reference {path} raised {describe_exception(e)}", exception_detail(e))
+
+
+def tensor_from_file(torch, path, dtype, device):
+    with open(path, "rb") as f:
+        data = bytearray(f.read())
+    if not data:
+        return torch.empty(0, dtype=torch_support.dtype_named(torch, dtype), device=device)
+    return torch.frombuffer(data, dtype=torch.uint8).view(torch_support.dtype_named(torch, dtype)).to(device)
+
+
+def load_seed(torch, parameters, folder, device):
+    kwargs = {}
+    for p in parameters:
+        if p["kind"] == "buffer":
+            kwargs[p["name"]] = tensor_from_file(torch, os.path.join(folder, p["name"] + ".bin"), p["dtype"], device)
+        else:
+            kwargs[p["name"]] = p["value"]
+    return kwargs
+
+
+def outputs_of(parameters):
+    return [p for p in parameters if p["kind"] == "buffer" and p["role"] != "in"]
+
+
+def require_written(path, outputs, written, returned):
+    if outputs and not written:
+        how = "it returned a value instead: " if returned is not None else ""
+        raise UserCodeProblem(
+            f"the reference {path} wrote none of its outputs ({', '.join(outputs)}); {how}"
+            "reference() must write into the output tensors in place, e.g. output.copy_(...)")
+
+
+def run_seed(torch, path, reference, parameters, folder, device, overhead):
+    started = time.perf_counter()
+    kwargs = load_seed(torch, parameters, folder, device)
+    outputs = outputs_of(parameters)
+    before = {p["name"]: kwargs[p["name"]].clone() for p in outputs}
+    if device == "cuda":
+        torch.cuda.synchronize()
+    loaded = time.perf_counter()
+    returned = call_reference(path, reference, kwargs)
+    if device == "cuda":
+        torch.cuda.synchronize()
+    called = time.perf_counter()
+    written = any(not torch_support.same_bytes(torch, before[p["name"]], kwargs[p["name"]]) for p in outputs)
+    require_written(path, [p["name"] for p in outputs], written, returned)
+    for p in outputs:
+        with open(os.path.join(folder, p["name"] + ".out.bin"), "wb") as f:
+            f.write(torch_support.bytes_of(torch, kwargs[p["name"]]))
+    done = time.perf_counter()
+    overhead["exchange_s"] += (loaded - started) + (done - called)
+    overhead["reference_calls_s"] += called - loaded
+
+
+def time_reference(abi, path, reference, kwargs, inout_names, options):
+    """Times reference(**kwargs); inout tensors get their contents back before every sample,
+    as in the harness."""
+    saved = {name: kwargs[name].clone() for name in inout_names}
+
+    def restore():
+        for name, contents in saved.items():
+            kwargs[name].copy_(contents)
+
+    try:
+        return abi.time(lambda: reference(**kwargs), restore if saved else None, options, "reference")
+    except TimedCallFailed as failed:
+        raise UserCodeProblem(f"the reference {path} raised {describe_exception(failed.error)} while being timed",
+                              exception_detail(failed.error))
+
+
+def run(request_path, result_path):
+    started = time.perf_counter()
+    with open(request_path, encoding="utf-8") as f:
+        request = json.load(f)
+    path, device, parameters = request["module"], request["device"], request["parameters"]
+    modules.check_reference(path)  # cheap; before the seconds torch takes to import
+    torch = torch_support.import_torch()
+    if device == "cuda":
+        torch_support.require_gpu(torch)
+    module, reference = load_reference(path)
+    check_call_shape(path, reference, [p["name"] for p in parameters])
+    overhead = {"startup_s": time.perf_counter() - started, "exchange_s": 0.0, "reference_calls_s": 0.0}
+    for seed in request["seeds"]:
+        run_seed(torch, path, reference, parameters, seed["dir"], device, overhead)
+    timing = None
+    if request.get("timing"):
+        if device != "cuda":
+            raise RuntimeError("timing needs the GPU")
+        options = request["timing"]
+        folder = next(s["dir"] for s in request["seeds"] if s["seed"] == options["seed"])
+        kwargs = load_seed(torch, parameters, folder, device)
+        inout = [p["name"] for p in parameters if p["kind"] == "buffer" and p["role"] == "inout"]
+        timing = time_reference(HarnessAbi(request["harness_abi_library"]), path, reference, kwargs, inout, options)
+    overhead["total_s"] = time.perf_counter() - started
+    result = {"schema": "kopt.reference_result/v1", "atol": modules.number_attribute(module, "atol"),
+              "rtol": modules.number_attribute(module, "rtol"), "torch": torch_support.torch_facts(torch),
+              "timing": timing, "overhead": overhead}
+    write_json_atomically(result_path, result)
+

@@ -1,0 +1,75 @@
+"""torch and Triton as the runner needs them: importing with a message that says what to
+install, element types in kopt's names, bytes of tensors, and facts for provenance."""
+
+import ctypes
+import sys
+
+from .problems import UserCodeProblem
+
+# kopt's element type names (kernel/element_type.h) and torch's dtype attribute names agree.
+ELEMENT_TYPES = ("float64", "float32", "float16", "bfloat16", "int64", "int32", "int16", "int8",
+                 "uint64", "uint32", "uint16", "uint8", "bool")
+
+
+def import_torch():
+    try:
+        import torch
+    except ImportError as e:
+        raise UserCodeProblem(
+            f"torch is not installed for {sys.executable} ({e}): install it (pip install torch==2.11.0) or point "
+            "KOPT_PYTHON at a Python that has it")
+    return torch
+
+
+def import_triton():
+    try:
+        import triton
+    except ImportError as e:
+        raise UserCodeProblem(
+            f"triton is not installed for {sys.executable} ({e}): install it (pip install triton==3.6.0) or point "
+            "KOPT_PYTHON at a Python that has it")
+    return triton
+
+
+def require_gpu(torch):
+    if not torch.cuda.is_available():
+        raise UserCodeProblem(f"torch {torch.__version__} in {sys.executable} cannot use the GPU "
+                              "(torch.cuda.is_available() is False): install a CUDA build of torch")
+    torch.zeros(1, device="cuda")  # create the context now, not inside the first measurement
+
+
+def element_type_of(torch, dtype):
+    """kopt's name of a torch dtype, or None when kopt cannot compare it."""
+    name = str(dtype).replace("torch.", "")
+    return name if name in ELEMENT_TYPES else None
+
+
+def dtype_named(torch, name):
+    return getattr(torch, name)
+
+
+def as_bytes(torch, tensor):
+    """The tensor's elements in logical order, as a flat uint8 tensor on its device."""
+    flat = tensor.detach().contiguous().reshape(-1)
+    return flat.view(torch.uint8) if flat.numel() else torch.empty(0, dtype=torch.uint8, device=flat.device)
+
+
+def host_bytes(torch, tensor):
+    """A host uint8 tensor of the elements (kept alive by the caller while its pointer is used)."""
+    return as_bytes(torch, tensor).cpu()
+
+
+def bytes_of(torch, tensor):
+    host = host_bytes(torch, tensor)
+    return ctypes.string_at(host.data_ptr(), host.numel()) if host.numel() else b""
+
+
+def same_bytes(torch, a, b):
+    return torch.equal(as_bytes(torch, a), as_bytes(torch, b))
+
+
+def torch_facts(torch):
+    return {"version": torch.__version__, "cuda": torch.version.cuda or "none",
+            "float32_matmul_precision": torch.get_float32_matmul_precision(),
+            "tf32_matmul": bool(torch.backends.cuda.matmul.allow_tf32),
+            "tf32_cudnn": bool(torch.backends.cudnn.allow_tf32)}

@@ -1,0 +1,14 @@
+#pragma once
+// Whether other programs compute on the GPU while kopt times: they slow the kernel down
+// unpredictably, so a result says so.
+
+#include <optional>
+#include <string>
+
+namespace kopt::harness {
+
+// "2 other process(es) use this GPU while kopt times (NVML lists pids ...)", or nothing (also
+// when NVML cannot tell). `device_uuid` as cuda::format_uuid writes it.
+std::optional<std::string> other_processes_warning(const std::string& device_uuid);
+
+}  // namespace kopt::harness

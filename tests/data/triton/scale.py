@@ -1,0 +1,50 @@
+"""y = 2 * x in Triton, and deliberately broken versions of it for kopt's tests, chosen by the
+KOPT_TEST_VARIANT environment variable (default: correct)."""
+
+import os
+
+import torch
+import triton
+import triton.language as tl
+
+VARIANT = os.environ.get("KOPT_TEST_VARIANT", "correct")
+
+
+@triton.jit
+def scale_kernel(x_ptr, y_ptr, n, limit, BLOCK: tl.constexpr, MODE: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offsets, mask=offsets < n, other=0.0)
+    if MODE == 1:    # accumulates into y: reads the output before writing it
+        x = x + tl.load(y_ptr + offsets, mask=offsets < n, other=0.0) * 0.5
+    if MODE == 2:    # writes into its input as well
+        tl.store(x_ptr + offsets, x + 1.0, mask=offsets < n)
+    if MODE == 3:    # produces NaN
+        x = x * float("nan")
+    if MODE == 4:    # stores far outside any allocation: an illegal address (GPU only)
+        tl.store(y_ptr + (offsets.to(tl.int64) + (1 << 40)), x, mask=offsets < n)
+    if MODE == 5:    # never returns (GPU only)
+        flag = tl.load(x_ptr, volatile=True)
+        while flag == flag:
+            flag = tl.load(x_ptr, volatile=True)
+    tl.store(y_ptr + offsets, 2.0 * x, mask=offsets < limit)
+
+
+MODES = {"correct": 0, "half": 0, "past_end": 0, "reads_output": 1, "inout": 1, "writes_input": 2, "nan": 3,
+         "faults": 4, "hangs": 5}
+
+
+def setup(*, n, seed=0, **_):
+    generator = torch.Generator().manual_seed(seed)
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    x = torch.randn(n, generator=generator).to(device)
+    if VARIANT == "inout":
+        y = torch.randn(n, generator=generator).to(device)
+        return {"inputs": {"x": x, "y": y, "n": n}, "outputs": ["y"], "inout": ["y"]}
+    return {"inputs": {"x": x, "y": torch.empty_like(x), "n": n}, "outputs": ["y"]}
+
+
+def run_kernel(*, x, y, n, **_):
+    if VARIANT == "raises":
+        raise ValueError("the block size does not divide n")
+    limit = n // 2 if VARIANT == "half" else n + 16 if VARIANT == "past_end" else n
+    scale_kernel[(triton.cdiv(limit, 64),)](x, y, n, limit, BLOCK=64, MODE=MODES[VARIANT])

@@ -1,0 +1,260 @@
+// The Triton path of kopt's Python runner on the CPU: Triton's interpreter (TRITON_INTERPRET=1)
+// runs tests/data/triton/scale.py and its broken variants through the runner that kopt ships
+// (share/kopt/kopt_runner.py beside the kopt binary), with the harness's comparison from
+// libkopt_harness_abi. What a GPU adds (compiling, timing, the profiler window) runs in
+// bench_gpu_gtest on the GPU machine. Needs python3 with torch and triton (scripts/setup.sh).
+#include <gtest/gtest.h>
+
+#include "core/json_io.h"
+#include "core/python.h"
+#include "harness/bench_job.h"
+#include "support/kopt_process.h"
+
+namespace kopt::harness {
+namespace {
+namespace fs = std::filesystem;
+using kopt::testing::first_line;
+using kopt::testing::scratch_dir;
+
+fs::path data(const std::string& name) { return fs::path(KOPT_TEST_DATA_DIR) / "triton" / name; }
+
+struct runner_run {
+  process_result process;
+  json result;  // null when the runner wrote none
+};
+
+struct triton_fixture {
+  scratch_dir dir;
+  bench_job job;
+  std::map<std::string, std::string> env{{"TRITON_INTERPRET", "1"}, {"CUDA_VISIBLE_DEVICES", ""}};
+
+  triton_fixture() {
+    const fs::path prefix = kopt::testing::kopt_binary().parent_path().parent_path();
+    job.kernel_source = data("scale.py").string();
+    job.reference_source = data("scale_ref.py").string();
+    job.python = python_command();
+    job.python_runner = (prefix / "share" / "kopt" / "kopt_runner.py").string();
+    job.harness_abi_library = (prefix / "lib" / "libkopt_harness_abi.so").string();
+    job.backend = "triton";
+    job.dims = {{"n", "1000", false}};
+    job.validation_only = true;  // no GPU: checks only
+  }
+
+  runner_run run(const std::string& variant = "correct") {
+    env["KOPT_TEST_VARIANT"] = variant;
+    env["TRITON_CACHE_DIR"] = (dir.path() / "triton-cache").string();
+    const fs::path job_file = dir.path() / "job.json";
+    const fs::path result_file = dir.path() / "result.json";
+    fs::remove(result_file);
+    write_json_file(job_file, to_json(job));
+    runner_run r;
+    r.process = run_process({.argv = {job.python, job.python_runner, "triton", job_file.string(), result_file.string()},
+                             .extra_env = env,
+                             .timeout = std::chrono::seconds(240)});
+    if (fs::exists(result_file)) r.result = read_json_file(result_file);
+    return r;
+  }
+
+  // A module of the test's own, for the contract's error paths.
+  void use_kernel(const std::string& text) { job.kernel_source = dir.write("kernel.py", text).string(); }
+};
+
+TEST(TritonRunner, CorrectKernelPassesEverySeed) {
+  triton_fixture f;
+  const runner_run r = f.run();
+  ASSERT_EQ(r.process.exit_code, 0) << r.process.stderr_text;
+  EXPECT_EQ(r.result["status"], "ok") << r.result.dump(2);
+  EXPECT_EQ(r.result["device"], "cpu");
+  const json& correctness = r.result["correctness"];
+  EXPECT_TRUE(correctness["checked"].get<bool>());
+  EXPECT_TRUE(correctness["passed"].get<bool>());
+  EXPECT_EQ(correctness["output_tensor_count"], 1);
+  EXPECT_EQ(correctness["atol"], 1e-6);  // the reference module's
+  ASSERT_EQ(correctness["seeds"].size(), 2u);
+  EXPECT_EQ(correctness["seeds"][1]["seed"], 1);
+  const json& y = correctness["seeds"][0]["outputs"][0];
+  EXPECT_EQ(y["name"], "y");
+  EXPECT_EQ(y["elements"], 1000);
+  EXPECT_EQ(y["compared"], 1000);
+  EXPECT_EQ(r.result["buffer_bytes"], 8000);
+  EXPECT_EQ(r.result["dims"]["n"], 1000);
+  EXPECT_TRUE(r.result["triton"]["interpreted"].get<bool>());
+  EXPECT_EQ(r.result["triton"]["version"], "3.6.0");
+  EXPECT_FALSE(r.result.contains("kernel"));  // nothing timed without a GPU
+}
+
+TEST(TritonRunner, FlagTolerancesWinOverTheReferenceModule) {
+  triton_fixture f;
+  f.job.atol = 0.5;
+  const runner_run r = f.run();
+  ASSERT_EQ(r.process.exit_code, 0) << r.process.stderr_text;
+  EXPECT_EQ(r.result["correctness"]["atol"], 0.5);
+  EXPECT_EQ(r.result["correctness"]["rtol"], 1e-6);
+}
+
+TEST(TritonRunner, PartialOutputFails) {
+  triton_fixture f;
+  const runner_run r = f.run("half");
+  ASSERT_EQ(r.process.exit_code, 0) << r.process.stderr_text;
+  EXPECT_EQ(r.result["status"], "failed");
+  EXPECT_NE(r.result["reason"].get<std::string>().find("validation failed (seed 0): y:"), std::string::npos)
+      << r.result["reason"];
+  EXPECT_EQ(r.result["correctness"]["seeds"][0]["outputs"][0]["unwritten"], 500);
+  EXPECT_FALSE(r.result["correctness"]["passed"].get<bool>());
+}
+
+TEST(TritonRunner, WritePastTheEndIsCaughtByTheGuard) {
+  triton_fixture f;
+  const runner_run r = f.run("past_end");
+  ASSERT_EQ(r.process.exit_code, 0) << r.process.stderr_text;
+  EXPECT_EQ(r.result["status"], "failed");
+  EXPECT_EQ(r.result["reason"], "out-of-bounds write: wrote up to 64 bytes past the end of y") << r.result["reason"];
+}
+
+TEST(TritonRunner, WriteIntoAnInputFails) {
+  triton_fixture f;
+  const runner_run r = f.run("writes_input");
+  ASSERT_EQ(r.process.exit_code, 0) << r.process.stderr_text;
+  EXPECT_EQ(r.result["reason"], "the kernel wrote into its input x (not among setup()'s outputs)");
+}
+
+TEST(TritonRunner, NanOutputFails) {
+  triton_fixture f;
+  const runner_run r = f.run("nan");
+  ASSERT_EQ(r.process.exit_code, 0) << r.process.stderr_text;
+  EXPECT_EQ(r.result["status"], "failed");
+  EXPECT_EQ(r.result["correctness"]["seeds"][0]["outputs"][0]["first_mismatches"][0]["what"], "NaN");
+}
+
+TEST(TritonRunner, ReadingAPoisonedOutputSuggestsInout) {
+  triton_fixture f;
+  const runner_run r = f.run("reads_output");
+  ASSERT_EQ(r.process.exit_code, 0) << r.process.stderr_text;
+  EXPECT_EQ(r.result["status"], "failed");
+  EXPECT_NE(r.result["reason"].get<std::string>().find("list it in setup()'s \"inout\""), std::string::npos)
+      << r.result["reason"];
+}
+
+TEST(TritonRunner, InoutOutputKeepsItsContentsForKernelAndReference) {
+  triton_fixture f;
+  const runner_run r = f.run("inout");
+  ASSERT_EQ(r.process.exit_code, 0) << r.process.stderr_text;
+  EXPECT_EQ(r.result["status"], "ok") << r.result["reason"];
+  EXPECT_TRUE(r.result["correctness"]["passed"].get<bool>());
+}
+
+TEST(TritonRunner, RunKernelRaisingIsAFailedKernelWithItsTraceback) {
+  triton_fixture f;
+  const runner_run r = f.run("raises");
+  ASSERT_EQ(r.process.exit_code, 0) << r.process.stderr_text;
+  EXPECT_EQ(r.result["status"], "failed");
+  EXPECT_EQ(r.result["reason"], "run_kernel() in " + f.job.kernel_source +
+                                    " raised ValueError: the block size does not divide n");
+  EXPECT_NE(r.result["detail"].get<std::string>().find("Traceback"), std::string::npos);
+}
+
+TEST(TritonRunner, WithoutReferenceOnlyGuardsAndInputsAreChecked) {
+  triton_fixture f;
+  f.job.reference_source = "";
+  const runner_run r = f.run("half");
+  ASSERT_EQ(r.process.exit_code, 0) << r.process.stderr_text;
+  EXPECT_EQ(r.result["status"], "ok");
+  EXPECT_FALSE(r.result["correctness"]["checked"].get<bool>());
+}
+
+// ---------------------------------------------------------------- the module's contract (exit 2)
+
+constexpr const char* kernel_head = "import torch\nimport triton\n\ndef run_kernel(**_):\n    pass\n\n";
+
+TEST(TritonRunner, MissingSetupAndRunKernelAreNamed) {
+  triton_fixture f;
+  f.use_kernel("import torch\n");
+  const runner_run r = f.run();
+  EXPECT_EQ(r.process.exit_code, 2);
+  EXPECT_EQ(first_line(r.process.stderr_text),
+            "the Triton kernel " + f.job.kernel_source +
+                " defines no setup() and no run_kernel(): a Triton module needs setup(**dims, seed=...) returning "
+                "{\"inputs\": {...}, \"outputs\": [...]} and run_kernel(**inputs)");
+}
+
+TEST(TritonRunner, SetupReturningTheWrongShape) {
+  triton_fixture f;
+  f.use_kernel(std::string(kernel_head) + "def setup(*, n, seed=0):\n    return [torch.zeros(n)]\n");
+  const runner_run r = f.run();
+  EXPECT_EQ(r.process.exit_code, 2);
+  EXPECT_NE(first_line(r.process.stderr_text).find("returned list without an \"inputs\" dict"), std::string::npos)
+      << r.process.stderr_text;
+}
+
+TEST(TritonRunner, OutputNotAmongTheInputs) {
+  triton_fixture f;
+  f.use_kernel(std::string(kernel_head) +
+               "def setup(*, n, seed=0):\n    return {\"inputs\": {\"x\": torch.zeros(n)}, \"outputs\": [\"y\"]}\n");
+  const runner_run r = f.run();
+  EXPECT_EQ(r.process.exit_code, 2);
+  EXPECT_NE(first_line(r.process.stderr_text).find("output 'y' is not among the inputs (x)"), std::string::npos)
+      << r.process.stderr_text;
+}
+
+TEST(TritonRunner, OutputThatIsNotATensor) {
+  triton_fixture f;
+  f.use_kernel(std::string(kernel_head) +
+               "def setup(*, n, seed=0):\n    return {\"inputs\": {\"x\": torch.zeros(n), \"n\": n}, \"outputs\": [\"n\"]}\n");
+  const runner_run r = f.run();
+  EXPECT_EQ(r.process.exit_code, 2);
+  EXPECT_NE(first_line(r.process.stderr_text).find("output 'n' is a int, not a tensor"), std::string::npos)
+      << r.process.stderr_text;
+}
+
+TEST(TritonRunner, MissingDimensionIsNamedWithTheFlag) {
+  triton_fixture f;
+  f.job.dims.clear();
+  const runner_run r = f.run();
+  EXPECT_EQ(r.process.exit_code, 2);
+  EXPECT_EQ(first_line(r.process.stderr_text), "setup() in " + f.job.kernel_source + " needs n: pass --n=VALUE");
+}
+
+TEST(TritonRunner, SetupRaisingShowsItsTraceback) {
+  triton_fixture f;
+  f.use_kernel(std::string(kernel_head) + "def setup(*, n, seed=0):\n    raise RuntimeError('no memory for n')\n");
+  const runner_run r = f.run();
+  EXPECT_EQ(r.process.exit_code, 2);
+  EXPECT_EQ(first_line(r.process.stderr_text),
+            "setup() in " + f.job.kernel_source + " raised RuntimeError: no memory for n");
+  EXPECT_NE(r.process.stderr_text.find("Traceback"), std::string::npos);
+}
+
+TEST(TritonRunner, ReferenceWritingAnInputIsNamed) {
+  triton_fixture f;
+  f.job.reference_source = f.dir.write("ref.py", "def reference(*, x, y, n, **_):\n    y.copy_(2 * x)\n    x.zero_()\n").string();
+  const runner_run r = f.run();
+  EXPECT_EQ(r.process.exit_code, 2);
+  EXPECT_NE(first_line(r.process.stderr_text).find("wrote into x, which is not among the kernel's outputs (y)"),
+            std::string::npos)
+      << r.process.stderr_text;
+}
+
+// A Python whose `import triton` (or torch) fails, as on a machine without it.
+TEST(TritonRunner, MissingTritonSaysWhatToInstall) {
+  triton_fixture f;
+  f.dir.write("hide/triton/__init__.py", "raise ImportError('No module named triton')\n");
+  f.env["PYTHONPATH"] = (f.dir.path() / "hide").string();
+  const runner_run r = f.run();
+  EXPECT_EQ(r.process.exit_code, 2);
+  EXPECT_NE(first_line(r.process.stderr_text).find("triton is not installed"), std::string::npos)
+      << r.process.stderr_text;
+  EXPECT_NE(first_line(r.process.stderr_text).find("pip install triton==3.6.0"), std::string::npos);
+}
+
+TEST(TritonRunner, MissingTorchSaysWhatToInstall) {
+  triton_fixture f;
+  f.dir.write("hide/torch/__init__.py", "raise ImportError('No module named torch')\n");
+  f.env["PYTHONPATH"] = (f.dir.path() / "hide").string();
+  const runner_run r = f.run();
+  EXPECT_EQ(r.process.exit_code, 2);
+  EXPECT_NE(first_line(r.process.stderr_text).find("torch is not installed"), std::string::npos)
+      << r.process.stderr_text;
+}
+
+}  // namespace
+}  // namespace kopt::harness
