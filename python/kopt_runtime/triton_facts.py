@@ -39,7 +39,7 @@ class LaunchWatcher:
         def run(*args, **kwargs):
             kernel = original(*args, **kwargs)
             if not kwargs.get("warmup", False) and kernel is not None:
-                launches.append((function, tuner, kernel, kwargs.get("grid")))
+                launches.append((function, tuner, kernel, launch_grid(function, args, kwargs)))
             return kernel
 
         function.run = run
@@ -56,6 +56,22 @@ class LaunchWatcher:
             seen.add(id(kernel))
             kernels.append(kernel_facts(function, tuner, kernel, grid))
         return kernels
+
+
+def launch_grid(function, args, kwargs):
+    """The grid as Triton computed it: a callable grid gets the launch's arguments by name,
+    constexprs (an autotuner's choice) included, as Triton itself calls it."""
+    grid = kwargs.get("grid")
+    if callable(grid):
+        named = dict(zip(getattr(function, "arg_names", []), args))
+        named.update(kwargs)
+        try:
+            grid = grid(named)
+        except Exception:  # a grid function that needs more than the arguments: leave it out
+            return None
+    if isinstance(grid, (tuple, list)) and all(isinstance(g, int) for g in grid):
+        return list(grid) + [1] * (3 - len(grid))
+    return None
 
 
 def constexpr_values(function, kernel):
@@ -84,8 +100,8 @@ def kernel_facts(function, tuner, kernel, grid):
         "spills": getattr(kernel, "n_spills", None),
         "constexprs": constexpr_values(function, kernel),
     }
-    if isinstance(grid, (tuple, list)):
-        facts["grid"] = [int(g) for g in grid]
+    if grid is not None:
+        facts["grid"] = grid
     if tuner is not None:
         chosen = getattr(tuner, "best_config", None)
         facts["autotuner"] = {

@@ -26,8 +26,10 @@ void print_triton_facts(const json& triton) {
   for (const auto& k : triton.value("kernels", json::array())) {
     std::vector<std::string> constexprs;
     for (const auto& [name, value] : k["constexprs"].items()) constexprs.push_back(name + "=" + scalar_text(value));
-    std::printf("triton kernel %s: %s, num_warps %s, num_stages %s, %s registers/thread, %s spills, %s bytes shared\n",
-                k.value("name", "?").c_str(), constexprs.empty() ? "no constexprs" : fmt::format("{}", fmt::join(constexprs, " ")).c_str(),
+    const std::string grid = k.contains("grid") ? fmt::format("grid ({}), ", fmt::join(k["grid"], ", ")) : "";
+    std::printf("triton kernel %s: %s%s, num_warps %s, num_stages %s, %s registers/thread, %s spills, %s bytes shared\n",
+                k.value("name", "?").c_str(), grid.c_str(),
+                constexprs.empty() ? "no constexprs" : fmt::format("{}", fmt::join(constexprs, " ")).c_str(),
                 scalar_text(k["num_warps"]).c_str(), scalar_text(k["num_stages"]).c_str(),
                 scalar_text(k["registers_per_thread"]).c_str(), scalar_text(k["spills"]).c_str(),
                 scalar_text(k["shared_memory_bytes"]).c_str());
@@ -43,12 +45,15 @@ void print_triton_facts(const json& triton) {
 void print_python_runner(const char* what, const json& runner) {
   const json& torch = runner["torch"];
   const json& overhead = runner["overhead_s"];
+  // Only a reference for a CUDA kernel exchanges data with kopt through files.
+  const std::string exchange =
+      overhead.contains("exchange_s") ? fmt::format(", data exchange {:.3f} s", overhead["exchange_s"].get<double>()) : "";
   std::printf("%s ran in Python: torch %s (CUDA %s, TF32 matmul %s, cuDNN TF32 %s); runner %.2f s in all "
-              "(start-up %.2f s, data exchange %.3f s)\n",
+              "(start-up %.2f s%s)\n",
               what, torch.value("version", "?").c_str(), torch.value("cuda", "?").c_str(),
               torch.value("tf32_matmul", false) ? "on" : "off", torch.value("tf32_cudnn", false) ? "on" : "off",
               overhead.value("runner_wall_s", overhead.value("total_s", 0.0)), overhead.value("startup_s", 0.0),
-              overhead.value("exchange_s", 0.0));
+              exchange.c_str());
 }
 
 void print_result(const json& r, std::int64_t buffer_bytes) {

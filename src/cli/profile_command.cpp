@@ -133,8 +133,9 @@ class profile_command final : public command {
       std::printf("%s\n", document.dump(2).c_str());
       return static_cast<int>(exit_status::ok);
     }
-    std::printf("profiled %zu kernel launch(es) in %d solve() call(s) on %s in %.1f s:\n", record.kernels.size(),
-                m_job.profile_calls, prepared.device.name.c_str(), record.capture_seconds);
+    std::printf("profiled %zu kernel launch(es) in %d %s call(s) on %s in %.1f s:\n", record.kernels.size(),
+                m_job.profile_calls, is_triton(m_job) ? "run_kernel()" : "solve()", prepared.device.name.c_str(),
+                record.capture_seconds);
     for (const auto& k : record.kernels) std::printf("  %s\n", profile::kernel_summary_line(k).c_str());
     std::printf("files in %s: %s\n", out.string().c_str(), join(record.files, ", ").c_str());
     return static_cast<int>(exit_status::ok);

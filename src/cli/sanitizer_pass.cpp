@@ -67,7 +67,8 @@ json run_sanitizer_pass(const std::string& tool, harness::bench_job job, const e
   const wrapped_child_run run = run_wrapped_measuring_child(wrapper, job, device, timeout_s);
   const sanitizer_findings findings = parse_sanitizer_output(run.process.stdout_text + run.process.stderr_text);
   std::vector<std::string> command = wrapper;
-  command.insert(command.end(), {"kopt", "harness", "JOB", "RESULT"});
+  const std::vector<std::string> measuring = measuring_child_argv(job, "JOB", "RESULT");
+  command.insert(command.end(), measuring.begin(), measuring.end());
   json pass{{"tool", tool},
             {"command", command},
             {"compute_sanitizer_version", sanitizer.version},

@@ -69,7 +69,8 @@ TEST(TritonOnGpu, SoftmaxWithThePythonToolkitsCommandLine) {
   EXPECT_EQ(k["spills"], 0);
   // The run's own Triton cache, gone afterwards.
   EXPECT_FALSE(fs::exists(r["triton"]["cache_dir"].get<std::string>()));
-  EXPECT_NE(o.process.stdout_text.find("triton kernel softmax_rows: BLOCK=1024"), std::string::npos);
+  EXPECT_EQ(k["grid"], nlohmann::json::parse("[4096, 1, 1]"));
+  EXPECT_NE(o.process.stdout_text.find("triton kernel softmax_rows: grid (4096, 1, 1), BLOCK=1024"), std::string::npos);
 }
 
 TEST(TritonOnGpu, MatmulReportsTheAutotunersChoice) {
@@ -83,6 +84,9 @@ TEST(TritonOnGpu, MatmulReportsTheAutotunersChoice) {
   ASSERT_FALSE(k["autotuner"]["chosen"].is_null());
   EXPECT_EQ(k["autotuner"]["chosen"]["num_warps"], k["num_warps"]);
   EXPECT_EQ(k["autotuner"]["chosen"]["kwargs"]["BLOCK_M"], k["constexprs"]["BLOCK_M"]);
+  // The grid function evaluated with the chosen tile: one program per output tile.
+  const int tiles = (2048 / k["constexprs"]["BLOCK_M"].get<int>()) * (2048 / k["constexprs"]["BLOCK_N"].get<int>());
+  EXPECT_EQ(k["grid"], nlohmann::json::array({tiles, 1, 1}));
 }
 
 TEST(TritonOnGpu, CorrectInoutKernelPasses) {
@@ -145,6 +149,23 @@ TEST(TritonOnGpu, KernelThatNeverReturnsIsKilledAtTheTimeout) {
   const auto o = scale_variant("hangs", {"--timeout", "40"});
   EXPECT_EQ(o.process.exit_code, 1) << o.process.stderr_text;
   EXPECT_EQ(o.result["status"], "timed_out");
+}
+
+TEST(TritonOnGpu, SanitizerMemcheckFindsTheIllegalAddress) {
+  const auto o = scale_variant("faults", {"--sanitize", "memcheck", "--timeout", "240"});
+  std::printf("%s%s", o.process.stdout_text.c_str(), o.process.stderr_text.c_str());
+  EXPECT_EQ(o.process.exit_code, 1);
+  ASSERT_TRUE(o.result.contains("sanitizer")) << o.result.dump(2);
+  EXPECT_NE(o.result["sanitizer"]["status"], "clean");
+  EXPECT_FALSE(o.result.contains("kernel"));
+}
+
+TEST(TritonOnGpu, SanitizerMemcheckLetsACleanKernelGoOnToTiming) {
+  const auto o = scale_variant("correct", {"--sanitize", "memcheck", "--timeout", "240"});
+  std::printf("%s%s", o.process.stdout_text.c_str(), o.process.stderr_text.c_str());
+  ASSERT_EQ(o.process.exit_code, 0);
+  EXPECT_EQ(o.result["sanitizer"]["status"], "clean");
+  EXPECT_TRUE(o.result.contains("kernel"));
 }
 
 TEST(TritonOnGpu, ProfileCapturesOnlyTheTritonKernel) {
