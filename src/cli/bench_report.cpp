@@ -1,0 +1,110 @@
+#include "cli/bench_report.h"
+
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace kopt::cli {
+namespace {
+
+std::string scalar_text(const json& value) {
+  return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+// What Triton compiled and launched for one run_kernel() call.
+void print_triton_facts(std::FILE* out, const json& triton) {
+  for (const auto& k : triton.value("kernels", json::array())) {
+    std::vector<std::string> constexprs;
+    for (const auto& [name, value] : k["constexprs"].items()) constexprs.push_back(name + "=" + scalar_text(value));
+    std::vector<std::int64_t> grid_dims;
+    for (const auto& g : k.value("grid", json::array())) grid_dims.push_back(g.get<std::int64_t>());
+    const std::string grid = grid_dims.empty() ? "" : fmt::format("grid ({}), ", fmt::join(grid_dims, ", "));
+    std::fprintf(out, "triton kernel %s: %s%s, num_warps %s, num_stages %s, %s registers/thread, %s spills, %s bytes shared\n",
+                k.value("name", "?").c_str(), grid.c_str(),
+                constexprs.empty() ? "no constexprs" : fmt::format("{}", fmt::join(constexprs, " ")).c_str(),
+                scalar_text(k["num_warps"]).c_str(), scalar_text(k["num_stages"]).c_str(),
+                scalar_text(k["registers_per_thread"]).c_str(), scalar_text(k["spills"]).c_str(),
+                scalar_text(k["shared_memory_bytes"]).c_str());
+    if (k.contains("autotuner")) {
+      const json& tuner = k["autotuner"];
+      std::fprintf(out, "  autotuner: chose %s among %d configs\n",
+                  tuner["chosen"].is_null() ? "nothing" : tuner["chosen"].dump().c_str(), tuner["configs"].get<int>());
+    }
+  }
+  if (triton.value("interpreted", false)) std::fprintf(out, "triton: interpreted (TRITON_INTERPRET=1), nothing compiled\n");
+}
+
+void print_python_runner(std::FILE* out, const char* what, const json& runner) {
+  const json& torch = runner["torch"];
+  const json& overhead = runner["overhead_s"];
+  // Only a reference for a CUDA kernel exchanges data with kopt through files.
+  const std::string exchange =
+      overhead.contains("exchange_s") ? fmt::format(", data exchange {:.3f} s", overhead["exchange_s"].get<double>()) : "";
+  std::fprintf(out, "%s ran in Python: torch %s (CUDA %s, TF32 matmul %s, cuDNN TF32 %s); runner %.2f s in all "
+              "(start-up %.2f s%s)\n",
+              what, torch.value("version", "?").c_str(), torch.value("cuda", "?").c_str(),
+              torch.value("tf32_matmul", false) ? "on" : "off", torch.value("tf32_cudnn", false) ? "on" : "off",
+              overhead.value("runner_wall_s", overhead.value("total_s", 0.0)), overhead.value("startup_s", 0.0),
+              exchange.c_str());
+}
+
+}  // namespace
+
+void print_bench_result(std::FILE* out, const json& r, std::int64_t buffer_bytes) {
+  if (r.contains("protocol")) std::fprintf(out, "protocol: %s\n", r["protocol"].get<std::string>().c_str());
+  const json& correctness = r["correctness"];
+  if (correctness.value("checked", false)) {
+    for (const auto& seed : correctness.value("seeds", json::array())) {
+      for (const auto& o : seed["outputs"]) {
+        std::fprintf(out, "check (seed %llu, %s): %s\n", static_cast<unsigned long long>(seed["seed"].get<std::uint64_t>()),
+                    seed["when"].get<std::string>().c_str(), o["summary"].get<std::string>().c_str());
+      }
+    }
+  } else {
+    std::fprintf(out, "check: no reference given, outputs not validated (guards and inputs were checked)\n");
+  }
+  if (r.contains("triton")) print_triton_facts(out, r["triton"]);
+  if (!r.contains("kernel")) return;
+  std::fprintf(out, "\n%-10s %10s %22s %10s %10s %10s %8s  %s\n", "", "median ms", "95% CI of median", "min ms", "p90 ms",
+              "host ms", "samples", "stopped");
+  for (const char* who : {"kernel", "reference"}) {
+    if (!r.contains(who)) continue;
+    const json& t = r[who];
+    std::fprintf(out, "%-10s %10.4f %10.4f-%-11.4f %10.4f %10.4f %10.4f %8zu  %s\n", who, t["median_ms"].get<double>(),
+                t["median_ci95_ms"][0].get<double>(), t["median_ci95_ms"][1].get<double>(), t["min_ms"].get<double>(),
+                t["p90_ms"].get<double>(), t["host_end_to_end_median_ms"].get<double>(),
+                t["sample_count"].get<std::size_t>(), t["stop_reason"].get<std::string>().c_str());
+  }
+  std::fprintf(out, "(GPU time from device timestamps, summed over the kernels of one %s call; host ms is the "
+              "call plus synchronisation, for comparison)\n",
+              r.contains("triton") ? "run_kernel()" : "solve()");
+  const double median_ms = r["kernel"]["median_ms"].get<double>();
+  if (median_ms > 0) {
+    std::fprintf(out, "approximate bandwidth: %.1f GB/s (buffer bytes / median; an estimate, not a measurement)\n",
+                static_cast<double>(buffer_bytes) / (median_ms * 1e-3) / 1e9);
+  }
+  if (r.contains("speedup_vs_reference")) {
+    std::string interval;
+    if (r.contains("speedup_vs_reference_ci95")) {
+      interval = fmt::format(", 95% interval {:.3f}-{:.3f}", r["speedup_vs_reference_ci95"][0].get<double>(),
+                             r["speedup_vs_reference_ci95"][1].get<double>());
+    }
+    std::fprintf(out, "speedup vs reference: %.3fx (ratio of GPU medians%s); kernel is %s than the reference (%s)\n",
+                r["speedup_vs_reference"].get<double>(), interval.c_str(),
+                r["kernel_vs_reference"]["verdict"] == "same" ? "no faster or slower"
+                                                              : r["kernel_vs_reference"]["verdict"].get<std::string>().c_str(),
+                r["kernel_vs_reference"]["reason"].get<std::string>().c_str());
+  }
+  if (r.contains("reference_runner")) print_python_runner(out, "reference", r["reference_runner"]);
+  if (r.contains("python_runner")) print_python_runner(out, "kernel and reference", r["python_runner"]);
+  for (const auto& warning : r.value("warnings", json::array())) {
+    std::fprintf(out, "warning: %s\n", warning.get<std::string>().c_str());
+  }
+  if (r["kernel"]["streams"].get<int>() > 1) {
+    std::fprintf(out, "note: solve() ran GPU work on %d streams; all of it is counted\n", r["kernel"]["streams"].get<int>());
+  }
+}
+
+}  // namespace kopt::cli

@@ -1,0 +1,16 @@
+#pragma once
+// The readable table `kopt bench` prints from its result: the checks per seed, what Triton
+// compiled, GPU and host times of kernel and reference, the approximate bandwidth, the
+// speedup with its interval, the Python runner's overhead and the warnings.
+
+#include <cstdint>
+#include <cstdio>
+
+#include "core/json_io.h"
+
+namespace kopt::cli {
+
+// `buffer_bytes` [bytes]: the buffers one call touches, for the labelled bandwidth estimate.
+void print_bench_result(std::FILE* out, const json& result, std::int64_t buffer_bytes);
+
+}  // namespace kopt::cli
