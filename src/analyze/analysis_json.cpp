@@ -31,6 +31,11 @@ json kernel_json(const kernel_diagnosis& d) {
     recs.push_back({{"id", rec.id}, {"title", rec.title}, {"backend", rec.backend}, {"score", rec.score},
                     {"why", rec.why}, {"tags", rec.tags}});
   }
+  json hot_lines = json::array();
+  for (const auto& h : d.hottest_source_lines) {
+    hot_lines.push_back({{"file", h.file}, {"line", h.line}, {"share_pct", h.share_pct},
+                         {"stall_samples", h.stall_samples}, {"top_stall", h.top_stall}, {"text", h.text}});
+  }
   return {
       {"launch_id", d.launch_id},
       {"kernel_name", d.kernel_name},
@@ -81,6 +86,7 @@ json kernel_json(const kernel_diagnosis& d) {
                            {"agrees", d.cross_check.agrees}, {"ncu_says", d.cross_check.ncu_says}}},
       {"ncu_advice", advice},
       {"recommendations", recs},
+      {"hottest_source_lines", hot_lines},
       {"notes", d.notes},
   };
 }
@@ -97,6 +103,7 @@ json to_json(const analysis& a) {
                       {"backend", a.backend},
                       {"backend_how", a.backend_how},
                       {"base_units", a.base_units},
+                      {"source_file", a.source_file},
                       {"kernels", kernels}});
 }
 

@@ -1,7 +1,9 @@
 #include "analyze/analysis_markdown.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -13,12 +15,33 @@ namespace {
 constexpr size_t name_chars = 80;      // long template names are cut to keep the file short
 constexpr size_t advice_count = 2;
 constexpr size_t stall_count = 3;
-constexpr size_t advice_chars = 110;
+// Message and source text cuts keep a kernel within about 2 KB with its hot source lines;
+// analysis.json has the whole messages and about 100 characters of source.
+constexpr size_t advice_chars = 90;
+constexpr size_t hot_line_chars = 48;
+constexpr double hot_line_min_pct = 1;  // [% of stall samples] smaller shares are noise here
 
 std::string pct(const std::optional<double>& v) { return v ? fmt::format("{:.1f} %", *v) : "n/a"; }
 
-std::string shorten(const std::string& text, size_t chars) {
-  return text.size() <= chars ? text : text.substr(0, chars - 3) + "...";
+// "examples/softmax_naive.cu" for "/work/main/examples/softmax_naive.cu": folder and file name
+// find the line; analysis.json keeps the whole path.
+std::string short_path(const std::string& path) {
+  const std::filesystem::path p(path);
+  const std::filesystem::path folder = p.parent_path().filename();
+  return (folder.empty() ? p.filename() : folder / p.filename()).string();
+}
+
+// The hottest line always, the others from 1 % of the samples up (they come hottest first).
+void write_hot_lines(std::string& out, const std::vector<hot_source_line>& lines) {
+  if (lines.empty()) return;
+  out += "- **Hottest source lines** (% of stall samples, top stall):\n";
+  for (size_t i = 0; i < lines.size() && (i == 0 || lines[i].share_pct >= hot_line_min_pct); ++i) {
+    const hot_source_line& h = lines[i];
+    std::string text = shorten(h.text, hot_line_chars);
+    std::replace(text.begin(), text.end(), '`', '\'');  // keeps the code span closed
+    out += fmt::format("  - {}:{} {:.0f} % {} `{}`\n", short_path(h.file), h.line, h.share_pct,
+                       h.top_stall.empty() ? "-" : h.top_stall, text);
+  }
 }
 
 std::string roofline_line(const roofline& r) {
@@ -73,6 +96,7 @@ void write_kernel(std::string& out, const kernel_diagnosis& d) {
                      d.issue.issue_active_per_cycle ? fmt::format("{:.2f}", *d.issue.issue_active_per_cycle) : "n/a",
                      stalls.empty() ? "n/a" : join(stalls, ", "),
                      d.issue.busiest_pipe.empty() ? "n/a" : fmt::format("{} {}", d.issue.busiest_pipe, pct(d.issue.busiest_pipe_pct)));
+  write_hot_lines(out, d.hottest_source_lines);
   const auto& m = d.memory;
   // 0 means no global access of that kind (TMA copies, for one, bypass these counters).
   const auto bps = [](const std::optional<double>& v) {

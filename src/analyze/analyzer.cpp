@@ -7,7 +7,8 @@ namespace kopt::analyze {
 
 std::vector<kernel_diagnosis> diagnose(const profile::raw_report& raw,
                                        const std::optional<profile::details_report>& details,
-                                       const std::string& backend) {
+                                       const std::string& backend,
+                                       const std::vector<profile::source_function>& source) {
   std::vector<kernel_diagnosis> out;
   for (const auto& launch : raw.launches) {
     kernel_diagnosis d;
@@ -24,6 +25,7 @@ std::vector<kernel_diagnosis> diagnose(const profile::raw_report& raw,
     rules::classify(d);
     if (details) rules::attach_ncu_advice(details->advice, d);
     d.recommendations = recommend(d, backend);
+    rules::attach_hottest_source_lines(source, d);
     out.push_back(std::move(d));
   }
   return out;

@@ -129,6 +129,16 @@ struct recommendation {
   std::vector<std::string> tags;
 };
 
+// A source line where the launch's warps were sampled most (ncu's source page with counters).
+struct hot_source_line {
+  std::string file;          // as ncu recorded it (absolute path of the build)
+  int line = 0;
+  double share_pct = 0;      // [%] of the function's stall samples over all its source lines
+  double stall_samples = 0;  // [samples]
+  std::string top_stall;     // the line's largest stall reason in ncu's short form ("long_sb")
+  std::string text;          // the source text, cut to about 100 characters
+};
+
 struct kernel_diagnosis {
   std::string launch_id;
   std::string kernel_name;
@@ -143,6 +153,7 @@ struct kernel_diagnosis {
   std::vector<profile::rule_advice> ncu_advice;  // this launch's OPT/WRN rules, by speedup
   ncu_cross_check cross_check;
   std::vector<recommendation> recommendations;
+  std::vector<hot_source_line> hottest_source_lines;  // most samples first; empty without counters
   std::vector<std::string> notes;  // caveats: missing metrics, fallbacks
 };
 

@@ -1,5 +1,5 @@
 // kopt analyze REPORT.ncu-rep|raw.csv: bottleneck diagnosis of every profiled kernel launch,
-// written to analysis.md and analysis.json (schema kopt.analysis/v1).
+// written to analysis.md and analysis.json (schema kopt.analysis/v2).
 
 #include <cstdio>
 #include <filesystem>
@@ -51,10 +51,11 @@ class analyze_command final : public command {
     a.details_file = in.details_file;
     a.details_format = in.details ? in.details->format : "";
     a.base_units = in.raw.base_units;
+    a.source_file = in.source_file;
     const backend_choice backend = choose_backend(m_backend, in.raw);
     a.backend = backend.name;
     a.backend_how = backend.how;
-    a.kernels = analyze::diagnose(in.raw, in.details, a.backend);
+    a.kernels = analyze::diagnose(in.raw, in.details, a.backend, in.source);
 
     const fs::path out = m_out ? *m_out : fs::absolute(m_report).parent_path();
     const json document = analyze::to_json(a);

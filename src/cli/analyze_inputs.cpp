@@ -1,6 +1,8 @@
 #include "cli/analyze_inputs.h"
 
 #include <algorithm>
+#include <initializer_list>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -20,18 +22,33 @@ bool ends_with(const std::string& text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-}  // namespace
-
-std::optional<fs::path> sibling_details(const fs::path& raw_csv) {
+// "x_raw.csv" -> "x_<page><extension>" for the first extension that exists.
+std::optional<fs::path> sibling_page(const fs::path& raw_csv, std::string_view page,
+                                     std::initializer_list<const char*> extensions) {
   const std::string stem = raw_csv.stem().string();
-  std::string prefix;
-  if (ends_with(stem, "raw")) prefix = stem.substr(0, stem.size() - 3);  // "x_raw" -> "x_", "raw" -> ""
-  else return std::nullopt;
-  for (const char* extension : {".csv", ".txt"}) {
-    const fs::path candidate = raw_csv.parent_path() / (prefix + "details" + extension);
+  if (!ends_with(stem, "raw")) return std::nullopt;
+  const std::string prefix = stem.substr(0, stem.size() - 3);  // "x_raw" -> "x_", "raw" -> ""
+  for (const char* extension : extensions) {
+    const fs::path candidate = raw_csv.parent_path() / (prefix + std::string(page) + extension);
     if (fs::is_regular_file(candidate)) return candidate;
   }
   return std::nullopt;
+}
+
+// The source page's counters, kept only when there are some (the CUDA-only view has none).
+void attach_source(analysis_inputs& in, const std::string& csv, const std::string& from) {
+  in.source = profile::parse_source_counters(csv);
+  if (!in.source.empty()) in.source_file = from;
+}
+
+}  // namespace
+
+std::optional<fs::path> sibling_details(const fs::path& raw_csv) {
+  return sibling_page(raw_csv, "details", {".csv", ".txt"});
+}
+
+std::optional<fs::path> sibling_source(const fs::path& raw_csv) {
+  return sibling_page(raw_csv, "source", {".csv"});
 }
 
 analysis_inputs load_analysis_inputs(const fs::path& report, const std::optional<fs::path>& details,
@@ -52,12 +69,16 @@ analysis_inputs load_analysis_inputs(const fs::path& report, const std::optional
     in.raw = profile::parse_raw_csv(pages.raw_csv, report.string());
     in.details = profile::parse_details_csv(pages.details_csv);
     in.details_file = report.string();
+    attach_source(in, pages.source_csv, report.string());
   } else {
     in.raw = profile::parse_raw_csv(read_text_file(report, "ncu raw CSV"), report.string());
     const std::optional<fs::path> found = details ? details : sibling_details(report);
     if (found) {
       in.details = profile::parse_details(read_text_file(*found, "ncu details page"));
       in.details_file = found->string();
+    }
+    if (const std::optional<fs::path> source = sibling_source(report)) {
+      attach_source(in, read_text_file(*source, "ncu source page"), source->string());
     }
   }
   return in;

@@ -49,6 +49,13 @@ std::string to_lower(std::string_view text) {
   return out;
 }
 
+std::string shorten(std::string_view text, size_t max_bytes) {
+  if (text.size() <= max_bytes) return std::string(text);
+  size_t end = max_bytes > 3 ? max_bytes - 3 : 0;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;  // a continuation byte
+  return std::string(text.substr(0, end)) + "...";
+}
+
 std::string format_bytes(double bytes) {
   static constexpr std::array<const char*, 5> units = {"B", "KiB", "MiB", "GiB", "TiB"};
   size_t unit = 0;

@@ -11,6 +11,9 @@ std::string_view trim(std::string_view text);
 std::vector<std::string> split_lines(std::string_view text);
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 std::string to_lower(std::string_view text);
+// `text` when it fits in `max_bytes`, else its start and "..." in `max_bytes` (at least 4),
+// cut between UTF-8 characters so that JSON writers still accept it.
+std::string shorten(std::string_view text, size_t max_bytes);
 // Human-readable byte count: "4.00 MiB".
 std::string format_bytes(double bytes);
 // 1234567 -> "1,234,567".

@@ -4,7 +4,7 @@
 
 namespace kopt::profile {
 
-std::optional<csv_record> parse_csv_line(std::string_view line) {
+std::optional<csv_record> parse_csv_line(std::string_view line, csv_quoting quoting) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   csv_record fields;
   std::string field;
@@ -16,9 +16,15 @@ std::optional<csv_record> parse_csv_line(std::string_view line) {
       bool closed = false;
       while (i < line.size()) {
         if (line[i] == '"') {
-          if (i + 1 < line.size() && line[i + 1] == '"') {  // "" is a literal quote
+          // Escaped: "" is one quote.
+          if (quoting == csv_quoting::escaped && i + 1 < line.size() && line[i + 1] == '"') {
             field += '"';
             i += 2;
+            continue;
+          }
+          // Verbatim: a quote that ends neither the line nor the field is text.
+          if (quoting == csv_quoting::verbatim && i + 1 < line.size() && line.substr(i + 1, 2) != ",\"") {
+            field += line[i++];
             continue;
           }
           closed = true;

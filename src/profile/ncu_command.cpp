@@ -100,7 +100,9 @@ std::vector<std::string> export_argv(const std::filesystem::path& ncu, const std
       argv.insert(argv.end(), {"details", "--print-details", "all"});
       break;
     case export_page::source:
-      argv.insert(argv.end(), {"source", "--print-source", "cuda"});
+      // Only views with SASS carry the per-line counters; cuda,sass puts each source line's
+      // counters (summed over its instructions) above the instructions themselves.
+      argv.insert(argv.end(), {"source", "--print-source", "cuda,sass"});
       break;
   }
   return argv;

@@ -36,7 +36,8 @@ int profile_calls_for(const ncu_capture_options& options, std::optional<int> req
 
 enum class export_page { raw, details, source };
 
-// `ncu -i REPORT --csv --page ...`: raw in base units, details with every rule, source as CUDA.
+// `ncu -i REPORT --csv --page ...`: raw in base units, details with every rule, source as CUDA
+// lines with their SASS and per-line counters (cuda,sass).
 std::vector<std::string> export_argv(const std::filesystem::path& ncu, const std::filesystem::path& report,
                                      export_page page);
 

@@ -15,11 +15,17 @@ namespace {
 constexpr std::chrono::minutes export_timeout{5};
 
 // The same export command lines kopt profile uses (ncu_command.h), read into memory.
-std::string export_in_memory(const std::filesystem::path& ncu, const std::filesystem::path& report, export_page page) {
+process_result run_export(const std::filesystem::path& ncu, const std::filesystem::path& report,
+                          export_page page) {
   process_request request;
   request.argv = export_argv(ncu, report, page);
   request.timeout = export_timeout;
-  const process_result result = run_process(request);
+  return run_process(request);
+}
+
+std::string export_required(const std::filesystem::path& ncu, const std::filesystem::path& report,
+                            export_page page) {
+  const process_result result = run_export(ncu, report, page);
   if (!result.succeeded()) {
     throw error(fmt::format("ncu could not export {} ({}): check that the file is a complete "
                             "Nsight Compute report and that this ncu is as new as the one that "
@@ -30,13 +36,23 @@ std::string export_in_memory(const std::filesystem::path& ncu, const std::filesy
   return result.stdout_text;
 }
 
+// Older ncu versions cannot print the source page as CSV, and a report captured without
+// imported source has none: then there is nothing to rank, which is no error.
+std::string export_optional(const std::filesystem::path& ncu, const std::filesystem::path& report,
+                            export_page page) {
+  const process_result result = run_export(ncu, report, page);
+  if (!result.succeeded() || result.stdout_text.find("==ERROR==") != std::string::npos) return {};
+  return result.stdout_text;
+}
+
 }  // namespace
 
 exported_pages export_report_pages(const std::filesystem::path& ncu,
                                    const std::filesystem::path& report) {
   exported_pages pages;
-  pages.raw_csv = export_in_memory(ncu, report, export_page::raw);
-  pages.details_csv = export_in_memory(ncu, report, export_page::details);
+  pages.raw_csv = export_required(ncu, report, export_page::raw);
+  pages.details_csv = export_required(ncu, report, export_page::details);
+  pages.source_csv = export_optional(ncu, report, export_page::source);
   return pages;
 }
 

@@ -34,15 +34,101 @@ TEST(AnalyzeCommand, OneLinePerKernelAndBothFilesBesideTheReport) {
             "[0] zero_kernel(int *, int): launch (SM 0.0 %, memory 0.5 %)\n"
             "[1] histogram_shared_kernel(const int *, int *, int, int): launch (SM 21.0 %, memory 37.5 %)\n");
   const auto doc = nlohmann::json::parse(read_text_file(dir.path() / "analysis.json"));
-  EXPECT_EQ(doc["schema"], "kopt.analysis/v1");
+  EXPECT_EQ(doc["schema"], "kopt.analysis/v2");
   EXPECT_EQ(doc["details_file"], (dir.path() / "histogram_details.csv").string());
   ASSERT_EQ(doc["kernels"].size(), 2u);
   EXPECT_EQ(doc["kernels"][1]["class"], "launch");
   EXPECT_EQ(doc["kernels"][1]["launch"]["waves_per_sm"], 0.97);
   EXPECT_EQ(doc["kernels"][1]["ncu_cross_check"]["agrees"], true);
+  // No source page beside the raw CSV: no hot lines, and no mention of them.
+  EXPECT_EQ(doc["source_file"], "");
+  EXPECT_EQ(doc["kernels"][1]["hottest_source_lines"], nlohmann::json::array());
   const std::string md = read_text_file(dir.path() / "analysis.md");
   EXPECT_NE(md.find("## [1] histogram_shared_kernel(const int *, int *, int, int) — launch"), std::string::npos) << md;
   EXPECT_NE(md.find("ncu SOLBottleneck:** agrees"), std::string::npos) << md;
+  EXPECT_EQ(md.find("Hottest source lines"), std::string::npos) << md;
+}
+
+// As kopt profile leaves them: ncu_raw.csv, ncu_details.csv and ncu_source.csv side by side.
+TEST(AnalyzeCommand, HottestSourceLinesFromTheSourcePageBesideTheRawCsv) {
+  scratch_dir dir;
+  for (const char* page : {"raw", "details", "source"}) {
+    fs::copy_file(ncu_data(std::string("h200/softmax_naive_") + page + ".csv"),
+                  dir.path() / (std::string("ncu_") + page + ".csv"));
+  }
+  const auto r = run_kopt({"analyze", (dir.path() / "ncu_raw.csv").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const auto doc = nlohmann::json::parse(read_text_file(dir.path() / "analysis.json"));
+  EXPECT_EQ(doc["source_file"], (dir.path() / "ncu_source.csv").string());
+  const auto& hot = doc["kernels"][0]["hottest_source_lines"];
+  ASSERT_EQ(hot.size(), 5u);
+  EXPECT_EQ(hot[0]["file"], "/work/main/examples/softmax_naive.cu");
+  EXPECT_EQ(hot[0]["line"], 35);
+  EXPECT_EQ(hot[0]["stall_samples"], 6431.0);
+  EXPECT_NEAR(hot[0]["share_pct"].get<double>(), 59.09, 0.01);
+  EXPECT_EQ(hot[0]["top_stall"], "long_sb");
+  EXPECT_EQ(hot[1]["line"], 31);
+  EXPECT_EQ(hot[2]["line"], 27);
+  const std::string md = read_text_file(dir.path() / "analysis.md");
+  EXPECT_NE(md.find("  - examples/softmax_naive.cu:35 59 % long_sb "
+                    "`for (int c = 0; c < cols; ++c) y[c] = expf(x[...`\n"),
+            std::string::npos)
+      << md;
+  EXPECT_LE(md.size() - md.find("\n## [0]"), 2048u) << md;  // the kernel's part: 2 KB at most
+}
+
+// A stand-in ncu that answers `-i R --csv --page PAGE` with a case's exports, and fails for
+// the source page when `source_fails` (an ncu that cannot print it).
+fs::path fake_ncu(const scratch_dir& dir, const std::string& name, bool source_fails) {
+  const auto page = [&](const char* p) {
+    return "cat '" + ncu_data("h200/" + name + "_" + p + ".csv").string() + "'";
+  };
+  const std::string source = source_fails ? "echo '==ERROR== no source' >&2; exit 1" : page("source");
+  const fs::path script = dir.write("ncu", "#!/bin/sh\n"
+                                           "page=''\n"
+                                           "while [ $# -gt 0 ]; do [ \"$1\" = --page ] && page=$2; shift; done\n"
+                                           "case $page in\n"
+                                           "  raw) " + page("raw") + " ;;\n"
+                                           "  details) " + page("details") + " ;;\n"
+                                           "  source) " + source + " ;;\n"
+                                           "  *) echo 'Version 2025.3.1.0' ;;\n"
+                                           "esac\n");
+  fs::permissions(script, fs::perms::owner_all);
+  return script;
+}
+
+TEST(AnalyzeCommand, ReportExportsItsSourcePageToo) {
+  scratch_dir dir;
+  const auto report = dir.write("full.ncu-rep", "read by the stand-in ncu only");
+  const auto ncu = fake_ncu(dir, "triton_softmax", false);
+  const auto r = run_kopt({"analyze", report.string(), "--ncu-bin", ncu.string(), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const auto doc = nlohmann::json::parse(r.stdout_text);
+  EXPECT_EQ(doc["source_file"], report.string());
+  const auto& hot = doc["kernels"][0]["hottest_source_lines"];
+  ASSERT_EQ(hot.size(), 5u);
+  EXPECT_EQ(hot[0]["file"], "/opt/torch/.venv/lib/python3.12/site-packages/triton/language/standard.py");
+  EXPECT_EQ(hot[0]["line"], 170);
+  EXPECT_EQ(hot[3]["file"], "/work/main/examples/triton_softmax.py");
+  EXPECT_EQ(hot[3]["line"], 20);
+
+  const auto no_source = fake_ncu(dir, "triton_softmax", true);
+  const auto without = run_kopt({"analyze", report.string(), "--ncu-bin", no_source.string(), "--json"});
+  ASSERT_EQ(without.exit_code, 0) << without.stderr_text;
+  const auto plain = nlohmann::json::parse(without.stdout_text);
+  EXPECT_EQ(plain["source_file"], "");
+  EXPECT_TRUE(plain["kernels"][0]["hottest_source_lines"].empty());
+}
+
+TEST(AnalyzeCommand, ASourcePageWithoutCountersAddsNothing) {
+  scratch_dir dir;
+  const auto raw = copy_case(dir, "vector_add");
+  fs::copy_file(ncu_data("h200/vector_add_source.csv"), dir.path() / "vector_add_source.csv");
+  const auto r = run_kopt({"analyze", raw.string(), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const auto doc = nlohmann::json::parse(r.stdout_text);
+  EXPECT_EQ(doc["source_file"], "");
+  EXPECT_TRUE(doc["kernels"][0]["hottest_source_lines"].empty());
 }
 
 TEST(AnalyzeCommand, JsonToStdoutAndOutDirAndBackendGuess) {

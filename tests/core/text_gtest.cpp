@@ -27,5 +27,13 @@ TEST(Text, FormatsBytesInBinaryUnits) {
   EXPECT_EQ(format_bytes(64.0 * 1024 * 1024), "64.00 MiB");
 }
 
+TEST(Text, ShortensBetweenUtf8Characters) {
+  EXPECT_EQ(shorten("for (int c = 0; c < n; ++c)", 40), "for (int c = 0; c < n; ++c)");
+  EXPECT_EQ(shorten("for (int c = 0; c < n; ++c)", 10), "for (in...");
+  // The two-byte micro sign at bytes 4-5 is kept whole or left out whole.
+  EXPECT_EQ(shorten("x = \xc2\xb5s and more", 8), "x = ...");
+  EXPECT_EQ(shorten("x = \xc2\xb5s and more", 9), "x = \xc2\xb5...");
+}
+
 }  // namespace
 }  // namespace kopt

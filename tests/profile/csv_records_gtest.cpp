@@ -27,6 +27,19 @@ TEST(CsvRecords, BrokenQuotingIsNotCsv) {
   EXPECT_FALSE(parse_csv_line(R"(x"y,z)"));
 }
 
+TEST(CsvRecords, VerbatimQuotesAreTextUnlessTheyEndAField) {
+  // A line of ncu's source page (H200, Triton): the source text is not escaped.
+  const std::string line = R"csv("17","x = tl.load(in_ptr + cols, other=-float("inf"))","-","13")csv";
+  EXPECT_FALSE(parse_csv_line(line));
+  const auto r = parse_csv_line(line, csv_quoting::verbatim);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(*r, (csv_record{"17", "x = tl.load(in_ptr + cols, other=-float(\"inf\"))", "-", "13"}));
+  EXPECT_EQ(*parse_csv_line(R"csv("1","""Docstring""","say "hi"")csv", csv_quoting::verbatim),
+            (csv_record{"1", R"(""Docstring"")", R"(say "hi")"}));
+  // Text holding "," splits: one field too many, which the caller's width check catches.
+  EXPECT_EQ(parse_csv_line(R"csv("5","s.split(",")","7")csv", csv_quoting::verbatim)->size(), 4u);
+}
+
 TEST(CsvRecords, LinesSkipBlanksAndBrokenLines) {
   const auto records = parse_csv_lines("\"a\",\"b\"\n\n   \n\"unterminated\n\"c\",\"d\"\r\n");
   ASSERT_EQ(records.size(), 2u);

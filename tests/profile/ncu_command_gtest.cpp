@@ -130,7 +130,7 @@ TEST(NcuExportArgv, PagesAsTheAnalysisReadsThem) {
                                       "all"}));
   EXPECT_EQ(export_argv("ncu", "/o/full.ncu-rep", export_page::source),
             (std::vector<std::string>{"ncu", "-i", "/o/full.ncu-rep", "--csv", "--page", "source", "--print-source",
-                                      "cuda"}));
+                                      "cuda,sass"}));
 }
 
 TEST(ShellCommandLine, QuotesOnlyWhatAShellWouldSplitOrExpand) {

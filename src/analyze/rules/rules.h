@@ -8,6 +8,7 @@
 #include "analyze/diagnosis.h"
 #include "profile/raw_csv.h"
 #include "profile/rule_advice.h"
+#include "profile/source_counters.h"
 
 namespace kopt::analyze::rules {
 
@@ -22,5 +23,8 @@ void read_tensor_cores(const profile::kernel_launch& k, kernel_diagnosis& d);
 void classify(kernel_diagnosis& d);
 // Attaches ncu's rule results for this launch and checks kopt's class against SOLBottleneck.
 void attach_ncu_advice(const std::vector<profile::rule_advice>& advice, kernel_diagnosis& d);
+// Attaches the source lines with the most stall samples of the launch's function, when the
+// source page has counters for it.
+void attach_hottest_source_lines(const std::vector<profile::source_function>& functions, kernel_diagnosis& d);
 
 }  // namespace kopt::analyze::rules

@@ -2,7 +2,7 @@
 # Captures the Nsight Compute fixtures in tests/data/ncu/h200/ from the example kernels, on a
 # GPU machine: one `--set full` pass per case, gated by the profiler window of kopt's profile
 # mode (or of triton_profile_window.py), then the raw CSV in base units, the details CSV with
-# every rule, and the source page.
+# every rule, and the source page with its per-line counters.
 # Usage: tests/data/ncu/capture_h200.sh OUT_DIR     (KOPT_BIN: the kopt to run; default the build's)
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
@@ -24,7 +24,7 @@ profile() {
       -f -o "$out/$name" "$@" >"$out/$name.log" 2>&1 || echo "ncu failed for $name (see $name.log)"
   ncu -i "$out/$name.ncu-rep" --csv --page raw --print-units base >"$out/${name}_raw.csv"
   ncu -i "$out/$name.ncu-rep" --csv --page details --print-details all >"$out/${name}_details.csv"
-  ncu -i "$out/$name.ncu-rep" --csv --page source --print-source cuda >"$out/${name}_source.csv" 2>&1 || true
+  ncu -i "$out/$name.ncu-rep" --csv --page source --print-source cuda,sass >"$out/${name}_source.csv" 2>&1 || true
 }
 
 profile softmax_naive "$kopt" bench examples/softmax_naive.cu --rows=4096 --cols=1024 --profile-mode
