@@ -74,11 +74,11 @@ class TritonModule:
                 raise UserCodeProblem(f"{where}: output {name!r} is not among the inputs ({', '.join(inputs)}): "
                                       "every output must be a tensor in \"inputs\" that run_kernel writes")
             if not isinstance(inputs[name], torch.Tensor):
-                raise UserCodeProblem(f"{where}: output {name!r} is a {type(inputs[name]).__name__}, not a tensor: "
+                raise UserCodeProblem(f"{where}: output {name!r} is of type {type(inputs[name]).__name__}, not a tensor: "
                                       "outputs must be tensors that run_kernel writes in place")
         for name, value in inputs.items():
             if not isinstance(value, torch.Tensor) and not isinstance(value, SCALAR_TYPES) and value is not None:
-                raise UserCodeProblem(f"{where}: input {name!r} is a {type(value).__name__}: inputs are tensors "
+                raise UserCodeProblem(f"{where}: input {name!r} is of type {type(value).__name__}: inputs are tensors "
                                       "or numbers")
         inout = prepared.get("inout", [])
         if not isinstance(inout, (list, tuple)) or any(n not in outputs for n in inout):

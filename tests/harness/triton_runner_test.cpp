@@ -202,7 +202,7 @@ TEST(TritonRunner, OutputThatIsNotATensor) {
                "def setup(*, n, seed=0):\n    return {\"inputs\": {\"x\": torch.zeros(n), \"n\": n}, \"outputs\": [\"n\"]}\n");
   const runner_run r = f.run();
   EXPECT_EQ(r.process.exit_code, 2);
-  EXPECT_NE(first_line(r.process.stderr_text).find("output 'n' is a int, not a tensor"), std::string::npos)
+  EXPECT_NE(first_line(r.process.stderr_text).find("output 'n' is of type int, not a tensor"), std::string::npos)
       << r.process.stderr_text;
 }
 
