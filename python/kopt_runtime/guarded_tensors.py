@@ -58,6 +58,6 @@ def guarded_copy(torch, source, conventions):
     return GuardedTensor(torch, source, conventions)
 
 
-def poison_pattern(torch, tensor, conventions):
-    name = torch_support.element_type_of(torch, tensor.dtype)
+def poison_pattern(tensor, conventions):
+    name = torch_support.element_type_of(tensor.dtype, conventions["poison"])
     return conventions["poison"][name] if name else None

@@ -6,10 +6,6 @@ import sys
 
 from .problems import UserCodeProblem
 
-# kopt's element type names (kernel/element_type.h) and torch's dtype attribute names agree.
-ELEMENT_TYPES = ("float64", "float32", "float16", "bfloat16", "int64", "int32", "int16", "int8",
-                 "uint64", "uint32", "uint16", "uint8", "bool")
-
 
 def import_torch():
     try:
@@ -38,10 +34,11 @@ def require_gpu(torch):
     torch.zeros(1, device="cuda")  # create the context now, not inside the first measurement
 
 
-def element_type_of(torch, dtype):
-    """kopt's name of a torch dtype, or None when kopt cannot compare it."""
+def element_type_of(dtype, known):
+    """kopt's name of a torch dtype (kopt's names and torch's dtype attributes agree), or None
+    when it is not among `known`, the names kopt can compare (HarnessAbi.conventions())."""
     name = str(dtype).replace("torch.", "")
-    return name if name in ELEMENT_TYPES else None
+    return name if name in known else None
 
 
 def dtype_named(torch, name):

@@ -45,7 +45,7 @@ class Version:
             else:
                 self.kwargs[name] = value
         for name in outputs:
-            pattern = poison_pattern(torch, inputs[name], conventions)
+            pattern = poison_pattern(inputs[name], conventions)
             if name not in inout and name in self.guarded and pattern is not None:
                 self.guarded[name].poison(pattern)
 
@@ -124,8 +124,11 @@ class TritonBench:
         torch = self.torch
         inputs, outputs, inout = self.kernel.prepare(torch, self.dims, seed)
         self.require_device(inputs)
-        pristine = {n: v.clone() for n, v in inputs.items() if isinstance(v, torch.Tensor)}
         kernel = Version(torch, inputs, outputs, inout, self.conventions)
+        # The kernel runs on guarded copies, so setup()'s own tensors stay as they were and are
+        # the originals to compare with; only a tensor passed uncopied needs a clone.
+        pristine = {n: v if n in kernel.guarded else v.clone()
+                    for n, v in inputs.items() if isinstance(v, torch.Tensor)}
         self.run_kernel(kernel)
         self.check_kernel_buffers(kernel, pristine, outputs)
         comparisons, reference = [], None
@@ -149,10 +152,11 @@ class TritonBench:
                                       "on the GPU (device=\"cuda\")")
 
     def compare(self, name, original, kernel_tensor, reference_tensor):
-        element_type = torch_support.element_type_of(self.torch, original.dtype)
+        known = self.conventions["poison"]
+        element_type = torch_support.element_type_of(original.dtype, known)
         if element_type is None:
             raise UserCodeProblem(f"output {name} is {original.dtype}, which kopt cannot compare: use one of "
-                                  + ", ".join(torch_support.ELEMENT_TYPES))
+                                  + ", ".join(known))
         request = {"name": name, "dtype": element_type, "atol": self.job.get("atol"), "rtol": self.job.get("rtol"),
                    "reference_atol": modules.number_attribute(self.reference_module, "atol"),
                    "reference_rtol": modules.number_attribute(self.reference_module, "rtol")}

@@ -179,12 +179,7 @@ std::vector<std::string> measuring_child_argv(const harness::bench_job& job, con
 // What the harness adds to a CUDA result in the child and the Python runner leaves to kopt.
 void complete_python_result(json& result) {
   result["kopt_version"] = version_string;
-  if (!result.contains("kernel")) return;
-  if (result.contains("reference")) harness::add_speedup(result);
-  for (const char* who : {"kernel", "reference"}) {
-    if (!result.contains(who)) continue;
-    if (const auto warning = harness::throttle_warning(who, result[who])) result["warnings"].push_back(*warning);
-  }
+  if (result.contains("kernel")) harness::add_timing_conclusions(result);
 }
 
 json run_measuring_child(const harness::bench_job& job, const env::gpu_device& device, int timeout_s) {

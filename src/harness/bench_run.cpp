@@ -336,11 +336,7 @@ json run_bench_job(const bench_job& job) {
       } else if (python && !python->timing.is_null()) {
         result["reference"] = python->timing;
       }
-      if (result.contains("reference")) add_speedup(result);
-      for (const char* who : {"kernel", "reference"}) {
-        if (!result.contains(who)) continue;
-        if (const auto warning = throttle_warning(who, result[who])) result["warnings"].push_back(*warning);
-      }
+      add_timing_conclusions(result);
       // Fresh inputs after timing: a kernel that cached its result fails here.
       if (!check_seed(validation_seeds.back(), "after timing") && reference) {
         result["status"] = "failed";

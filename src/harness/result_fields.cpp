@@ -33,4 +33,12 @@ std::optional<std::string> throttle_warning(const char* who, const json& timing)
                      fmt::join(t["reasons"].get<std::vector<std::string>>(), "; "));
 }
 
+void add_timing_conclusions(json& result) {
+  if (result.contains("reference")) add_speedup(result);
+  for (const char* who : {"kernel", "reference"}) {
+    if (!result.contains(who)) continue;
+    if (const auto warning = throttle_warning(who, result[who])) result["warnings"].push_back(*warning);
+  }
+}
+
 }  // namespace kopt::harness

@@ -17,4 +17,9 @@ void add_speedup(json& result);
 // "3 of 150 kernel samples ran while the GPU reported throttling (sw_power_cap)", or nothing.
 std::optional<std::string> throttle_warning(const char* who, const json& timing);
 
+// What a result concludes from its timing documents, wherever they were measured (kopt's
+// harness or the Python runner): the speedup when a reference was timed, and a throttle
+// warning per timed version, appended to result["warnings"].
+void add_timing_conclusions(json& result);
+
 }  // namespace kopt::harness

@@ -20,9 +20,6 @@ namespace {
 using kopt::json;
 using kopt::harness_abi::copy_out;
 
-constexpr const char* element_type_names[] = {"float64", "float32", "float16", "bfloat16", "int64", "int32", "int16",
-                                              "int8",    "uint64",  "uint32",  "uint16",   "uint8", "bool"};
-
 std::string hex_of(const std::vector<std::byte>& bytes) {
   std::string hex;
   for (const std::byte b : bytes) hex += fmt::format("{:02x}", static_cast<unsigned>(b));
@@ -39,10 +36,8 @@ std::optional<double> optional_number(const json& request, const char* key) {
 
 extern "C" int kopt_buffer_conventions(char** result_json) {
   json poison = json::object();
-  for (const char* name : element_type_names) {
-    const auto type = kopt::kernel::element_type_by_name(name);
-    if (!type) continue;
-    poison[name] = hex_of(kopt::harness::poisoned_bytes(*type, static_cast<std::size_t>(type->size_bytes)));
+  for (const auto& type : kopt::kernel::canonical_element_types()) {
+    poison[std::string(type.name)] = hex_of(kopt::harness::poisoned_bytes(type, static_cast<std::size_t>(type.size_bytes)));
   }
   const json conventions{{"guard_bytes", kopt::harness::guard_bytes},
                          {"canary_byte", kopt::harness::canary_byte},

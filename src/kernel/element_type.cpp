@@ -140,6 +140,12 @@ std::optional<element_type> element_type_by_name(std::string_view canonical_name
   return std::nullopt;
 }
 
+std::vector<element_type> canonical_element_types() {
+  std::vector<element_type> types(canonical_types.begin(), canonical_types.end());
+  types.push_back(bool_type);
+  return types;
+}
+
 std::optional<element_type> find_element_type(std::string_view spelling) {
   for (const auto& entry : named_spellings) {
     if (entry.spelling == spelling) return element_type_by_name(entry.canonical);

@@ -42,6 +42,9 @@ std::optional<element_type> find_element_type(std::string_view spelling);
 // The canonical record for a canonical name ("float32", ...), if there is one.
 std::optional<element_type> element_type_by_name(std::string_view canonical_name);
 
+// Every canonical type (bool last), e.g. for tables that must cover them all.
+std::vector<element_type> canonical_element_types();
+
 // One line per canonical type with the spellings that map to it, for error details.
 std::string supported_type_list();
 
