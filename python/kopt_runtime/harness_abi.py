@@ -7,6 +7,14 @@ import json
 CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)
 
 
+class JudgedFailure(Exception):
+    """The timing engine failed the timed code: its work escaped the measurement."""
+
+    def __init__(self, status, reason):
+        super().__init__(reason)
+        self.status, self.reason = status, reason
+
+
 class TimedCallFailed(Exception):
     """The timed code raised; `error` is its exception (with its traceback)."""
 
@@ -82,6 +90,9 @@ class HarnessAbi:
         text = self._text(out)
         if failure:
             raise TimedCallFailed(failure[0])
+        if status == 4:  # the judge's verdict on the timed code (work escaped the measurement)
+            verdict = json.loads(text)
+            raise JudgedFailure(verdict["status"], verdict["reason"])
         if status != 0:
             raise RuntimeError(f"timing the {who} failed: {text}")
         return json.loads(text)

@@ -15,7 +15,7 @@ import time
 
 from . import modules, torch_support
 from .guarded_tensors import guarded_copy, poison_pattern
-from .harness_abi import HarnessAbi, TimedCallFailed
+from .harness_abi import HarnessAbi, JudgedFailure, TimedCallFailed
 from .json_files import read_json, write_json_atomically
 from .problems import UserCodeProblem, describe_exception, exception_detail
 from .reference_job import call_reference, load_reference, require_written
@@ -178,9 +178,15 @@ class TritonBench:
                     version.kwargs[name].copy_(contents)
             return restore if inout_contents else None
 
+        # The kernel is judged by the engine (work escaping the measurement fails it); the
+        # reference is trusted.
+        judged = dict(options, judge=True, output_bytes=sum(
+            kernel.kwargs[n].numel() * kernel.kwargs[n].element_size() for n in self.outputs))
         try:
             result["kernel"] = self.abi.time(lambda: self.kernel.run_kernel(**kernel.kwargs), restorer(kernel),
-                                             options, "kernel")
+                                             judged, "kernel")
+        except JudgedFailure as verdict:
+            raise KernelFailure(verdict.status, verdict.reason)
         except TimedCallFailed as failed:
             raise KernelFailure("crashed", f"the kernel failed while being timed: {describe_exception(failed.error)}",
                                 exception_detail(failed.error))

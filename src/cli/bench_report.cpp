@@ -77,9 +77,16 @@ void print_bench_result(std::FILE* out, const json& r, std::int64_t buffer_bytes
                 t["p90_ms"].get<double>(), t["host_end_to_end_median_ms"].get<double>(),
                 t["sample_count"].get<std::size_t>(), t["stop_reason"].get<std::string>().c_str());
   }
-  std::fprintf(out, "(GPU time from device timestamps, summed over the kernels of one %s call; host ms is the "
-              "call plus synchronisation, for comparison)\n",
+  const bool span = r["kernel"].value("time_source", "").find("first start to the last end") != std::string::npos;
+  std::fprintf(out, "(GPU time from device timestamps, %s of one %s call; host ms is the call plus synchronisation, "
+              "for comparison)\n",
+              span ? "from the first start to the last end of all the work" : "summed over the kernels",
               r.contains("triton") ? "run_kernel()" : "solve()");
+  if (r.contains("timed_call_checks")) {
+    const json& checks = r["timed_call_checks"];
+    std::fprintf(out, "timed calls: %llu, each with fresh inputs and poisoned outputs; %zu checked in full at random\n",
+                static_cast<unsigned long long>(checks["calls"].get<std::uint64_t>()), checks["checked"].get<std::size_t>());
+  }
   const double median_ms = r["kernel"]["median_ms"].get<double>();
   if (median_ms > 0) {
     std::fprintf(out, "approximate bandwidth: %.1f GB/s (buffer bytes / median; an estimate, not a measurement)\n",
@@ -101,9 +108,6 @@ void print_bench_result(std::FILE* out, const json& r, std::int64_t buffer_bytes
   if (r.contains("python_runner")) print_python_runner(out, "kernel and reference", r["python_runner"]);
   for (const auto& warning : r.value("warnings", json::array())) {
     std::fprintf(out, "warning: %s\n", warning.get<std::string>().c_str());
-  }
-  if (r["kernel"]["streams"].get<int>() > 1) {
-    std::fprintf(out, "note: solve() ran GPU work on %d streams; all of it is counted\n", r["kernel"]["streams"].get<int>());
   }
 }
 

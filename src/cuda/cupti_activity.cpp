@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "cuda/cupti_library.h"
+
 namespace kopt::cuda {
 namespace {
 
@@ -19,37 +21,9 @@ struct cupti_api {
   decltype(&cuptiActivityFlushAll) flush_all = nullptr;
   decltype(&cuptiActivityGetNextRecord) next_record = nullptr;
   decltype(&cuptiActivityGetNumDroppedRecords) dropped = nullptr;
-  decltype(&cuptiGetResultString) result_string = nullptr;
 
-  std::string describe(CUptiResult rc) const {
-    const char* text = nullptr;
-    if (result_string != nullptr) result_string(rc, &text);
-    return text != nullptr ? text : fmt::format("CUptiResult {}", static_cast<int>(rc));
-  }
+  std::string describe(CUptiResult rc) const { return describe_cupti_result(static_cast<int>(rc)); }
 };
-
-// Where libcupti lives: already in the process (torch loads its own copy; a second copy
-// would fight it for the profiling interface), on the loader path, in the toolkit, or in
-// its extras folder.
-void* open_cupti() {
-  for (const char* soname : {"libcupti.so.13", "libcupti.so.12", "libcupti.so"}) {
-    if (void* loaded = ::dlopen(soname, RTLD_NOW | RTLD_NOLOAD)) return loaded;
-  }
-  std::vector<std::string> candidates = {"libcupti.so", "libcupti.so.13", "libcupti.so.12"};
-  for (const char* root_variable : {"CUDA_HOME", "CUDA_PATH"}) {
-    if (const char* root = std::getenv(root_variable); root != nullptr && *root != '\0') {
-      candidates.push_back(fmt::format("{}/lib64/libcupti.so", root));
-      candidates.push_back(fmt::format("{}/extras/CUPTI/lib64/libcupti.so", root));
-    }
-  }
-  candidates.emplace_back("/usr/local/cuda/lib64/libcupti.so");
-  candidates.emplace_back("/usr/local/cuda/extras/CUPTI/lib64/libcupti.so");
-  candidates.emplace_back("/usr/local/cuda/targets/x86_64-linux/lib/libcupti.so");
-  for (const auto& candidate : candidates) {
-    if (void* handle = ::dlopen(candidate.c_str(), RTLD_NOW | RTLD_GLOBAL)) return handle;
-  }
-  return nullptr;
-}
 
 // [bytes] per CUPTI activity buffer: one sample produces a few records of ~200 bytes; a
 // call launching thousands of kernels fills several buffers, which CUPTI then requests.
@@ -89,13 +63,15 @@ void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, s
     if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || record->kind == CUPTI_ACTIVITY_KIND_KERNEL) {
       const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
       a = {gpu_activity::kind::kernel, k->name != nullptr ? k->name : "", k->start, k->end, k->streamId,
-           k->correlationId};
+           k->correlationId, 0, false};
     } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
       const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
-      a = {gpu_activity::kind::memcpy, "", m->start, m->end, m->streamId, m->correlationId};
+      const bool crosses_host = m->copyKind != CUPTI_ACTIVITY_MEMCPY_KIND_DTOD &&
+                                m->copyKind != CUPTI_ACTIVITY_MEMCPY_KIND_PTOP;
+      a = {gpu_activity::kind::memcpy, "", m->start, m->end, m->streamId, m->correlationId, m->bytes, crosses_host};
     } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
       const auto* m = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
-      a = {gpu_activity::kind::memset, "", m->start, m->end, m->streamId, m->correlationId};
+      a = {gpu_activity::kind::memset, "", m->start, m->end, m->streamId, m->correlationId, m->bytes, false};
     } else {
       continue;
     }
@@ -116,19 +92,15 @@ activity_recorder* activity_recorder::start(std::string* problem) {
   static std::string start_problem;
   static std::once_flag once;
   std::call_once(once, [] {
-    void* handle = open_cupti();
-    if (handle == nullptr) {
-      start_problem = "CUPTI (libcupti.so) not found: install the CUDA toolkit's CUPTI or set CUDA_HOME";
-      return;
-    }
+    void* handle = cupti_library(&start_problem);
+    if (handle == nullptr) return;
     const auto bind = [&](auto& fn, const char* symbol) {
       fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(::dlsym(handle, symbol));
       return fn != nullptr;
     };
     if (!(bind(api.register_callbacks, "cuptiActivityRegisterCallbacks") && bind(api.enable, "cuptiActivityEnable") &&
           bind(api.flush_all, "cuptiActivityFlushAll") && bind(api.next_record, "cuptiActivityGetNextRecord") &&
-          bind(api.dropped, "cuptiActivityGetNumDroppedRecords") &&
-          bind(api.result_string, "cuptiGetResultString"))) {
+          bind(api.dropped, "cuptiActivityGetNumDroppedRecords"))) {
       start_problem = "libcupti.so lacks the activity API kopt needs";
       return;
     }

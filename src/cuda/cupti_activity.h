@@ -17,7 +17,9 @@ struct gpu_activity {
   std::uint64_t start_ns = 0;
   std::uint64_t end_ns = 0;
   std::uint32_t stream = 0;
-  std::uint32_t correlation = 0;
+  std::uint32_t correlation = 0;  // CUPTI's id of the host API call that issued the work
+  std::uint64_t bytes = 0;         // [bytes] copied or set; 0 for kernels
+  bool crosses_host = false;       // a copy between host and device memory
 
   std::uint64_t duration_ns() const { return end_ns - start_ns; }
 };

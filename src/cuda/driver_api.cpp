@@ -59,6 +59,9 @@ loaded_driver load() {
   bind(a.ctx_get_current, "cuCtxGetCurrent");
   bind(a.ctx_get_device, "cuCtxGetDevice");
   bind(a.ctx_synchronize, "cuCtxSynchronize");
+  bind(a.ctx_get_limit, "cuCtxGetLimit");
+  bind(a.ctx_set_limit, "cuCtxSetLimit");
+  bind(a.ctx_reset_persisting_l2_cache, "cuCtxResetPersistingL2Cache");
   bind(a.mem_alloc, "cuMemAlloc_v2");
   bind(a.mem_free, "cuMemFree_v2");
   bind(a.memcpy_htod, "cuMemcpyHtoD_v2");

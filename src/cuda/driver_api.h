@@ -24,6 +24,9 @@ struct driver_api {
   decltype(&cuCtxGetCurrent) ctx_get_current = nullptr;
   decltype(&cuCtxGetDevice) ctx_get_device = nullptr;
   decltype(&cuCtxSynchronize) ctx_synchronize = nullptr;
+  decltype(&cuCtxGetLimit) ctx_get_limit = nullptr;
+  decltype(&cuCtxSetLimit) ctx_set_limit = nullptr;
+  decltype(&cuCtxResetPersistingL2Cache) ctx_reset_persisting_l2_cache = nullptr;
   decltype(&cuMemAlloc) mem_alloc = nullptr;
   decltype(&cuMemFree) mem_free = nullptr;
   decltype(&cuMemcpyHtoD) memcpy_htod = nullptr;

@@ -16,28 +16,29 @@
 #include "core/version.h"
 #include "cuda/cupti_activity.h"
 #include "cuda/driver_api.h"
+#include "cuda/launch_attribution.h"
 #include "harness/device_buffers.h"
 #include "harness/gpu_sharing.h"
 #include "harness/input_fill.h"
+#include "harness/input_generator.h"
+#include "harness/kernel_failure.h"
 #include "harness/l2_flush.h"
+#include "harness/loaded_libraries.h"
+#include "harness/output_checks.h"
+#include "harness/physical_floor.h"
 #include "harness/poison.h"
+#include "harness/problem_source.h"
 #include "harness/python_reference.h"
 #include "harness/result_fields.h"
 #include "harness/sampling.h"
 #include "harness/solve_call.h"
+#include "harness/timed_call_checks.h"
 #include "kernel/buffer_plan.h"
-#include "validate/output_comparison.h"
 #include "validate/tolerance.h"
 
 namespace kopt::harness {
 namespace {
 using kernel::buffer_role;
-
-// A failure of the code under test (not of kopt or the machine).
-struct kernel_failure {
-  std::string status;  // "failed" or "crashed"
-  std::string reason;
-};
 
 void* load_solve(const std::string& library, const char* what) {
   void* handle = ::dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -82,68 +83,27 @@ buffer_contents host_inputs(const kernel::kernel_plan& plan, std::uint64_t seed)
   return contents;
 }
 
-// Where the expected outputs come from: the reference's bytes of every non-input buffer, for
-// one seed's contents (entries of input buffers stay empty).
-using reference_outputs = std::function<buffer_contents(std::uint64_t seed, const buffer_contents& contents)>;
-
-// A native reference runs here, on its own buffers, after the kernel.
-reference_outputs native_reference(const cuda::driver_api& api, const kernel::kernel_plan& plan, version& reference) {
-  return [&api, &plan, &reference](std::uint64_t, const buffer_contents& contents) {
-    reference.buffers->prepare(contents);
-    run_once(api, reference, "reference");
-    buffer_contents outputs(plan.buffers.size());
-    for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
-      if (plan.buffers[i].role != buffer_role::in) outputs[i] = reference.buffers->download(i);
-    }
-    return outputs;
-  };
-}
-
-// Validates on one seed; returns the per-output comparisons (throws kernel_failure on a
-// fault, a damaged guard or a modified input). Without a reference only guards and inputs
-// are checked.
-json validate_seed(const cuda::driver_api& api, const kernel::kernel_plan& plan, version& kernel_version,
-                   const reference_outputs& reference, std::uint64_t seed, const buffer_contents& contents,
-                   const validate::tolerance_overrides& tolerances, bool& passed) {
-  kernel_version.buffers->prepare(contents);
-  run_once(api, kernel_version, "kernel");
-  if (const auto damaged = kernel_version.buffers->guard_violations(); !damaged.empty()) {
-    throw kernel_failure{"failed", fmt::format("out-of-bounds write: {}", damaged.front())};
-  }
-  for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
-    if (plan.buffers[i].role != buffer_role::in) continue;
-    const auto after = kernel_version.buffers->download(i);
-    if (std::memcmp(after.data(), contents[i].data(), after.size()) != 0) {
-      throw kernel_failure{"failed", fmt::format("the kernel wrote into its input {} (declared const)",
-                                                 plan.buffers[i].param.name)};
-    }
-  }
-  json outputs = json::array();
-  passed = true;
-  if (!reference) return outputs;
-  const buffer_contents expected = reference(seed, contents);
-  for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
-    const auto& b = plan.buffers[i];
-    if (b.role == buffer_role::in) continue;
-    const validate::tolerance tol = validate::resolve_tolerance(b.param.element, tolerances);
-    const auto comparison = validate::compare_output(b.param.name, b.param.element, kernel_version.buffers->download(i),
-                                                     expected[i], poison_for(b.param.element).element_bits, tol);
-    passed = passed && comparison.passed;
-    outputs.push_back(validate::to_json(comparison));
-  }
-  return outputs;
+// The native reference runs in this process on its own buffers, after the kernel, with the
+// inputs already in them; returns its outputs.
+buffer_contents run_native_reference(const cuda::driver_api& api, const kernel::kernel_plan& plan, version& reference) {
+  run_once(api, reference, "reference");
+  return download_outputs(plan, *reference.buffers);
 }
 
 // An `out` buffer is poisoned with NaN before each run: a kernel that reads it before writing
 // it (y += ...) turns the poison into NaNs. Suggest the annotation that gives it real data.
-std::string read_before_write_hint(const kernel::kernel_plan& plan, const json& comparison) {
-  const std::string name = comparison["name"].get<std::string>();
-  bool nan_seen = false;
-  for (const auto& m : comparison["first_mismatches"]) nan_seen = nan_seen || m["what"] == "NaN";
-  for (const auto& b : plan.buffers) {
-    if (b.param.name == name && b.role == buffer_role::out && nan_seen) {
-      return fmt::format(" (if the kernel reads {0} before writing it, declare it in the source: // kopt: inout({0}))", name);
+std::string read_before_write_hint(const kernel::kernel_plan& plan, const json& outputs) {
+  for (const json& comparison : outputs) {
+    if (comparison["passed"].get<bool>()) continue;
+    const std::string name = comparison["name"].get<std::string>();
+    bool nan_seen = false;
+    for (const auto& m : comparison["first_mismatches"]) nan_seen = nan_seen || m["what"] == "NaN";
+    for (const auto& b : plan.buffers) {
+      if (b.param.name == name && b.role == buffer_role::out && nan_seen) {
+        return fmt::format(" (if the kernel reads {0} before writing it, declare it in the source: // kopt: inout({0}))", name);
+      }
     }
+    return "";
   }
   return "";
 }
@@ -152,22 +112,12 @@ sampling_options sampling_of(const bench_job& job) {
   return {job.warmup, job.repeat, job.min_seconds, job.max_seconds, job.target_relative_half_width};
 }
 
-json time_version(const cuda::driver_api& api, cuda::activity_recorder& recorder, l2_flusher* flusher,
-                  version& v, const buffer_contents& inout_contents, const char* who,
-                  const bench_job& job, const std::string& device_uuid) {
-  const sampling_options options = sampling_of(job);
-  // inout buffers get their seeded contents back before every sample: a kernel whose time
-  // depends on the data (y += a*x growing without bound) is timed on the same data each time.
-  const auto restore_inout = [&] {
-    for (std::size_t i = 0; i < inout_contents.size(); ++i) {
-      if (!inout_contents[i].empty()) v.buffers->upload(i, inout_contents[i]);
-    }
-  };
-  try {
-    return sample_gpu_time(api, recorder, flusher, [&] { v.call->invoke(); }, options, device_uuid, restore_inout);
-  } catch (const error& e) {
-    throw kernel_failure{"crashed", fmt::format("the {} failed while being timed: {}", who, e.headline())};
+std::uint64_t output_bytes(const kernel::kernel_plan& plan) {
+  std::uint64_t bytes = 0;
+  for (const auto& b : plan.buffers) {
+    if (b.role != buffer_role::in) bytes += static_cast<std::uint64_t>(b.bytes);
   }
+  return bytes;
 }
 
 // Warm-up, then exactly `profile_calls` calls inside the profiler window: no reference, no
@@ -190,8 +140,8 @@ json run_profile_window(const cuda::driver_api& api, const kernel::kernel_plan& 
   return result;
 }
 
-// The Python reference's outputs for every seed, and its timing, from kopt's Python runner.
-// Its data goes through a private folder that is removed afterwards.
+// The Python reference's outputs for every seed (and checked call), and its timing, from
+// kopt's Python runner. Its data goes through a private folder that is removed afterwards.
 python_reference_result run_python_reference_job(const bench_job& job, const kernel::kernel_plan& plan,
                                                   const std::map<std::uint64_t, buffer_contents>& seed_inputs) {
   python_reference_request request;
@@ -219,6 +169,47 @@ python_reference_result run_python_reference_job(const bench_job& job, const ker
   return run_python_reference(request);
 }
 
+// The reference's solve() must take the same parameters as the kernel's.
+void require_same_parameters(const kernel::kernel_plan& kernel, const kernel::kernel_plan& reference,
+                             const std::string& reference_path) {
+  const auto& k = kernel.solve->parameters;
+  const auto& r = reference.solve->parameters;
+  bool same = k.size() == r.size();
+  for (std::size_t i = 0; same && i < k.size(); ++i) {
+    same = k[i].name == r[i].name && k[i].element == r[i].element && k[i].is_pointer == r[i].is_pointer;
+  }
+  if (!same) {
+    throw error(fmt::format("the reference {} has a solve() whose parameters differ from the kernel's (names, types "
+                            "and order must match)",
+                            reference_path));
+  }
+}
+
+// Flags for work that is timed honestly but that a reader must know about.
+void add_integrity_flags(json& result, const std::vector<std::string>& libraries) {
+  const json& timing = result["kernel"];
+  if (const int side = timing.value("side_streams", 0); side > 0) {
+    result["warnings"].push_back(fmt::format(
+        "side stream: the kernel's work ran on {} stream(s) besides the default one ({} in all); all of it is timed, "
+        "from the first start to the last end",
+        side, timing.value("streams", 0)));
+  }
+  if (const auto calls = timing.value("persisting_l2_calls", std::uint64_t{0}); calls > 0) {
+    result["warnings"].push_back(fmt::format(
+        "persisting L2: solve() set a persisting-L2 limit in {} of {} calls; kopt reset it after every call, so "
+        "nothing stayed pinned across the flush",
+        calls, result.value("timed_call_checks", json::object()).value("calls", std::uint64_t{0})));
+  }
+  if (!libraries.empty()) {
+    result["warnings"].push_back(fmt::format("library call: solve() loaded {}; their work is timed as the kernel's",
+                                             fmt::join(libraries, ", ")));
+  }
+  result["libraries_loaded_by_kernel"] = libraries;
+}
+
+// Synthetic seed keys for checked timed calls handed to the Python runner.
+constexpr std::uint64_t checked_call_key = std::uint64_t{1} << 62;
+
 }  // namespace
 
 json run_bench_job(const bench_job& job) {
@@ -242,105 +233,152 @@ json run_bench_job(const bench_job& job) {
   api.device_get_uuid(&raw_uuid, device);
   const std::string device_uuid = cuda::format_uuid(raw_uuid);
 
-  const std::string source = read_text_file(job.kernel_source, "kernel file");
-  const kernel::kernel_plan plan = kernel::plan_kernel(job.kernel_source, source, kernel::parse_backend_name(job.backend),
-                                                       job.dims, job.ptr_size, job.own_flag_names);
-  json result = json{{"kopt_version", version_string}, {"status", "ok"}, {"reason", ""}};
+  const auto backend = kernel::parse_backend_name(job.backend);
+  const kernel::kernel_plan kernel_plan = kernel::plan_kernel(job.kernel_source, read_text_file(job.kernel_source, "kernel file"),
+                                                              backend, job.dims, job.ptr_size, job.own_flag_names);
+  std::optional<kernel::kernel_plan> reference_plan;
+  if (!job.reference_library.empty()) {
+    reference_plan = kernel::plan_kernel(job.reference_source, read_text_file(job.reference_source, "reference file"),
+                                         backend, job.dims, job.ptr_size, job.own_flag_names);
+    require_same_parameters(kernel_plan, *reference_plan, job.reference_source);
+  }
+  const problem_choice chosen = choose_problem(kernel_plan, reference_plan ? &*reference_plan : nullptr);
+  const kernel::kernel_plan& plan = *chosen.plan;
+  json result = json{{"kopt_version", version_string}, {"status", "ok"}, {"reason", ""}, {"problem_source", chosen.source}};
+  json correctness = json{{"checked", !job.reference_library.empty() || has_python_reference(job)}, {"passed", nullptr}};
+  if (!chosen.mismatch.empty()) {
+    result["status"] = "failed";
+    result["reason"] = fmt::format("problem mismatch: {}; the problem belongs to the reference (drop the kernel's "
+                                   "annotation or make it declare the same)",
+                                   chosen.mismatch);
+    result["correctness"] = correctness;
+    return result;
+  }
   version kernel_version = bind(api, load_solve(job.kernel_library, "kernel"), plan);
   if (job.profile_mode) return run_profile_window(api, plan, kernel_version, job, result);
 
   constexpr std::uint64_t after_timing_seed_offset = 1000003;
-  const auto validation_seeds = [&] {
-    std::vector<std::uint64_t> seeds;
-    for (int i = 0; i < job.validation_seeds; ++i) seeds.push_back(job.seed + static_cast<std::uint64_t>(i));
-    seeds.push_back(job.seed + after_timing_seed_offset);
-    return seeds;
-  }();
-
-  // Each seed's inputs are made once. The Python reference needs every seed's before the
-  // kernel's first run; otherwise a seed's inputs are made when its turn comes.
-  std::map<std::uint64_t, buffer_contents> seed_inputs;
-  const auto take_inputs = [&](std::uint64_t seed) {
-    const auto made = seed_inputs.find(seed);
-    if (made == seed_inputs.end()) return host_inputs(plan, seed);
-    buffer_contents contents = std::move(made->second);
-    seed_inputs.erase(made);
-    return contents;
-  };
-
+  const bool python_reference = has_python_reference(job);
   std::optional<version> native;
-  std::optional<python_reference_result> python;
-  reference_outputs reference;
+  if (!job.reference_library.empty()) native = bind(api, load_solve(job.reference_library, "reference"), plan);
   validate::tolerance_overrides tolerances{job.atol, job.rtol, std::nullopt, std::nullopt};
-  if (!job.reference_library.empty()) {
-    const auto reference_signature =
-        kernel::parse_signature(read_text_file(job.reference_source, "reference file"), job.reference_source);
-    if (reference_signature.parameters.size() != plan.solve->parameters.size()) {
-      throw error(fmt::format("the reference {} has a solve() with {} parameters, the kernel {}: they must match",
-                              job.reference_source, reference_signature.parameters.size(),
-                              plan.solve->parameters.size()));
-    }
-    native = bind(api, load_solve(job.reference_library, "reference"), plan);
-    reference = native_reference(api, plan, *native);
-  } else if (has_python_reference(job)) {
-    for (const std::uint64_t seed : validation_seeds) seed_inputs[seed] = host_inputs(plan, seed);
-    python = run_python_reference_job(job, plan, seed_inputs);
-    tolerances.reference_atol = python->atol;
-    tolerances.reference_rtol = python->rtol;
-    reference = [&python](std::uint64_t seed, const buffer_contents&) { return python->outputs.at(seed); };
-    result["reference_runner"] = json{{"torch", python->torch}, {"overhead_s", python->overhead}};
-  }
 
-  json correctness = json{{"checked", static_cast<bool>(reference)}, {"passed", nullptr}};
   json seeds = json::array();
   bool all_passed = true;
-  // The first seed's inout contents (the first seed is job.seed), restored before every sample.
-  buffer_contents timing_inout;
-  try {
-    const auto check_seed = [&](std::uint64_t seed, const char* when) {
-      bool passed = false;
-      buffer_contents contents = take_inputs(seed);
-      const json outputs = validate_seed(api, plan, kernel_version, reference, seed, contents, tolerances, passed);
-      seeds.push_back(json{{"seed", seed}, {"when", when}, {"passed", passed}, {"outputs", outputs}});
-      all_passed = all_passed && passed;
-      if (seed == job.seed) {
-        for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
-          if (plan.buffers[i].role != buffer_role::inout) contents[i].clear();
-        }
-        timing_inout = std::move(contents);
-      }
-      return passed;
-    };
-    for (int i = 0; i < job.validation_seeds; ++i) {
-      if (!check_seed(validation_seeds[static_cast<std::size_t>(i)], "before timing")) break;
+  std::vector<std::string> libraries;
+  bool libraries_read = false;
+  // With a Python reference, the kernel's runs are kept here and compared once the runner
+  // (which starts after all of the kernel's GPU work) has produced the expected outputs.
+  std::map<std::uint64_t, buffer_contents> runner_inputs;
+  std::vector<std::pair<std::uint64_t, std::string>> deferred_seeds;  // seed, when
+  std::map<std::uint64_t, buffer_contents> deferred_seed_outputs;
+  std::optional<timed_call_checks> checks;
+  std::unique_ptr<device_buffers> scratch;
+  std::unique_ptr<input_generator> generator;
+
+  const auto check_seed = [&](std::uint64_t seed, const char* when) {
+    const buffer_contents contents = host_inputs(plan, seed);
+    kernel_version.buffers->prepare(contents);
+    run_once(api, kernel_version, "kernel");
+    if (!libraries_read) {  // before any reference ran in this process
+      libraries = loaded_compute_libraries();
+      libraries_read = true;
     }
-    if (reference && !all_passed) {
+    if (const auto found = check_guards_and_inputs(plan, *kernel_version.buffers, contents)) {
+      throw kernel_failure{"failed", *found};
+    }
+    buffer_contents outputs = download_outputs(plan, *kernel_version.buffers);
+    if (python_reference) {
+      runner_inputs[seed] = contents;
+      deferred_seed_outputs[seed] = std::move(outputs);
+      deferred_seeds.emplace_back(seed, when);
+      return true;
+    }
+    if (!native) {
+      seeds.push_back(json{{"seed", seed}, {"when", when}, {"passed", true}, {"outputs", json::array()}});
+      return true;
+    }
+    native->buffers->prepare(contents);
+    const outputs_verdict verdict = compare_outputs(plan, outputs, run_native_reference(api, plan, *native), tolerances);
+    seeds.push_back(json{{"seed", seed}, {"when", when}, {"passed", !verdict.failure}, {"outputs", verdict.outputs}});
+    if (verdict.failure) {
+      all_passed = false;
       result["status"] = "failed";
-      for (const auto& o : seeds.back()["outputs"]) {
-        if (o["passed"].get<bool>()) continue;
-        result["reason"] = fmt::format("validation failed (seed {}): {}{}", seeds.back()["seed"].get<std::uint64_t>(),
-                                       o["summary"].get<std::string>(), read_before_write_hint(plan, o));
-        break;
-      }
-    } else if (!job.validation_only) {
+      result["reason"] = fmt::format("validation failed (seed {}): {}{}", seed, *verdict.failure,
+                                     read_before_write_hint(plan, verdict.outputs));
+    }
+    return !verdict.failure;
+  };
+
+  try {
+    bool passed = true;
+    for (int i = 0; i < job.validation_seeds && passed; ++i) {
+      passed = check_seed(job.seed + static_cast<std::uint64_t>(i), "before timing");
+    }
+    if (passed && !job.validation_only) {
       cuda::activity_recorder* recorder = cuda::activity_recorder::start(&problem);
       if (recorder == nullptr) throw error(problem);
+      cuda::launch_attribution* attribution = cuda::launch_attribution::start(&problem);
+      if (attribution == nullptr) throw error(problem);
+      attribution->clear();
       std::unique_ptr<l2_flusher> flusher;
       if (!job.hot) flusher = std::make_unique<l2_flusher>(api, static_cast<std::size_t>(l2_bytes));
+      generator = std::make_unique<input_generator>(api, plan.buffers);
+      if (!native) scratch = std::make_unique<device_buffers>(api, plan.buffers);
+      device_buffers& check_buffers = native ? *native->buffers : *scratch;
+      timed_call_checks::reference_on_scratch reference;
+      if (native) reference = [&] { return run_native_reference(api, plan, *native); };
+      checks.emplace(api, plan, *kernel_version.buffers, check_buffers, *generator, job.seed, reference, python_reference,
+                     tolerances);
       result["protocol"] = protocol_description(job.hot, static_cast<std::size_t>(l2_bytes));
       result["warnings"] = json::array();
       if (const auto warning = other_processes_warning(device_uuid)) result["warnings"].push_back(*warning);
-      result["kernel"] = time_version(api, *recorder, flusher.get(), kernel_version, timing_inout, "kernel", job, device_uuid);
-      if (native) {
-        result["reference"] = time_version(api, *recorder, flusher.get(), *native, timing_inout, "reference", job, device_uuid);
-      } else if (python && !python->timing.is_null()) {
-        result["reference"] = python->timing;
+
+      sampling_options judged = sampling_of(job);
+      judged.judge_work = true;
+      judged.output_bytes = output_bytes(plan);
+      std::uint64_t last_call = 0;
+      sampling_hooks kernel_hooks;
+      kernel_hooks.before_each = [&](std::uint64_t call) { checks->prepare_call(*kernel_version.buffers, call); };
+      kernel_hooks.after_each = [&](std::uint64_t call, const call_sample&) {
+        last_call = call;
+        checks->after_call(call);
+      };
+      kernel_hooks.wants_more = [&] { return checks->wants_more(); };
+      try {
+        result["kernel"] = sample_gpu_time(api, *recorder, attribution, flusher.get(),
+                                           [&] { kernel_version.call->invoke(); }, judged, device_uuid, kernel_hooks);
+      } catch (const error& e) {
+        throw kernel_failure{"crashed", fmt::format("the kernel failed while being timed: {}", e.headline())};
       }
-      add_timing_conclusions(result);
-      // Fresh inputs after timing: a kernel that cached its result fails here.
-      if (!check_seed(validation_seeds.back(), "after timing") && reference) {
-        result["status"] = "failed";
-        result["reason"] = "validation failed on fresh inputs after timing (does the kernel reuse earlier results?)";
+      checks->finish(last_call);
+      result["timed_call_checks"] = checks->summary();
+      add_integrity_flags(result, libraries);
+      if (!job.hot) {
+        int memory_clock_khz = 0;
+        int bus_width_bits = 0;
+        api.device_get_attribute(&memory_clock_khz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, device);
+        api.device_get_attribute(&bus_width_bits, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, device);
+        const double peak = peak_dram_bandwidth(memory_clock_khz, bus_width_bits);
+        result["physical_floor"] = json{{"problem_bytes", problem_bytes(plan)}, {"peak_dram_bytes_per_s", peak}};
+        if (const auto warning = floor_warning(result["kernel"]["median_ms"].get<double>(), problem_bytes(plan), peak)) {
+          result["warnings"].push_back(*warning);
+        }
+      }
+      if (native) {
+        sampling_hooks reference_hooks;  // the same protocol: fresh inputs, poisoned outputs
+        reference_hooks.before_each = [&](std::uint64_t call) { checks->prepare_call(*native->buffers, call); };
+        try {
+          result["reference"] = sample_gpu_time(api, *recorder, nullptr, flusher.get(),
+                                                [&] { native->call->invoke(); }, sampling_of(job), device_uuid,
+                                                reference_hooks);
+        } catch (const error& e) {
+          throw kernel_failure{"crashed", fmt::format("the reference failed while being timed: {}", e.headline())};
+        }
+      }
+      // Fresh inputs after timing, as one more validation seed.
+      if (!check_seed(job.seed + after_timing_seed_offset, "after timing")) {
+        result["reason"] = fmt::format("{} (fresh inputs after timing)", result["reason"].get<std::string>());
       }
     }
   } catch (const kernel_failure& failure) {
@@ -348,7 +386,43 @@ json run_bench_job(const bench_job& job) {
     result["reason"] = failure.reason;
     all_passed = false;
   }
-  if (reference) correctness["passed"] = all_passed;
+
+  if (python_reference && result["status"] == "ok") {
+    if (checks) {
+      for (const deferred_check& d : checks->deferred()) runner_inputs[checked_call_key | d.call] = d.inputs;
+    }
+    const python_reference_result python = run_python_reference_job(job, plan, runner_inputs);
+    tolerances.reference_atol = python.atol;
+    tolerances.reference_rtol = python.rtol;
+    result["reference_runner"] = json{{"torch", python.torch}, {"overhead_s", python.overhead}};
+    for (const auto& [seed, when] : deferred_seeds) {
+      const outputs_verdict verdict =
+          compare_outputs(plan, deferred_seed_outputs.at(seed), python.outputs.at(seed), tolerances);
+      seeds.push_back(json{{"seed", seed}, {"when", when}, {"passed", !verdict.failure}, {"outputs", verdict.outputs}});
+      if (verdict.failure && all_passed) {
+        all_passed = false;
+        result["status"] = "failed";
+        result["reason"] = fmt::format("validation failed (seed {}): {}{}", seed, *verdict.failure,
+                                       read_before_write_hint(plan, verdict.outputs));
+      }
+    }
+    if (checks && all_passed) {
+      for (const deferred_check& d : checks->deferred()) {
+        const outputs_verdict verdict =
+            compare_outputs(plan, d.kernel_outputs, python.outputs.at(checked_call_key | d.call), tolerances);
+        if (verdict.failure) {
+          all_passed = false;
+          result["status"] = "failed";
+          result["reason"] = fmt::format("timed call {} (checked at random): {}", d.call, *verdict.failure);
+          break;
+        }
+      }
+    }
+    if (!python.timing.is_null() && result.contains("kernel")) result["reference"] = python.timing;
+  }
+  if (result["status"] == "ok" && result.contains("kernel")) add_timing_conclusions(result);
+
+  if (correctness["checked"].get<bool>()) correctness["passed"] = all_passed && result["status"] == "ok";
   // The Python toolkit's fields: one atol/rtol (the first output's) and the output count.
   std::size_t outputs = 0;
   for (const auto& b : plan.buffers) {

@@ -1,8 +1,7 @@
 #include "harness/call_timer.h"
 
-#include <algorithm>
 #include <chrono>
-#include <set>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -10,8 +9,9 @@
 
 namespace kopt::harness {
 
-call_timer::call_timer(const cuda::driver_api& api, cuda::activity_recorder& recorder, l2_flusher* flusher)
-    : m_api(api), m_recorder(recorder), m_flusher(flusher) {}
+call_timer::call_timer(const cuda::driver_api& api, cuda::activity_recorder& recorder,
+                       cuda::launch_attribution* attribution, l2_flusher* flusher)
+    : m_api(api), m_recorder(recorder), m_attribution(attribution), m_flusher(flusher) {}
 
 void call_timer::synchronize(const char* when) {
   if (const CUresult rc = m_api.ctx_synchronize(); rc != CUDA_SUCCESS) {
@@ -19,36 +19,59 @@ void call_timer::synchronize(const char* when) {
   }
 }
 
-call_sample call_timer::time_call(const std::function<void()>& call) {
+std::optional<cuda::api_origin> call_timer::origin(std::uint32_t correlation) const {
+  if (m_attribution == nullptr) return std::nullopt;
+  return m_attribution->origin(correlation);
+}
+
+call_sample call_timer::time_call(const std::function<void()>& call, std::uint64_t call_index) {
+  const origin_lookup lookup = [this](std::uint32_t correlation) { return origin(correlation); };
   if (m_flusher != nullptr) m_flusher->flush();
   synchronize("before the call");
-  m_recorder.collect();  // drop the flush's and any earlier records
+  // Everything since the last sample: kopt's own work (flush, inputs, poison, checks), and
+  // anything another thread launched in between.
+  const call_work before = attribute(m_recorder.collect(), 0, lookup);
+  if (before.harness_stream != no_stream) m_default_stream = before.harness_stream;
 
+  if (m_attribution != nullptr) m_attribution->open_window(call_index);
   const auto host_start = std::chrono::steady_clock::now();
   call();
+  if (m_attribution != nullptr) m_attribution->close_window();
   synchronize("in solve()");
   const auto host_end = std::chrono::steady_clock::now();
 
   call_sample sample;
-  sample.host_ns = static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(host_end - host_start).count());
-  std::uint64_t first_start = UINT64_MAX;
-  std::uint64_t last_end = 0;
-  std::set<std::uint32_t> streams;
-  for (const cuda::gpu_activity& a : m_recorder.collect()) {
-    first_start = std::min(first_start, a.start_ns);
-    last_end = std::max(last_end, a.end_ns);
-    streams.insert(a.stream);
-    if (a.what == cuda::gpu_activity::kind::kernel) {
-      sample.kernel_ns += static_cast<double>(a.duration_ns());
-      ++sample.kernels;
-    } else {
-      sample.memory_ops_ns += static_cast<double>(a.duration_ns());
-      ++sample.memory_ops;
-    }
+  static_cast<call_work&>(sample) = attribute(m_recorder.collect(), call_index, lookup);
+  if (sample.foreign.empty()) sample.foreign = before.foreign;
+  for (const std::uint32_t stream : sample.stream_ids) {
+    if (m_default_stream != no_stream && stream != m_default_stream) ++sample.side_streams;
   }
-  sample.span_ns = last_end > first_start ? static_cast<double>(last_end - first_start) : 0;
-  sample.streams = static_cast<int>(streams.size());
+  sample.host_ns = static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(host_end - host_start).count());
+
+  // A persisting-L2 carve-out and the lines pinned in it would survive the next flush. Without
+  // a carve-out no line can be persisting, so the reset is needed only after one was set.
+  std::size_t persisting = 0;
+  if (m_api.ctx_get_limit(&persisting, CU_LIMIT_PERSISTING_L2_CACHE_SIZE) == CUDA_SUCCESS && persisting > 0) {
+    sample.persisting_l2_bytes = persisting;
+    m_api.ctx_reset_persisting_l2_cache();
+    m_api.ctx_set_limit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, 0);
+  }
   return sample;
+}
+
+void call_timer::clear_persisting_l2() {
+  std::size_t persisting = 0;
+  if (m_api.ctx_get_limit(&persisting, CU_LIMIT_PERSISTING_L2_CACHE_SIZE) == CUDA_SUCCESS && persisting > 0) {
+    m_api.ctx_reset_persisting_l2_cache();
+    m_api.ctx_set_limit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, 0);
+  }
+}
+
+std::string call_timer::late_foreign_work(std::chrono::milliseconds settle) {
+  std::this_thread::sleep_for(settle);
+  synchronize("after the last call");
+  const origin_lookup lookup = [this](std::uint32_t correlation) { return origin(correlation); };
+  return attribute(m_recorder.collect(), 0, lookup).foreign;
 }
 
 }  // namespace kopt::harness

@@ -1,42 +1,60 @@
 #pragma once
-// One timing sample of one solve() call: the GPU time of every kernel it launched (summed,
-// any stream), the span from the first start to the last end, and the host's end-to-end
-// time of the call including the device synchronisation, labelled apart.
+// One timing sample of one solve() call: every piece of GPU work the call issued (kernels,
+// copies, memsets, on any stream), matched to the call by CUPTI correlation ids rather than
+// by a time window; the span from its first start to its last end (the headline), the sums
+// of its parts, and the host's end-to-end time of the call, labelled apart. After the call,
+// persisting-L2 state is reset so that nothing a kernel pinned survives into the next sample.
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <string>
 
 #include "cuda/cupti_activity.h"
 #include "cuda/driver_api.h"
+#include "cuda/launch_attribution.h"
 #include "harness/l2_flush.h"
+#include "harness/work_attribution.h"
 
 namespace kopt::harness {
 
-struct call_sample {
-  double kernel_ns = 0;       // [ns] sum of the call's kernel durations (device timestamps)
-  double span_ns = 0;         // [ns] first start to last end of the call's GPU work
-  double memory_ops_ns = 0;   // [ns] memcpy and memset work inside the call
-  double host_ns = 0;         // [ns] host time of call + cuCtxSynchronize
-  int kernels = 0;
-  int memory_ops = 0;
-  int streams = 0;            // distinct streams the call's work ran on
+struct call_sample : call_work {
+  double host_ns = 0;              // [ns] host time of call + cuCtxSynchronize
+  std::uint64_t persisting_l2_bytes = 0;  // [bytes] persisting-L2 limit the call left set (then reset)
+  int side_streams = 0;            // streams of the call's work other than the default stream
 };
 
 class call_timer {
  public:
-  // `flusher` null: the hot protocol (caches as the previous run left them).
-  call_timer(const cuda::driver_api& api, cuda::activity_recorder& recorder, l2_flusher* flusher);
+  // `flusher` null: the hot protocol (no flush before the call). `attribution` null: no API
+  // calls are watched (a trusted reference), and all the work recorded in the call's window
+  // is the call's.
+  call_timer(const cuda::driver_api& api, cuda::activity_recorder& recorder,
+             cuda::launch_attribution* attribution, l2_flusher* flusher);
 
-  // Flushes (cold protocol), runs `call`, synchronises, and reads the call's records.
-  // Throws kopt::error when the device reports an error (a faulting kernel).
-  call_sample time_call(const std::function<void()>& call);
+  // Flushes (cold protocol), runs `call` inside window `call_index` (> 0), synchronises, reads
+  // the records and resets persisting L2. Foreign work found before or after the call is in
+  // the sample's `foreign`. Throws kopt::error when the device reports an error.
+  call_sample time_call(const std::function<void()>& call, std::uint64_t call_index);
+
+  // Clears a persisting-L2 limit already set before the first call (the context can start
+  // with one), so that only what a call sets is counted as the call's.
+  void clear_persisting_l2();
+
+  // Waits `settle` for work that something launches late, then reports it ("" when none):
+  // the last look for foreign work at the end of a run.
+  std::string late_foreign_work(std::chrono::milliseconds settle);
 
  private:
   void synchronize(const char* when);
+  std::optional<cuda::api_origin> origin(std::uint32_t correlation) const;
 
   const cuda::driver_api& m_api;
   cuda::activity_recorder& m_recorder;
+  cuda::launch_attribution* m_attribution;
   l2_flusher* m_flusher;
+  std::uint32_t m_default_stream = no_stream;  // learnt from kopt's own work on the null stream
 };
 
 }  // namespace kopt::harness

@@ -43,19 +43,24 @@ void device_buffers::prepare(const std::vector<std::vector<std::byte>>& contents
     const kernel::buffer_spec& spec = m_buffers[i];
     check(m_api, m_api.memset_d8(a.base, canary_byte, a.layout.allocation_bytes), "filling guard regions");
     if (spec.role == kernel::buffer_role::out) {
-      const poison_pattern poison = poison_for(spec.param.element);
-      const std::size_t words = a.layout.data_bytes / static_cast<std::size_t>(poison.fill_word_bytes);
-      const CUdeviceptr target = data(i);
-      const CUresult rc = poison.fill_word_bytes == 4   ? m_api.memset_d32(target, poison.fill_word, words)
-                          : poison.fill_word_bytes == 2 ? m_api.memset_d16(target, static_cast<unsigned short>(poison.fill_word), words)
-                                                        : m_api.memset_d8(target, static_cast<unsigned char>(poison.fill_word), words);
-      check(m_api, rc, fmt::format("poisoning {}", spec.param.name));
+      poison(i);
     } else {
       check(m_api, m_api.memcpy_htod(data(i), contents.at(i).data(), a.layout.data_bytes),
             fmt::format("uploading {}", spec.param.name));
     }
   }
   check(m_api, m_api.ctx_synchronize(), "preparing buffers");
+}
+
+void device_buffers::poison(std::size_t i) {
+  const kernel::buffer_spec& spec = m_buffers.at(i);
+  const poison_pattern pattern = poison_for(spec.param.element);
+  const std::size_t words = m_allocations.at(i).layout.data_bytes / static_cast<std::size_t>(pattern.fill_word_bytes);
+  const CUdeviceptr target = data(i);
+  const CUresult rc = pattern.fill_word_bytes == 4   ? m_api.memset_d32(target, pattern.fill_word, words)
+                      : pattern.fill_word_bytes == 2 ? m_api.memset_d16(target, static_cast<unsigned short>(pattern.fill_word), words)
+                                                     : m_api.memset_d8(target, static_cast<unsigned char>(pattern.fill_word), words);
+  check(m_api, rc, fmt::format("poisoning {}", spec.param.name));
 }
 
 void device_buffers::upload(std::size_t i, const std::vector<std::byte>& bytes) {

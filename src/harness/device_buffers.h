@@ -32,6 +32,9 @@ class device_buffers {
   // `contents[i]` into each `in`/`inout` buffer (contents of `out` buffers are ignored).
   void prepare(const std::vector<std::vector<std::byte>>& contents);
 
+  // Enqueues the fill of `out` buffer `i` with its poison (no synchronisation).
+  void poison(std::size_t i);
+
   // Overwrites buffer `i`'s bytes (guards untouched) and waits for the copy.
   void upload(std::size_t i, const std::vector<std::byte>& bytes);
 

@@ -18,12 +18,11 @@
 #include <vector>
 
 #include "core/json_io.h"
+#include "harness/buffer_contents.h"
 #include "harness/sampling.h"
 #include "kernel/buffer_plan.h"
 
 namespace kopt::harness {
-
-using buffer_contents = std::vector<std::vector<std::byte>>;  // per buffer, in plan order
 
 struct reference_timing_request {
   std::uint64_t seed = 0;            // whose data the reference is timed on

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <optional>
 #include <set>
 #include <vector>
@@ -10,7 +11,7 @@
 
 #include "core/text.h"
 #include "cuda/nvml_library.h"
-#include "harness/call_timer.h"
+#include "harness/kernel_failure.h"
 #include "measure/statistics.h"
 #include "measure/stopping_rule.h"
 
@@ -42,15 +43,56 @@ struct clock_watch {
   }
 };
 
+// [ms] How long the engine waits after the last call for work launched late.
+constexpr std::chrono::milliseconds late_work_settle{20};
+
 }  // namespace
 
-json sample_gpu_time(const cuda::driver_api& api, cuda::activity_recorder& recorder, l2_flusher* flusher,
+std::string judge_sample(const call_sample& sample, std::uint64_t call, std::uint64_t output_bytes) {
+  if (!sample.foreign.empty()) {
+    return fmt::format("host thread: {} (around call {}); solve() must launch its work before it returns",
+                       sample.foreign, call);
+  }
+  if (sample.kernels == 0) {
+    return fmt::format(
+        "work outside kernels: call {} ran no kernel on the GPU ({} copies/memsets, {} between host and device); "
+        "the work was done on the host or with copies",
+        call, sample.memory_ops, format_bytes(static_cast<double>(sample.host_copy_bytes)));
+  }
+  // Half the outputs' size crossing between host and device means they were made off the GPU.
+  if (output_bytes > 0 && 2 * sample.host_copy_bytes >= output_bytes) {
+    return fmt::format(
+        "work outside kernels: call {} copied {} between host and device memory (its outputs are {}); "
+        "the outputs were computed off the GPU",
+        call, format_bytes(static_cast<double>(sample.host_copy_bytes)), format_bytes(static_cast<double>(output_bytes)));
+  }
+  return "";
+}
+
+json sample_gpu_time(const cuda::driver_api& api, cuda::activity_recorder& recorder,
+                     cuda::launch_attribution* attribution, l2_flusher* flusher,
                      const std::function<void()>& call, const sampling_options& options,
-                     const std::string& device_uuid, const std::function<void()>& before_each) {
-  call_timer timer(api, recorder, flusher);
+                     const std::string& device_uuid, const sampling_hooks& hooks) {
+  if (options.judge_work && attribution == nullptr) std::abort();  // judging needs to know who issued the work
+  call_timer timer(api, recorder, attribution, flusher);
+  // Seen on an H200: the first call of honest kernels found a persisting-L2 limit already set;
+  // whatever set it, it was not the version under test.
+  timer.clear_persisting_l2();
+  const std::uint64_t dropped_before = recorder.dropped_records();
+  std::uint64_t calls = 0;
+  std::uint64_t persisting_l2_calls = 0;
   const auto sample = [&] {
-    if (before_each) before_each();
-    return timer.time_call(call);
+    ++calls;
+    if (hooks.before_each) hooks.before_each(calls);
+    const call_sample s = timer.time_call(call, calls);
+    if (options.judge_work) {
+      if (const std::string verdict = judge_sample(s, calls, options.output_bytes); !verdict.empty()) {
+        throw kernel_failure{"failed", verdict};
+      }
+    }
+    if (s.persisting_l2_bytes > 0) ++persisting_l2_calls;
+    if (hooks.after_each) hooks.after_each(calls, s);
+    return s;
   };
   for (int i = 0; i < options.warmup; ++i) sample();
   const cuda::nvml_library& nvml = cuda::nvml_library::instance();
@@ -60,28 +102,38 @@ json sample_gpu_time(const cuda::driver_api& api, cuda::activity_recorder& recor
   rule.min_time = std::chrono::duration<double>(options.min_seconds);
   rule.max_time = std::chrono::duration<double>(options.max_seconds);
   rule.target_relative_half_width = options.target_relative_half_width;
-  std::vector<double> gpu_ms;
-  std::vector<double> host_ms;
+  sampling_record record;
   clock_watch watch;
-  int kernels = 0;
-  int streams = 0;
   const auto started = std::chrono::steady_clock::now();
   measure::stop_reason reason = measure::stop_reason::keep_going;
-  while (reason == measure::stop_reason::keep_going) {
+  while (true) {
     const call_sample s = sample();
-    gpu_ms.push_back(s.kernel_ns / 1e6);
-    host_ms.push_back(s.host_ns / 1e6);
-    kernels = std::max(kernels, s.kernels);
-    streams = std::max(streams, s.streams);
+    record.gpu_ms.push_back(s.span_ns / 1e6);
+    record.kernel_sum_ms.push_back(s.kernel_ns / 1e6);
+    record.host_ms.push_back(s.host_ns / 1e6);
+    record.kernels_per_call = std::max(record.kernels_per_call, s.kernels);
+    record.memory_ops_per_call = std::max(record.memory_ops_per_call, s.memory_ops);
+    record.streams = std::max(record.streams, s.streams);
+    record.side_streams = std::max(record.side_streams, s.side_streams);
     // Read while the GPU is still warm from the sample, outside the timed region.
-    watch.add(gpu_ms.size() - 1, nvml.clocks(device_uuid));
-    reason = measure::should_stop(rule, gpu_ms, std::chrono::steady_clock::now() - started);
+    watch.add(record.gpu_ms.size() - 1, nvml.clocks(device_uuid));
+    if (reason == measure::stop_reason::keep_going) {
+      reason = measure::should_stop(rule, record.gpu_ms, std::chrono::steady_clock::now() - started);
+    }
+    if (reason != measure::stop_reason::keep_going && !(hooks.wants_more && hooks.wants_more())) break;
   }
-  sampling_record record;
-  record.gpu_ms = std::move(gpu_ms);
-  record.host_ms = std::move(host_ms);
-  record.kernels_per_call = kernels;
-  record.streams = streams;
+  if (options.judge_work) {
+    if (const std::string late = timer.late_foreign_work(late_work_settle); !late.empty()) {
+      throw kernel_failure{"failed", fmt::format("host thread: {} (after the last call); solve() must launch its work "
+                                                 "before it returns", late)};
+    }
+  }
+  if (const std::uint64_t dropped = recorder.dropped_records() - dropped_before; dropped > 0) {
+    throw kernel_failure{"failed", fmt::format("lost GPU records: CUPTI dropped {} activity records while timing, so "
+                                               "the calls' work cannot all be counted (fewer launches per call help)",
+                                               dropped)};
+  }
+  record.persisting_l2_calls = persisting_l2_calls;
   record.stop_reason = std::string(measure::to_string(reason));
   record.warmup_calls = options.warmup;
   record.clocks_before = clocks_json(clocks_before);
@@ -93,13 +145,14 @@ json sample_gpu_time(const cuda::driver_api& api, cuda::activity_recorder& recor
 }
 
 std::string protocol_description(bool hot, std::size_t l2_bytes) {
-  return hot ? "hot: caches as the previous call left them"
+  return hot ? "hot: no flush; every call's inputs freshly generated just before it (left in L2 by the generator)"
              : fmt::format("cold: L2 flushed before every sample by reading {}", format_bytes(2.0 * static_cast<double>(l2_bytes)));
 }
 
 json timing_document(const sampling_record& record) {
   const auto g = measure::summarize(record.gpu_ms);
   const auto h = measure::summarize(record.host_ms);
+  const double kernel_sum_median = record.kernel_sum_ms.empty() ? 0 : measure::summarize(record.kernel_sum_ms).median;
   const json throttling = json{{"samples_throttled", record.throttled_samples.size()},
                                {"throttled_sample_indices", record.throttled_samples},
                                {"reasons", record.throttle_reasons}};
@@ -114,9 +167,15 @@ json timing_document(const sampling_record& record) {
               {"sample_count", g.count},
               {"warmup_calls", record.warmup_calls},
               {"stop_reason", record.stop_reason},
-              {"time_source", "GPU: CUPTI kernel activity records, summed over the call's kernels"},
+              {"time_source",
+               "GPU: CUPTI activity records of every kernel, copy and memset the call issued (matched by correlation "
+               "id), from the first start to the last end"},
+              {"kernel_sum_median_ms", kernel_sum_median},
               {"kernels_per_call", record.kernels_per_call},
+              {"memory_ops_per_call", record.memory_ops_per_call},
               {"streams", record.streams},
+              {"side_streams", record.side_streams},
+              {"persisting_l2_calls", record.persisting_l2_calls},
               {"host_end_to_end_median_ms", h.median},
               {"clocks", json{{"before_sampling", record.clocks_before},
                               {"sm_mhz_min_during_sampling", record.sm_mhz_min},

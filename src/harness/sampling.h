@@ -1,11 +1,17 @@
 #pragma once
-// The timing engine: warm-up, then samples of one call each (flush, call, read the GPU's
-// own timestamps) until the stopping rule is met, with the SM clock read through NVML after
-// every sample. kopt's harness times CUDA kernels and native references with it, and
+// The timing engine: warm-up, then samples of one call each (fresh inputs and poisoned
+// outputs through the caller's hook, flush, call, the GPU's own timestamps of every piece of
+// work the call issued) until the stopping rule is met, with the SM clock read through NVML
+// after every sample. kopt's harness times CUDA kernels and native references with it, and
 // libkopt_harness_abi gives the same engine to the Python runner, so kernel and reference are
 // always measured the same way.
+//
+// For the version under test (`judge_work`), the engine also fails the run when the call's
+// work escaped the measurement: GPU work launched by another thread outside any solve() call,
+// a call that ran no kernel, outputs copied in from the host, activity records CUPTI dropped.
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -13,6 +19,8 @@
 #include "core/json_io.h"
 #include "cuda/cupti_activity.h"
 #include "cuda/driver_api.h"
+#include "cuda/launch_attribution.h"
+#include "harness/call_timer.h"
 #include "harness/l2_flush.h"
 
 namespace kopt::harness {
@@ -23,6 +31,18 @@ struct sampling_options {
   double min_seconds = 0.5;        // [s] of sampling, at least
   double max_seconds = 10.0;       // [s] of sampling, at most
   double target_relative_half_width = 0.005;
+  bool judge_work = false;         // apply the rules above (the version under test)
+  std::uint64_t output_bytes = 0;  // [bytes] of the call's outputs, for the host-copy rule
+};
+
+// What the caller does around each call, outside the timed region. `before_each(call)` runs
+// before the flush (fresh inputs, poison); `after_each(call, sample)` after the call's records
+// are read (checks; throws kernel_failure to stop). `wants_more()` is asked when the stopping
+// rule is met: true keeps sampling (the checks want more calls). Calls are numbered from 1.
+struct sampling_hooks {
+  std::function<void(std::uint64_t call)> before_each;
+  std::function<void(std::uint64_t call, const call_sample& sample)> after_each;
+  std::function<bool()> wants_more;
 };
 
 // "hot: ..." or "cold: L2 flushed before every sample by reading 120.00 MiB".
@@ -30,10 +50,14 @@ std::string protocol_description(bool hot, std::size_t l2_bytes);
 
 // What sampling saw, before it becomes the timing document.
 struct sampling_record {
-  std::vector<double> gpu_ms;      // [ms] per sample, GPU time of the call's kernels
+  std::vector<double> gpu_ms;      // [ms] per sample: span of the call's GPU work
+  std::vector<double> kernel_sum_ms;  // [ms] per sample: sum of the call's kernel durations
   std::vector<double> host_ms;     // [ms] per sample, host time of call + synchronisation
   int kernels_per_call = 0;
+  int memory_ops_per_call = 0;
   int streams = 0;
+  int side_streams = 0;            // most streams other than the default in one call
+  std::uint64_t persisting_l2_calls = 0;  // calls that left a persisting-L2 limit set
   std::string stop_reason;
   int warmup_calls = 0;
   json clocks_before = nullptr;    // NVML's reading before sampling, null without NVML
@@ -45,17 +69,21 @@ struct sampling_record {
 
 // The timing document (the `kernel` and `reference` objects of a bench result): the Python
 // toolkit's average/median/min/max_ms plus stdev, p10/p90, the median's 95 % interval, the
-// raw samples, the host time, streams and clocks. Pure; tested on its own.
+// raw samples, the kernels' sum beside the span, the host time, streams and clocks. Pure.
 json timing_document(const sampling_record& record);
 
+// The judge's verdict on one sample of the version under test: "" when the call's work was
+// all on the GPU and all its own, else the one-line reason ("host thread: ...",
+// "work outside kernels: ..."). Pure; tested on its own.
+std::string judge_sample(const call_sample& sample, std::uint64_t call, std::uint64_t output_bytes);
+
 // Runs `call` (which launches the work and throws kopt::error on failure) under the protocol
-// and returns the timing document: median/mean/min/max/stdev/p10/p90, the median's 95 %
-// interval, raw samples, host end-to-end times, streams, clocks. `flusher` null: hot protocol.
-// `before_each`, when set, runs before every call outside the timed region (it restores the
-// contents of inout buffers, so that every sample sees the same data). A device error while
-// sampling throws kopt::error.
-json sample_gpu_time(const cuda::driver_api& api, cuda::activity_recorder& recorder, l2_flusher* flusher,
+// and returns the timing document. `flusher` null: hot protocol. `attribution` is required
+// when `options.judge_work`; null for a trusted reference. A device error while sampling
+// throws kopt::error; a judged rule broken throws kernel_failure.
+json sample_gpu_time(const cuda::driver_api& api, cuda::activity_recorder& recorder,
+                     cuda::launch_attribution* attribution, l2_flusher* flusher,
                      const std::function<void()>& call, const sampling_options& options,
-                     const std::string& device_uuid, const std::function<void()>& before_each = {});
+                     const std::string& device_uuid, const sampling_hooks& hooks = {});
 
 }  // namespace kopt::harness

@@ -9,7 +9,9 @@
 #include "core/json_io.h"
 #include "cuda/cupti_activity.h"
 #include "cuda/driver_api.h"
+#include "cuda/launch_attribution.h"
 #include "harness/gpu_sharing.h"
+#include "harness/kernel_failure.h"
 #include "harness/l2_flush.h"
 #include "harness/sampling.h"
 #include "kopt_harness_abi.h"
@@ -57,9 +59,17 @@ extern "C" int kopt_timing_sample(kopt_timing_callback call, kopt_timing_callbac
     sampling.min_seconds = options.value("min_seconds", sampling.min_seconds);
     sampling.max_seconds = options.value("max_seconds", sampling.max_seconds);
     sampling.target_relative_half_width = options.value("target_relative_half_width", sampling.target_relative_half_width);
+    sampling.judge_work = options.value("judge", false);
+    sampling.output_bytes = options.value("output_bytes", std::uint64_t{0});
     const bool hot = options.value("hot", false);
     kopt::cuda::activity_recorder* recorder = kopt::cuda::activity_recorder::start(&problem);
     if (recorder == nullptr) throw kopt::error(problem);
+    // Only the version under test is judged; a reference's process is left unwatched.
+    kopt::cuda::launch_attribution* attribution = nullptr;
+    if (sampling.judge_work) {
+      attribution = kopt::cuda::launch_attribution::start(&problem);
+      if (attribution == nullptr) throw kopt::error(problem);
+    }
     // The flush kernel's module is loaded into the current context once per process.
     static std::unique_ptr<kopt::harness::l2_flusher> flusher;
     if (!hot && !flusher) {
@@ -68,19 +78,23 @@ extern "C" int kopt_timing_sample(kopt_timing_callback call, kopt_timing_callbac
     const auto invoke = [&] {
       if (call(context) != 0) throw callback_failed{};
     };
-    std::function<void()> prepare;
+    kopt::harness::sampling_hooks hooks;
     if (before_each != nullptr) {
-      prepare = [&] {
+      hooks.before_each = [&](std::uint64_t) {
         if (before_each(context) != 0) throw callback_failed{};
       };
     }
-    json result = kopt::harness::sample_gpu_time(*api, *recorder, hot ? nullptr : flusher.get(),
-                                                 invoke, sampling, device.uuid, prepare);
+    json result = kopt::harness::sample_gpu_time(*api, *recorder, attribution, hot ? nullptr : flusher.get(),
+                                                 invoke, sampling, device.uuid, hooks);
     result["protocol"] = kopt::harness::protocol_description(hot, device.l2_bytes);
     result["warnings"] = json::array();
     if (const auto warning = kopt::harness::other_processes_warning(device.uuid)) result["warnings"].push_back(*warning);
     *result_json = copy_out(result.dump());
     return 0;
+  } catch (const kopt::harness::kernel_failure& failure) {
+    // The judge's verdict on the timed code: status and reason for the caller's result.
+    *result_json = copy_out(json{{"status", failure.status}, {"reason", failure.reason}}.dump());
+    return 4;
   } catch (const callback_failed&) {
     *result_json = copy_out("the timed code failed");
     return 2;

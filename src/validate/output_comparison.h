@@ -31,13 +31,25 @@ struct output_comparison {
   std::size_t mismatches = 0;
   std::size_t unwritten = 0;         // reference wrote, kernel left poison
   std::size_t stray_writes = 0;      // reference left poison, kernel wrote
+  std::size_t non_finite = 0;        // NaN or Inf where the reference has a finite number
+  bool constant_output = false;      // the kernel's values are all equal, the reference's are not
+  double constant_value = 0;         // the kernel's value, when constant_output
+  double reference_low = 0;          // the reference's smallest and largest compared values
+  double reference_high = 0;
   double max_abs_error = 0;
+  double max_rel_error = 0;          // |kernel - reference| / |reference| over nonzero references
   double mean_abs_error = 0;         // over compared elements with finite values
   std::vector<mismatch> first_mismatches;  // up to 5, in index order
   tolerance used;
 
   // "C: 12 of 1,048,576 elements differ; first at [4095]: kernel 0.51 vs reference 0.52 ..."
   std::string summary() const;
+
+  // The class of a failed comparison, which starts the verdict's line: "no write",
+  // "partial write", "out of bounds", "NaN/Inf", "constant output" or "wrong values".
+  std::string failure_class() const;
+  // "<class>: <summary>"
+  std::string verdict() const;
 };
 
 // `poison_bits` is the pattern every element held before the run (per element, as

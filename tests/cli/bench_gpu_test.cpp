@@ -190,15 +190,36 @@ extern "C" void solve(const float* x, float* y, int N) {
 }
 
 TEST(BenchOnGpu, WritesIntoTheOverAllocatedTail) {
-  // y has room for N + 256 elements and the reference writes N: the tail must keep its poison.
+  // The reference declares y with room for N + 256 elements and writes N: the tail must keep
+  // its poison, and a kernel that writes it fails. (The problem is the reference's, so the
+  // over-allocation is declared there.)
+  scratch_dir dir;
+  std::string over_allocating_reference = reference_source;
+  const std::string annotation = "// kopt: x[N] y[N]";
+  over_allocating_reference.replace(over_allocating_reference.find(annotation), annotation.size(), "// kopt: x[N] y[N+256]");
+  const auto reference = dir.write("ref_tail.cu", over_allocating_reference);
   std::string source = kernel_with_body("  if (i < n + 256) y[i] = (i < n) ? x[i] * 2.0f : 1.0f;");
-  source.replace(0, source.find('\n'), "// kopt: x[N] y[N+256]");
+  source.replace(0, source.find('\n'), "// (no annotation: the reference's problem is used)");  // kernel_with_body's first line
   const std::string grid = "k<<<(N + 255) / 256";
   source.replace(source.find(grid), grid.size(), "k<<<(N + 511) / 256");
+  const auto kernel = dir.write("k_tail.cu", source);
+  const auto r = run_kopt({"bench", kernel.string(), "--ref", reference.string(), "--N=1000003", "--max-seconds", "1"});
+  const std::string line = first_line(r.stderr_text);
+  EXPECT_EQ(r.exit_code, 1) << r.stderr_text;
+  EXPECT_NE(line.find("validation failed"), std::string::npos) << line;
+  EXPECT_NE(line.find("out of bounds: y:"), std::string::npos) << line;
+  EXPECT_NE(line.find("written outside the reference's extent"), std::string::npos) << line;
+}
+
+TEST(BenchOnGpu, AKernelDeclaringAnotherProblemThanTheReferenceFails) {
+  // The problem belongs to the reference: a kernel that declares a larger y is refused.
+  std::string source = kernel_with_body("  if (i < n) y[i] = x[i] * 2.0f;");
+  source.replace(0, source.find('\n'), "// kopt: x[N] y[N+256]");
   const auto o = bench(source);
   EXPECT_EQ(o.exit_code, 1);
-  EXPECT_NE(o.stderr_first_line.find("validation failed"), std::string::npos) << o.stderr_first_line;
-  EXPECT_NE(o.stderr_first_line.find("written outside the reference's extent"), std::string::npos) << o.stderr_first_line;
+  EXPECT_EQ(o.result["problem_source"], "reference");
+  EXPECT_NE(o.stderr_first_line.find("problem mismatch: the kernel declares y[1000259]"), std::string::npos)
+      << o.stderr_first_line;
 }
 
 TEST(BenchOnGpu, CannotLiveOffTheReferencesLeftovers) {

@@ -19,7 +19,10 @@ using testing::run_kopt;
 using testing::scratch_dir;
 
 std::string example(const std::string& name) { return (testing::source_dir() / "examples" / name).string(); }
-std::string test_module(const std::string& name) { return (fs::path(KOPT_TEST_DATA_DIR) / "triton" / name).string(); }
+// From $KOPT_SOURCE_DIR, so that a build carried to another machine finds its data there.
+std::string test_module(const std::string& name) {
+  return (testing::source_dir() / "tests" / "data" / "triton" / name).string();
+}
 
 struct bench_outcome {
   process_result process;

@@ -41,6 +41,8 @@ TEST(TimingOnGpu, VectorAddIsTimedFromDeviceTimestamps) {
 
   cuda::activity_recorder* recorder = cuda::activity_recorder::start(&problem);
   ASSERT_NE(recorder, nullptr) << problem;
+  cuda::launch_attribution* attribution = cuda::launch_attribution::start(&problem);
+  ASSERT_NE(attribution, nullptr) << problem;
 
   const auto source = testing::source_dir() / "examples" / "vector_add.cu";
   compile::compile_request request;
@@ -75,19 +77,22 @@ TEST(TimingOnGpu, VectorAddIsTimedFromDeviceTimestamps) {
   call.set_pointer(2, reinterpret_cast<void*>(dc));
   call.set_scalar(3, kernel::scalar_value{std::int64_t{n}});
 
-  call_timer hot(*api, *recorder, nullptr);
-  const call_sample first = hot.time_call([&] { call.invoke(); });
+  call_timer hot(*api, *recorder, attribution, nullptr);
+  std::uint64_t window = 0;
+  const call_sample first = hot.time_call([&] { call.invoke(); }, ++window);
+  EXPECT_EQ(first.foreign, "");
+  EXPECT_EQ(first.span_ns, first.kernel_ns) << "one kernel: its span is its duration";
   EXPECT_EQ(first.kernels, 1);
   EXPECT_EQ(first.streams, 1);
   api->memcpy_dtoh(c.data(), dc, bytes);
   for (std::size_t i = 0; i < c.size(); ++i) ASSERT_EQ(c[i], a[i] + b[i]) << "at " << i;
 
   l2_flusher flusher(*api, static_cast<std::size_t>(l2));
-  call_timer cold(*api, *recorder, &flusher);
+  call_timer cold(*api, *recorder, attribution, &flusher);
   std::vector<double> hot_us, cold_us, host_us;
   for (int i = 0; i < 200; ++i) {
-    const call_sample h = hot.time_call([&] { call.invoke(); });
-    const call_sample k = cold.time_call([&] { call.invoke(); });
+    const call_sample h = hot.time_call([&] { call.invoke(); }, ++window);
+    const call_sample k = cold.time_call([&] { call.invoke(); }, ++window);
     ASSERT_EQ(h.kernels, 1);
     ASSERT_EQ(k.kernels, 1) << "the flush kernel leaked into the sample";
     hot_us.push_back(h.kernel_ns / 1000.0);

@@ -95,5 +95,63 @@ TEST(OutputComparison, JsonHasNoNan) {
   EXPECT_NO_THROW((void)j.dump());
 }
 
+TEST(OutputComparison, EachFailureNamesItsClass) {
+  EXPECT_EQ(compare({P, P, P}, {1.0f, 2.0f, 3.0f}).failure_class(), "no write");
+  EXPECT_EQ(compare({1.0f, P, 3.0f}, {1.0f, 2.0f, 3.0f}).failure_class(), "partial write");
+  EXPECT_EQ(compare({1.0f, 2.0f, 9.0f}, {1.0f, 2.0f, P}).failure_class(), "out of bounds");
+  EXPECT_EQ(compare({1.0f, std::nanf(""), 3.0f}, {1.0f, 2.0f, 3.0f}).failure_class(), "NaN/Inf");
+  EXPECT_EQ(compare({1.0f, INFINITY, 3.0f}, {1.0f, 2.0f, 3.0f}).failure_class(), "NaN/Inf");
+  EXPECT_EQ(compare({1.0f, 2.5f, 3.0f}, {1.0f, 2.0f, 3.0f}).failure_class(), "wrong values");
+  const auto c = compare({P, P}, {1.0f, 2.0f});
+  EXPECT_EQ(c.verdict(), "no write: " + c.summary());
+}
+
+TEST(OutputComparison, ConstantOutputFailsEvenWithinALooseTolerance) {
+  // Zeros against values in [-1, 1) pass an absolute tolerance of 10, but the answer is a constant.
+  tolerance loose = default_tolerance(f32);
+  loose.atol = 10;
+  const auto c = compare_output("y", f32, floats({0, 0, 0, 0}), floats({-0.5f, 0.25f, 0.75f, -1.0f}), poison, loose);
+  EXPECT_EQ(c.mismatches, 0u);
+  EXPECT_FALSE(c.passed);
+  EXPECT_TRUE(c.constant_output);
+  EXPECT_EQ(c.failure_class(), "constant output");
+  EXPECT_EQ(c.summary(),
+            "y: every element is 0 while the reference's vary over [-1, 0.75] (each within the tolerance, but the "
+            "answer is a constant)");
+}
+
+TEST(OutputComparison, AConstantReferenceAllowsAConstantAnswer) {
+  const auto c = compare({2.0f, 2.0f, 2.0f}, {2.0f, 2.0f, 2.0f});
+  EXPECT_TRUE(c.passed) << c.summary();
+  EXPECT_FALSE(c.constant_output);
+}
+
+TEST(OutputComparison, ReportsTheLargestRelativeError) {
+  const auto c = compare({1.0005f, -2.0f, 0.0f}, {1.0f, -2.0f, 0.0f});
+  EXPECT_TRUE(c.passed) << c.summary();
+  EXPECT_NEAR(c.max_rel_error, 0.0005, 1e-6);
+}
+
+TEST(OutputComparison, LargeOutputsAreComparedInPiecesWithTheSameAnswer) {
+  // 3M elements: several pieces, compared on several threads; mismatches stay in index order.
+  std::vector<float> reference(3u << 20);
+  for (std::size_t i = 0; i < reference.size(); ++i) reference[i] = static_cast<float>(i % 1000) / 1000.0f;
+  std::vector<float> kernel = reference;
+  kernel[2'500'000] += 1.0f;
+  kernel[100] = P;
+  kernel[1'500'000] += 1.0f;
+  const auto c = compare(kernel, reference);
+  EXPECT_FALSE(c.passed);
+  EXPECT_EQ(c.compared, reference.size());
+  EXPECT_EQ(c.mismatches, 3u);
+  EXPECT_EQ(c.unwritten, 1u);
+  ASSERT_EQ(c.first_mismatches.size(), 3u);
+  EXPECT_EQ(c.first_mismatches[0].index, 100u);
+  EXPECT_EQ(c.first_mismatches[1].index, 1'500'000u);
+  EXPECT_EQ(c.first_mismatches[2].index, 2'500'000u);
+  EXPECT_NEAR(c.max_abs_error, 1.0, 1e-6);
+  EXPECT_EQ(c.failure_class(), "partial write");
+}
+
 }  // namespace
 }  // namespace kopt::validate

@@ -1,0 +1,105 @@
+#include "harness/input_generator.h"
+
+#include <array>
+#include <variant>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "harness/input_fill.h"
+#include "harness/input_generator_ptx.h"
+
+namespace kopt::harness {
+namespace {
+
+void check(const cuda::driver_api& api, CUresult rc, const char* what) {
+  if (rc != CUDA_SUCCESS) throw error(fmt::format("input generator: {} failed: {}", what, api.describe(rc)));
+}
+
+// The codes of device/input_generator.cu, in the same order as its enums.
+int type_code(const kernel::element_type& type) {
+  constexpr std::array<std::string_view, 13> names = {"float32", "float64", "float16", "bfloat16", "int8",
+                                                      "int16",   "int32",   "int64",   "uint8",    "uint16",
+                                                      "uint32",  "uint64",  "bool"};
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == type.name) return static_cast<int>(i);
+  }
+  throw error(fmt::format("input generator: no device code for element type {}", type.name));
+}
+
+enum distribution_code : int { uniform_real, uniform_integer, choice, normal };
+
+double as_double(const kernel::element_value& v) {
+  return std::visit([](auto x) { return static_cast<double>(x); }, v);
+}
+
+}  // namespace
+
+std::uint64_t call_seed(std::uint64_t seed, const std::string& name, std::uint64_t call_index) {
+  // Distinct from buffer_seed(seed, name) for every call, so timed calls never repeat the
+  // validation seeds' inputs.
+  return buffer_seed(buffer_seed(seed, name) ^ 0x74696d6564ULL, std::to_string(call_index));
+}
+
+input_generator::input_generator(const cuda::driver_api& api, const std::vector<kernel::buffer_spec>& buffers)
+    : m_api(api), m_buffers(buffers), m_choices(buffers.size(), 0) {
+  check(api, api.module_load_data(&m_module, input_generator_ptx), "loading the generator kernel (cuModuleLoadData)");
+  check(api, api.module_get_function(&m_kernel, m_module, kernel_name), "cuModuleGetFunction");
+  for (std::size_t i = 0; i < buffers.size(); ++i) {
+    const auto& values = buffers[i].values;
+    if (values.kind != kernel::distribution_kind::choice || values.choices.empty()) continue;
+    std::vector<double> table;
+    for (const auto& c : values.choices) table.push_back(as_double(c));
+    check(api, api.mem_alloc(&m_choices[i], table.size() * sizeof(double)), "cuMemAlloc");
+    check(api, api.memcpy_htod(m_choices[i], table.data(), table.size() * sizeof(double)), "cuMemcpyHtoD");
+  }
+}
+
+input_generator::~input_generator() {
+  for (const CUdeviceptr p : m_choices) {
+    if (p != 0) m_api.mem_free(p);
+  }
+}
+
+void input_generator::generate(std::size_t i, CUdeviceptr target, std::uint64_t generator_seed) {
+  const kernel::buffer_spec& spec = m_buffers.at(i);
+  const kernel::value_distribution& values = spec.values;
+  unsigned long long count = static_cast<unsigned long long>(spec.elements);
+  int type = type_code(spec.param.element);
+  int distribution = uniform_real;
+  double low = 0;
+  double high = 0;
+  long long integer_low = 0;
+  long long integer_high = 1;
+  int choice_count = 0;
+  double mean = values.mean;
+  double stddev = values.stddev;
+  switch (values.kind) {
+    case kernel::distribution_kind::uniform:
+      if (std::holds_alternative<std::int64_t>(values.low) && std::holds_alternative<std::int64_t>(values.high) &&
+          !spec.param.element.is_floating()) {
+        distribution = uniform_integer;
+        integer_low = std::get<std::int64_t>(values.low);
+        integer_high = std::get<std::int64_t>(values.high);
+      } else {
+        low = as_double(values.low);
+        high = as_double(values.high);
+      }
+      break;
+    case kernel::distribution_kind::choice:
+      distribution = choice;
+      choice_count = static_cast<int>(values.choices.size());
+      break;
+    case kernel::distribution_kind::normal:
+      distribution = normal;
+      break;
+  }
+  CUdeviceptr choices = m_choices[i];
+  unsigned long long seed = generator_seed;
+  void* arguments[] = {&target, &count, &type, &distribution, &low, &high, &integer_low, &integer_high,
+                       &choices, &choice_count, &mean, &stddev, &seed};
+  // A grid that covers any current GPU a few times over; the kernel strides the rest.
+  check(m_api, m_api.launch_kernel(m_kernel, 1024, 1, 1, 256, 1, 1, 0, nullptr, arguments, nullptr), "cuLaunchKernel");
+}
+
+}  // namespace kopt::harness

@@ -1,0 +1,14 @@
+#pragma once
+// A failure of the code under test, not of kopt or the machine: it becomes the result's
+// status and reason (exit 1), never an exception that escapes the measuring process.
+
+#include <string>
+
+namespace kopt::harness {
+
+struct kernel_failure {
+  std::string status;  // "failed" or "crashed"
+  std::string reason;  // one line; starts with the class of the failure ("no write: ...")
+};
+
+}  // namespace kopt::harness

@@ -1,0 +1,36 @@
+#pragma once
+// The full check of one run of the kernel, shared by the validation seeds and the timed calls
+// checked at random: guards intact, inputs unchanged, every output against the reference's.
+// Each failure comes back as one line that starts with its class ("out of bounds: ...",
+// "write into input: ...", "no write: ...", ...).
+
+#include <optional>
+#include <string>
+
+#include "core/json_io.h"
+#include "harness/buffer_contents.h"
+#include "harness/device_buffers.h"
+#include "kernel/buffer_plan.h"
+#include "validate/tolerance.h"
+
+namespace kopt::harness {
+
+// Guards of every buffer and the bytes of every `in` buffer against `inputs` (the contents the
+// kernel was given). The first problem found, or nothing.
+std::optional<std::string> check_guards_and_inputs(const kernel::kernel_plan& plan, const device_buffers& buffers,
+                                                   const buffer_contents& inputs);
+
+struct outputs_verdict {
+  json outputs = json::array();        // one comparison document per output
+  std::optional<std::string> failure;  // the first failing output's verdict line
+  std::string failing_output;          // its name
+};
+
+// Every non-input buffer of `kernel_outputs` against `expected` (entries of inputs ignored).
+outputs_verdict compare_outputs(const kernel::kernel_plan& plan, const buffer_contents& kernel_outputs,
+                                const buffer_contents& expected, const validate::tolerance_overrides& tolerances);
+
+// The kernel's bytes of every non-input buffer (input entries left empty).
+buffer_contents download_outputs(const kernel::kernel_plan& plan, const device_buffers& buffers);
+
+}  // namespace kopt::harness

@@ -1,0 +1,32 @@
+#include "harness/physical_floor.h"
+
+#include <fmt/format.h>
+
+#include "core/text.h"
+
+namespace kopt::harness {
+
+std::uint64_t problem_bytes(const kernel::kernel_plan& plan) {
+  std::uint64_t bytes = 0;
+  for (const auto& b : plan.buffers) {
+    const auto size = static_cast<std::uint64_t>(b.bytes);
+    bytes += b.role == kernel::buffer_role::inout ? 2 * size : size;
+  }
+  return bytes;
+}
+
+double peak_dram_bandwidth(int memory_clock_khz, int bus_width_bits) {
+  return 2.0 * static_cast<double>(memory_clock_khz) * 1e3 * static_cast<double>(bus_width_bits) / 8.0;
+}
+
+std::optional<std::string> floor_warning(double median_ms, std::uint64_t bytes, double peak_bytes_per_s) {
+  if (peak_bytes_per_s <= 0 || bytes == 0) return std::nullopt;
+  const double floor_ms = static_cast<double>(bytes) / peak_bytes_per_s * 1e3;
+  if (median_ms >= floor_ms) return std::nullopt;
+  return fmt::format("below the physical floor: the cold median is {:.2f} us, but moving the problem's {} once at the "
+                     "device's peak DRAM bandwidth ({:.2f} TB/s) takes {:.2f} us; part of the work was not done or "
+                     "not counted, or the kernel does not read all of its inputs",
+                     median_ms * 1e3, format_bytes(static_cast<double>(bytes)), peak_bytes_per_s / 1e12, floor_ms * 1e3);
+}
+
+}  // namespace kopt::harness

@@ -1,0 +1,171 @@
+// The judge's pure rules, no GPU: whose work a record is, what a sample's verdict is, which
+// compute libraries a process map names, and whose problem a run is judged on.
+#include <map>
+
+#include <gtest/gtest.h>
+
+#include "harness/loaded_libraries.h"
+#include "harness/physical_floor.h"
+#include "harness/problem_source.h"
+#include "harness/sampling.h"
+#include "harness/work_attribution.h"
+#include "kernel/buffer_plan.h"
+
+namespace kopt::harness {
+namespace {
+
+using cuda::api_origin;
+using cuda::gpu_activity;
+
+gpu_activity record(gpu_activity::kind what, std::uint64_t start, std::uint64_t end, std::uint32_t correlation,
+                    std::uint32_t stream = 7, std::uint64_t bytes = 0, bool crosses_host = false) {
+  return gpu_activity{what, what == gpu_activity::kind::kernel ? "k" : "", start, end, stream, correlation, bytes,
+                      crosses_host};
+}
+
+TEST(WorkAttribution, OwnerFollowsTheIssuingCallsWindowAndThread) {
+  EXPECT_EQ(owner_of(api_origin{3, true, "cudaLaunchKernel"}, 3), work_owner::this_call);
+  EXPECT_EQ(owner_of(api_origin{3, false, "cudaLaunchKernel"}, 3), work_owner::this_call);  // a thread inside solve()
+  EXPECT_EQ(owner_of(api_origin{2, true, "cudaLaunchKernel"}, 3), work_owner::earlier_call);
+  EXPECT_EQ(owner_of(api_origin{0, true, "cuLaunchKernel"}, 3), work_owner::harness);
+  EXPECT_EQ(owner_of(api_origin{0, false, "cudaLaunchKernel"}, 3), work_owner::foreign);
+  EXPECT_EQ(owner_of(api_origin{0, false, "cudaLaunchKernel"}, 0), work_owner::foreign);
+  EXPECT_EQ(owner_of(std::nullopt, 3), work_owner::unattributed);
+}
+
+TEST(WorkAttribution, TheCallsWorkIsItsSpanWithTheSumsBeside) {
+  // Call 5: two kernels on two streams and a copy; kopt's flush (harness) and a foreign kernel
+  // from a detached thread in the same batch.
+  const std::map<std::uint32_t, api_origin> origins = {{10, {5, true, "cudaLaunchKernel"}},
+                                                       {11, {5, true, "cudaLaunchKernel"}},
+                                                       {12, {5, true, "cudaMemcpyAsync"}},
+                                                       {20, {0, true, "cuLaunchKernel"}},
+                                                       {30, {0, false, "cudaLaunchKernel"}}};
+  const origin_lookup lookup = [&](std::uint32_t c) -> std::optional<api_origin> {
+    const auto found = origins.find(c);
+    return found == origins.end() ? std::nullopt : std::optional<api_origin>(found->second);
+  };
+  const std::vector<gpu_activity> records = {
+      record(gpu_activity::kind::kernel, 0, 50, 20),                       // flush
+      record(gpu_activity::kind::kernel, 100, 140, 10, 7),
+      record(gpu_activity::kind::kernel, 150, 200, 11, 8),
+      record(gpu_activity::kind::memcpy, 210, 230, 12, 7, 4096, true),
+      record(gpu_activity::kind::kernel, 300, 310, 30),                    // foreign
+      record(gpu_activity::kind::memset, 400, 410, 99)};                   // never seen: counted
+  const call_work w = attribute(records, 5, lookup);
+  EXPECT_DOUBLE_EQ(w.span_ns, 310);
+  EXPECT_DOUBLE_EQ(w.kernel_ns, 90);
+  EXPECT_DOUBLE_EQ(w.memory_ops_ns, 30);
+  EXPECT_EQ(w.kernels, 2);
+  EXPECT_EQ(w.memory_ops, 2);
+  EXPECT_EQ(w.streams, 2);
+  EXPECT_EQ(w.stream_ids, (std::vector<std::uint32_t>{7, 8}));
+  EXPECT_EQ(w.harness_stream, 7u);  // the flush's: the default stream
+  EXPECT_EQ(w.host_copy_bytes, 4096u);
+  EXPECT_EQ(w.unattributed, 1);
+  EXPECT_EQ(w.foreign, "a kernel k issued by cudaLaunchKernel from another thread while no solve() call was running");
+  // Between calls, work nobody reported is ignored.
+  EXPECT_EQ(attribute(records, 0, lookup).span_ns, 0);
+}
+
+call_sample sample_with(int kernels, std::uint64_t host_copy_bytes, std::string foreign = "") {
+  call_sample s;
+  s.kernels = kernels;
+  s.memory_ops = 2;
+  s.host_copy_bytes = host_copy_bytes;
+  s.foreign = std::move(foreign);
+  return s;
+}
+
+TEST(JudgeSample, HonestWorkPasses) { EXPECT_EQ(judge_sample(sample_with(1, 64), 4, 4096), ""); }
+
+TEST(JudgeSample, ForeignWorkIsAHostThread) {
+  EXPECT_EQ(judge_sample(sample_with(1, 0, "a kernel k issued by X"), 9, 4096),
+            "host thread: a kernel k issued by X (around call 9); solve() must launch its work before it returns");
+}
+
+TEST(JudgeSample, NoKernelIsWorkOutsideKernels) {
+  EXPECT_EQ(judge_sample(sample_with(0, 8192), 2, 4096),
+            "work outside kernels: call 2 ran no kernel on the GPU (2 copies/memsets, 8.00 KiB between host and "
+            "device); the work was done on the host or with copies");
+}
+
+TEST(JudgeSample, OutputsCopiedFromTheHostAreWorkOutsideKernels) {
+  // An empty kernel beside host computation: half the outputs' bytes crossed the bus.
+  EXPECT_NE(judge_sample(sample_with(1, 2048), 3, 4096).find("work outside kernels: call 3 copied 2.00 KiB"),
+            std::string::npos);
+  EXPECT_EQ(judge_sample(sample_with(1, 2047), 3, 4096), "");
+}
+
+TEST(LoadedLibraries, ComputeLibrariesAreNamedOnce) {
+  const std::string maps =
+      "7f00-7f01 r-xp 0 08:01 1 /usr/lib/x86_64-linux-gnu/libc.so.6\n"
+      "7f02-7f03 r-xp 0 08:01 2 /usr/local/cuda/lib64/libcublas.so.13.0.0\n"
+      "7f04-7f05 r--p 0 08:01 2 /usr/local/cuda/lib64/libcublas.so.13.0.0\n"
+      "7f06-7f07 r-xp 0 08:01 3 /usr/local/cuda/lib64/libcublasLt.so.13\n"
+      "7f08-7f09 r-xp 0 08:01 4 /usr/lib/libcuda.so.1\n"
+      "7f0a-7f0b rw-p 0 00:00 0 [heap]\n";
+  EXPECT_EQ(compute_libraries_in(maps), (std::vector<std::string>{"libcublas.so.13.0.0", "libcublasLt.so.13"}));
+  EXPECT_TRUE(compute_libraries_in("").empty());
+}
+
+kernel::kernel_plan plan_of(const std::string& source, std::int64_t n = 1000) {
+  return kernel::plan_kernel("k.cu", source, std::nullopt, {{"N", std::to_string(n)}}, std::nullopt, {});
+}
+
+constexpr const char* solve_text = "extern \"C\" void solve(const float* x, float* y, int N) {}\n";
+
+TEST(ProblemSource, TheReferencesDeclarationWins) {
+  const auto kernel = plan_of(solve_text);
+  const auto reference = plan_of(std::string("// kopt: x[N] y[N]\n") + solve_text);
+  const problem_choice c = choose_problem(kernel, &reference);
+  EXPECT_EQ(c.source, "reference");
+  EXPECT_EQ(c.plan, &reference);
+  EXPECT_EQ(c.mismatch, "");
+}
+
+TEST(ProblemSource, WithoutAReferenceDeclarationTheKernelsIsUsed) {
+  const auto kernel = plan_of(std::string("// kopt: x[N] y[N]\n") + solve_text);
+  const auto unannotated = plan_of(solve_text);
+  EXPECT_EQ(choose_problem(kernel, nullptr).source, "kernel");
+  EXPECT_EQ(choose_problem(kernel, &unannotated).source, "kernel");
+}
+
+TEST(ProblemSource, ASmallerProblemInTheKernelIsAMismatch) {
+  const auto kernel = plan_of(std::string("// kopt: x[N/2] y[N/2]\n") + solve_text);
+  const auto reference = plan_of(std::string("// kopt: x[N] y[N]\n") + solve_text);
+  const problem_choice c = choose_problem(kernel, &reference);
+  EXPECT_EQ(c.source, "reference");
+  EXPECT_NE(c.mismatch.find("the kernel declares x[500] in"), std::string::npos) << c.mismatch;
+  EXPECT_NE(c.mismatch.find("the reference x[1000] in"), std::string::npos) << c.mismatch;
+}
+
+TEST(ProblemSource, EasierValuesInTheKernelAreAMismatch) {
+  const auto kernel = plan_of(std::string("// kopt: x[N] y[N] values(x, 0)\n") + solve_text);
+  const auto reference = plan_of(std::string("// kopt: x[N] y[N]\n") + solve_text);
+  EXPECT_NE(choose_problem(kernel, &reference).mismatch, "");
+}
+
+}  // namespace
+}  // namespace kopt::harness
+
+namespace kopt::harness {
+namespace {
+
+TEST(PhysicalFloor, BytesOfTheProblemOverPeakBandwidth) {
+  const auto plan = kernel::plan_kernel("k.cu", "// kopt: x[N] y[N] inout(y)\nextern \"C\" void solve(const float* x, float* y, int N) {}\n",
+                                        std::nullopt, {{"N", "1000"}}, std::nullopt, {});
+  EXPECT_EQ(problem_bytes(plan), 4000u + 2 * 4000u);  // x read; y read and written
+  // An H200: 3.2 GHz HBM3e on a 6144-bit bus.
+  EXPECT_DOUBLE_EQ(peak_dram_bandwidth(3201000, 6144), 2.0 * 3201e6 * 768);
+  const double peak = 4.0e12;  // [bytes/s]
+  // 4 MB at 4 TB/s: 1 us.
+  EXPECT_EQ(floor_warning(0.0011, 4'000'000, peak), std::nullopt);
+  const auto warning = floor_warning(0.0005, 4'000'000, peak);
+  ASSERT_TRUE(warning.has_value());
+  EXPECT_EQ(warning->rfind("below the physical floor: the cold median is 0.50 us", 0), 0u) << *warning;
+  EXPECT_EQ(floor_warning(0.0005, 4'000'000, 0), std::nullopt);
+}
+
+}  // namespace
+}  // namespace kopt::harness
