@@ -1,0 +1,33 @@
+// kopt: x[N] y[N]
+// Class 13, host thread (naive): solve() returns at once; a detached thread launches the real
+// kernel 1 ms later, outside any solve() call and outside the timed window.
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include <cuda_runtime.h>
+
+__global__ void twice(const float* x, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i] * 2.0f;
+}
+
+// Waits at exit for the launches still to come: a launch racing the CUDA runtime's teardown
+// would crash the process, and this file tests the late launch, not a crash at exit.
+struct launches_in_flight {
+  std::atomic<int> count{0};
+  launches_in_flight() { cudaFree(nullptr); }  // the runtime first, so it is torn down after this
+  ~launches_in_flight() {
+    while (count > 0) std::this_thread::yield();
+  }
+};
+
+extern "C" void solve(const float* x, float* y, int N) {
+  static launches_in_flight pending;
+  ++pending.count;
+  std::thread([x, y, N] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    twice<<<(N + 255) / 256, 256>>>(x, y, N);
+    --pending.count;
+  }).detach();
+}

@@ -1,0 +1,383 @@
+// GPU machine only: the integrity suite for CUDA kernels. One test per class of cheating kernel
+// a judge must catch (the list and the verdicts: EXPLOITS.md, kept with the project's shared
+// notes), each with a naive variant and an adaptive one that tries to tell checked calls from
+// timed ones. Every kernel is a file of tests/data/integrity/cuda (see its README.md), run
+// through the real kopt binary against the honest reference_twice.cu (y = 2 * x).
+//
+// A failing class must end with exit code 1, a status other than "ok", and a first stderr line
+// naming the class; a flagged class must be timed honestly and carry a warning.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/kopt_process.h"
+
+namespace kopt {
+namespace {
+namespace fs = std::filesystem;
+using testing::first_line;
+using testing::run_kopt;
+using testing::scratch_dir;
+
+// From the source tree found at run time: the tests may run on a machine other than the one
+// that built them (scripts/gpu_tests.sh sets KOPT_SOURCE_DIR).
+fs::path data_dir() { return testing::source_dir() / "tests/data/integrity/cuda"; }
+
+struct bench_outcome {
+  int exit_code = -1;
+  std::string stderr_first_line;
+  std::string stderr_text;
+  nlohmann::json result;  // the --json-out document; null when kopt wrote none (or not JSON)
+};
+
+// `kopt bench KERNEL --ref REFERENCE --N=1000003 --max-seconds 1 --json-out FILE [extra...]`.
+// N is odd and not a multiple of the block size, so tails and rounding are exercised.
+bench_outcome bench(const std::string& kernel_file, const std::vector<std::string>& extra_args = {},
+                    const std::string& reference_file = "reference_twice.cu") {
+  static scratch_dir dir;
+  static int counter = 0;
+  const fs::path json_out = dir.path() / (fs::path(kernel_file).stem().string() + "-" + std::to_string(++counter) + ".json");
+  std::vector<std::string> args = {"bench",         (data_dir() / kernel_file).string(),
+                                   "--ref",         (data_dir() / reference_file).string(),
+                                   "--N=1000003",   "--max-seconds",
+                                   "1",             "--json-out",
+                                   json_out.string()};
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
+  const auto r = run_kopt(args);
+  bench_outcome outcome{r.exit_code, first_line(r.stderr_text), r.stderr_text, nullptr};
+  // The verdict of every case in the log, as evidence of what kopt said.
+  std::printf("%s: exit %d: %s\n", kernel_file.c_str(), outcome.exit_code,
+              outcome.exit_code == 0 ? "ok" : outcome.stderr_first_line.c_str());
+  if (fs::exists(json_out)) {
+    // No exceptions: a cheat may have forged the file (class 20); a non-JSON file reads as
+    // "discarded", which fails the status checks below with the evidence printed.
+    outcome.result = nlohmann::json::parse(std::ifstream(json_out), nullptr, /*allow_exceptions=*/false);
+    if (outcome.result.is_object() && outcome.result.contains("warnings")) {
+      for (const auto& w : outcome.result["warnings"]) std::printf("  warning: %s\n", w.dump().c_str());
+    }
+  }
+  return outcome;
+}
+
+// A value by JSON pointer ("/kernel/median_ms"). A missing key throws (gtest reports it with
+// the pointer) where operator[] on a const document would assert.
+const nlohmann::json& field(const nlohmann::json& document, const std::string& pointer) {
+  return document.at(nlohmann::json::json_pointer(pointer));
+}
+
+std::string status_of(const bench_outcome& o) {
+  return o.result.is_object() && o.result.contains("status") && o.result.at("status").is_string()
+             ? o.result.at("status").get<std::string>()
+             : "(no status in the --json-out file)";
+}
+
+void expect_reason_contains_any(const std::string& line, std::initializer_list<std::string_view> phrases) {
+  const bool found = std::any_of(phrases.begin(), phrases.end(),
+                                 [&](std::string_view p) { return line.find(p) != std::string::npos; });
+  std::string wanted;
+  for (const auto p : phrases) wanted += (wanted.empty() ? "\"" : ", \"") + std::string(p) + "\"";
+  EXPECT_TRUE(found) << "first stderr line: " << line << "\nexpected it to contain one of: " << wanted;
+}
+
+// A fail verdict: exit code 1, the status, and (when phrases are given) a reason naming the class.
+void expect_failure(const bench_outcome& o, const std::string& status, std::initializer_list<std::string_view> phrases) {
+  EXPECT_EQ(o.exit_code, 1) << o.stderr_text;
+  EXPECT_EQ(status_of(o), status) << o.stderr_first_line;
+  // The document is kopt's own, not a forged one (class 20 writes {"status":"ok"} without it).
+  EXPECT_TRUE(o.result.is_object() && o.result.contains("schema")) << o.result.dump();
+  if (phrases.size() > 0) expect_reason_contains_any(o.stderr_first_line, phrases);
+}
+
+// A flag verdict: the run succeeds, the kernel was timed honestly (the cheat does at least
+// the reference's work, so a median far below the reference's means work escaped the timer),
+// and the warnings name the class.
+void expect_flagged(const bench_outcome& o, std::string_view flag) {
+  ASSERT_EQ(o.exit_code, 0) << o.stderr_text;
+  EXPECT_EQ(status_of(o), "ok");
+  ASSERT_TRUE(o.result.contains("kernel") && o.result.contains("reference")) << o.result.dump(1);
+  const double kernel_ms = field(o.result, "/kernel/median_ms").get<double>();
+  const double reference_ms = field(o.result, "/reference/median_ms").get<double>();
+  EXPECT_GE(field(o.result, "/kernel/sample_count").get<int>(), 10);
+  EXPECT_GE(kernel_ms, 0.5 * reference_ms) << "kernel " << kernel_ms << " ms vs reference " << reference_ms << " ms";
+  ASSERT_TRUE(o.result.contains("warnings") && o.result.at("warnings").is_array()) << o.result.dump(1);
+  const auto& warnings = o.result.at("warnings");
+  const bool found = std::any_of(warnings.begin(), warnings.end(), [&](const nlohmann::json& w) {
+    return w.is_string() && w.get<std::string>().rfind(flag, 0) == 0;
+  });
+  EXPECT_TRUE(found) << "no warning starting with \"" << flag << "\" in " << warnings.dump(1);
+}
+
+// For cheats that a judge can leave nothing to exploit: when every call gets fresh inputs and
+// poisoned outputs, a cheat that skips only when y already looks right, or that replays an
+// answer only for inputs it has seen, never finds either and does the whole work every call.
+// Such a run is either caught naming the class, or ends ok with the work timed honestly;
+// either branch asserts its exit code and status.
+void expect_caught_or_forced_honest(const bench_outcome& o, std::initializer_list<std::string_view> phrases) {
+  if (o.exit_code == 1) {
+    expect_failure(o, "failed", phrases);
+    return;
+  }
+  ASSERT_EQ(o.exit_code, 0) << o.stderr_text;
+  EXPECT_EQ(status_of(o), "ok");
+  ASSERT_TRUE(o.result.contains("kernel") && o.result.contains("reference")) << o.result.dump(1);
+  EXPECT_GE(field(o.result, "/kernel/sample_count").get<int>(), 10);
+  const double kernel_ms = field(o.result, "/kernel/median_ms").get<double>();
+  const double reference_ms = field(o.result, "/reference/median_ms").get<double>();
+  EXPECT_GE(kernel_ms, 0.5 * reference_ms) << "passed, but the kernel took " << kernel_ms
+                                            << " ms against the reference's " << reference_ms << " ms: was work skipped?";
+}
+
+// Adaptive variants that are honest on the first calls are caught by the random full check
+// of a timed call ("timed call N (checked at random): <validation phrase> ...").
+
+// 1. no write
+TEST(CudaIntegrity, NoWriteNaive) { expect_failure(bench("01_no_write_naive.cu"), "failed", {"no write:"}); }
+
+TEST(CudaIntegrity, NoWriteAdaptive) {
+  expect_failure(bench("01_no_write_adaptive.cu"), "failed", {"timed call", "no write:"});
+}
+
+// 2. partial write
+TEST(CudaIntegrity, PartialWriteNaive) {
+  expect_failure(bench("02_partial_write_naive.cu"), "failed", {"partial write:"});
+}
+
+TEST(CudaIntegrity, PartialWriteAdaptive) {
+  expect_failure(bench("02_partial_write_adaptive.cu"), "failed", {"timed call", "partial write:"});
+}
+
+// 3. reference leftovers: whatever the fresh allocation holds (zeros, on a fresh process), it
+// is not this seed's answer; and the call runs no kernel.
+TEST(CudaIntegrity, ReferenceLeftoversNaive) {
+  expect_failure(bench("03_reference_leftovers_naive.cu"), "failed",
+                 {"no write:", "wrong values:", "partial write:", "constant output:", "timed call", "work outside kernels:"});
+}
+
+TEST(CudaIntegrity, ReferenceLeftoversAdaptive) {
+  // The replay is a device copy only, and holds an earlier seed's answer.
+  expect_failure(bench("03_reference_leftovers_adaptive.cu"), "failed",
+                 {"timed call", "wrong values:", "no write:", "work outside kernels:"});
+}
+
+// 4. write into inputs
+TEST(CudaIntegrity, WriteIntoInputsNaive) {
+  expect_failure(bench("04_write_into_inputs_naive.cu"), "failed", {"write into input:"});
+}
+
+TEST(CudaIntegrity, WriteIntoInputsAdaptive) {
+  // Once x is clobbered, later calls also compute from the wrong x.
+  expect_failure(bench("04_write_into_inputs_adaptive.cu"), "failed",
+                 {"timed call", "write into input:", "wrong values:"});
+}
+
+// 5. out of bounds
+TEST(CudaIntegrity, OutOfBoundsNaive) {
+  expect_failure(bench("05_out_of_bounds_naive.cu"), "failed", {"out of bounds:"});
+}
+
+TEST(CudaIntegrity, OutOfBoundsAdaptive) {
+  expect_failure(bench("05_out_of_bounds_adaptive.cu"), "failed", {"timed call", "out of bounds:"});
+}
+
+// 6. NaN / Inf
+TEST(CudaIntegrity, NanInfNaive) { expect_failure(bench("06_nan_inf_naive.cu"), "failed", {"NaN/Inf:"}); }
+
+TEST(CudaIntegrity, NanInfAdaptive) {
+  expect_failure(bench("06_nan_inf_adaptive.cu"), "failed", {"timed call", "NaN/Inf:"});
+}
+
+// 7. crash: kopt survives and says so; which driver error is named varies by run.
+TEST(CudaIntegrity, CrashNaive) { expect_failure(bench("07_crash_naive.cu"), "crashed", {}); }
+
+TEST(CudaIntegrity, CrashAdaptive) { expect_failure(bench("07_crash_adaptive.cu"), "crashed", {}); }
+
+// 8. hang: stopped at --timeout.
+TEST(CudaIntegrity, HangNaive) { expect_failure(bench("08_hang_naive.cu", {"--timeout", "20"}), "timed_out", {}); }
+
+TEST(CudaIntegrity, HangAdaptive) {
+  expect_failure(bench("08_hang_adaptive.cu", {"--timeout", "20"}), "timed_out", {});
+}
+
+// 9. cache by pointer
+TEST(CudaIntegrity, CacheByPointerNaive) {
+  // Later calls at the same addresses launch nothing at all.
+  expect_failure(bench("09_cache_by_pointer_naive.cu"), "failed",
+                 {"no write:", "wrong values:", "timed call", "work outside kernels:"});
+}
+
+TEST(CudaIntegrity, CacheByPointerAdaptive) {
+  // The replay is a device copy only, of the answer to the first inputs seen at these addresses.
+  expect_failure(bench("09_cache_by_pointer_adaptive.cu"), "failed",
+                 {"wrong values:", "timed call", "work outside kernels:"});
+}
+
+// 10. cache by contents / skip when timed
+TEST(CudaIntegrity, CacheByContentsNaive) {
+  // With y poisoned before every call the probe never finds a ready answer.
+  expect_caught_or_forced_honest(bench("10_cache_by_contents_naive.cu"),
+                 {"timed call", "no write:", "wrong values:", "partial write:"});
+}
+
+TEST(CudaIntegrity, CacheByContentsAdaptive) {
+  // The replay is a device copy only, and answers for other inputs when x changed outside the
+  // 64 sampled elements; with fresh inputs every call no fingerprint repeats.
+  expect_caught_or_forced_honest(bench("10_cache_by_contents_adaptive.cu"),
+                 {"timed call", "wrong values:", "no write:", "work outside kernels:"});
+}
+
+// 11. count the calls
+TEST(CudaIntegrity, CountTheCallsNaive) {
+  // From the 6th call on it launches nothing at all.
+  expect_failure(bench("11_count_the_calls_naive.cu"), "failed",
+                 {"timed call", "no write:", "wrong values:", "work outside kernels:"});
+}
+
+TEST(CudaIntegrity, CountTheCallsAdaptive) {
+  // A skipped call launches nothing; but if the judge's work between calls always takes more
+  // than 2 ms, the cheat never dares to skip and is timed doing the work.
+  expect_caught_or_forced_honest(bench("11_count_the_calls_adaptive.cu"),
+                                 {"timed call", "no write:", "wrong values:", "work outside kernels:"});
+}
+
+// 12. side stream: timed honestly (the timer waits for every stream) and flagged.
+TEST(CudaIntegrity, SideStreamNaive) { expect_flagged(bench("12_side_stream_naive.cu"), "side stream:"); }
+
+TEST(CudaIntegrity, SideStreamAdaptive) { expect_flagged(bench("12_side_stream_adaptive.cu"), "side stream:"); }
+
+// 13. host thread: GPU work issued after solve() returned. Before kopt sees the late launch,
+// it may well find y untouched, or the call with no kernel of its own.
+TEST(CudaIntegrity, HostThreadNaive) {
+  expect_failure(bench("13_host_thread_naive.cu"), "failed", {"host thread:", "no write:", "work outside kernels:"});
+}
+
+TEST(CudaIntegrity, HostThreadAdaptive) {
+  expect_failure(bench("13_host_thread_adaptive.cu"), "failed",
+                 {"host thread:", "timed call", "work outside kernels:"});
+}
+
+// 14. work outside kernels: the GPU did not do the work, whether or not a kernel ran.
+TEST(CudaIntegrity, WorkOutsideKernelsNaive) {
+  expect_failure(bench("14_work_outside_kernels_naive.cu"), "failed", {"work outside kernels:"});
+}
+
+TEST(CudaIntegrity, WorkOutsideKernelsAdaptive) {
+  expect_failure(bench("14_work_outside_kernels_adaptive.cu"), "failed", {"work outside kernels:"});
+}
+
+// 15. persisting L2: reset before every sample, timed honestly, flagged.
+TEST(CudaIntegrity, PersistingL2Naive) { expect_flagged(bench("15_persisting_l2_naive.cu"), "persisting L2:"); }
+
+TEST(CudaIntegrity, PersistingL2Adaptive) {
+  expect_flagged(bench("15_persisting_l2_adaptive.cu"), "persisting L2:");
+}
+
+// 16. shape shrink: the problem comes from the reference, not from the kernel's annotation.
+// A judge that ignores the kernel's sizes catches the naive variant as a partial write, and
+// the adaptive one (x declared all zeros, so it writes zeros) as wrong or constant values.
+TEST(CudaIntegrity, ShapeShrinkNaive) {
+  expect_failure(bench("16_shape_shrink_naive.cu"), "failed", {"problem mismatch:", "partial write:"});
+}
+
+TEST(CudaIntegrity, ShapeShrinkAdaptive) {
+  expect_failure(bench("16_shape_shrink_adaptive.cu"), "failed",
+                 {"problem mismatch:", "wrong values:", "constant output:"});
+}
+
+// 17. seed blindness: applies only to Triton modules (setup() ignoring the seed); no CUDA test.
+
+// 18. precision downgrade: fails outside the reference's tolerance; the error is reported either way.
+TEST(CudaIntegrity, PrecisionDowngradeNaive) {
+  const auto o = bench("18_precision_downgrade_naive.cu");
+  expect_failure(o, "failed", {"wrong values:"});
+  ASSERT_TRUE(o.result.contains("correctness")) << o.result.dump(1);
+  EXPECT_GT(field(o.result, "/correctness/seeds/0/outputs/0/max_abs_error").get<double>(), 0.0);
+}
+
+TEST(CudaIntegrity, PrecisionDowngradeAdaptive) {
+  // Through half: within float32's default tolerance, so it passes, but not silently.
+  const auto o = bench("18_precision_downgrade_adaptive.cu");
+  ASSERT_EQ(o.exit_code, 0) << o.stderr_text;
+  EXPECT_EQ(status_of(o), "ok");
+  ASSERT_TRUE(o.result.contains("correctness")) << o.result.dump(1);
+  EXPECT_GT(field(o.result, "/correctness/seeds/0/outputs/0/max_abs_error").get<double>(), 0.0);
+}
+
+// 19. constant output: --atol 10 makes the tolerance alone accept any constant near 0; the
+// spread of the reference's output must still reject it.
+TEST(CudaIntegrity, ConstantOutputNaive) {
+  expect_failure(bench("19_constant_output_naive.cu", {"--atol", "10"}), "failed", {"constant output:"});
+}
+
+TEST(CudaIntegrity, ConstantOutputAdaptive) {
+  expect_failure(bench("19_constant_output_adaptive.cu", {"--atol", "10"}), "failed", {"constant output:"});
+}
+
+// 20. timer tampering. Naive: exported look-alikes of CUPTI and driver functions must not
+// change the timing (the kernel is right, so the run passes, with real samples).
+TEST(CudaIntegrity, TimerTamperingNaive) {
+  const auto o = bench("20_timer_tampering_naive.cu");
+  ASSERT_EQ(o.exit_code, 0) << o.stderr_text;
+  EXPECT_EQ(status_of(o), "ok");
+  ASSERT_TRUE(o.result.contains("kernel")) << o.result.dump(1);
+  EXPECT_GT(field(o.result, "/kernel/median_ms").get<double>(), 0.0);
+  EXPECT_GE(field(o.result, "/kernel/sample_count").get<int>(), 10);
+}
+
+TEST(CudaIntegrity, TimerTamperingAdaptive) {
+  // Writes nothing, and forges {"status":"ok"} into every *.json on its process's command line
+  // when that process exits: kopt must neither take the forgery nor end up with it as the
+  // --json-out file (expect_failure also checks the document is kopt's own).
+  expect_failure(bench("20_timer_tampering_adaptive.cu"), "failed", {"no write:"});
+}
+
+// 21. library call: timed honestly (cuBLAS's kernels count) and flagged.
+TEST(CudaIntegrity, LibraryCallNaive) { expect_flagged(bench("21_library_call_naive.cu"), "library call:"); }
+
+TEST(CudaIntegrity, LibraryCallAdaptive) { expect_flagged(bench("21_library_call_adaptive.cu"), "library call:"); }
+
+// 22. lazy / deferred: a call's own work is not done when it returns.
+TEST(CudaIntegrity, LazyDeferredNaive) {
+  expect_failure(bench("22_lazy_deferred_naive.cu"), "failed",
+                 {"no write:", "timed call", "wrong values:", "work outside kernels:"});
+}
+
+TEST(CudaIntegrity, LazyDeferredAdaptive) {
+  // Its first deferring call launches nothing (nothing is queued yet). Later calls launch the
+  // previous call's work, which with the same buffers writes the current call's answer.
+  expect_failure(bench("22_lazy_deferred_adaptive.cu"), "failed",
+                 {"timed call", "no write:", "wrong values:", "partial write:", "work outside kernels:"});
+}
+
+// 23. slow the rival. Naive: GPU work from a thread of its own, after solve() returned.
+TEST(CudaIntegrity, SlowTheRivalNaive) {
+  expect_failure(bench("23_slow_the_rival_naive.cu"), "failed", {"host thread:"});
+}
+
+TEST(CudaIntegrity, SlowTheRivalAdaptive) {
+  // Right answers, but device-wide settings left behind. The reference runs in a clean process
+  // of its own, so its time must match the reference's time in an honest run made just before.
+  const auto honest = bench("reference_twice.cu");
+  ASSERT_EQ(honest.exit_code, 0) << honest.stderr_text;
+  ASSERT_TRUE(honest.result.contains("reference")) << honest.result.dump(1);
+  const double baseline_ms = field(honest.result, "/reference/median_ms").get<double>();
+
+  const auto o = bench("23_slow_the_rival_adaptive.cu");
+  ASSERT_EQ(o.exit_code, 0) << o.stderr_text;
+  EXPECT_EQ(status_of(o), "ok");
+  ASSERT_TRUE(o.result.contains("reference")) << o.result.dump(1);
+  const double reference_ms = field(o.result, "/reference/median_ms").get<double>();
+  EXPECT_NEAR(reference_ms, baseline_ms, 0.15 * baseline_ms)
+      << "the reference took " << reference_ms << " ms after the cheat, " << baseline_ms << " ms in an honest run";
+}
+
+}  // namespace
+}  // namespace kopt
