@@ -1,7 +1,5 @@
 #include "harness/bench_run.h"
 
-#include <dlfcn.h>
-#include <unistd.h>
 
 #include <cstring>
 #include <filesystem>
@@ -17,7 +15,9 @@
 #include "cuda/cupti_activity.h"
 #include "cuda/driver_api.h"
 #include "cuda/launch_attribution.h"
+#include "harness/bench_version.h"
 #include "harness/device_buffers.h"
+#include "harness/integrity_flags.h"
 #include "harness/gpu_sharing.h"
 #include "harness/input_fill.h"
 #include "harness/input_generator.h"
@@ -29,6 +29,7 @@
 #include "harness/poison.h"
 #include "harness/problem_source.h"
 #include "harness/python_reference.h"
+#include "harness/python_reference_job.h"
 #include "harness/result_fields.h"
 #include "harness/sampling.h"
 #include "harness/solve_call.h"
@@ -39,38 +40,6 @@
 namespace kopt::harness {
 namespace {
 using kernel::buffer_role;
-
-void* load_solve(const std::string& library, const char* what) {
-  void* handle = ::dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) throw error(fmt::format("cannot load the {} library {}: {}", what, library, ::dlerror()));
-  void* solve = ::dlsym(handle, "solve");
-  if (solve == nullptr) throw error(fmt::format("the {} library {} exports no solve()", what, library));
-  return solve;
-}
-
-// One callable version (kernel or reference) bound to its own buffers.
-struct version {
-  std::unique_ptr<solve_call> call;
-  std::unique_ptr<device_buffers> buffers;
-};
-
-version bind(const cuda::driver_api& api, void* solve, const kernel::kernel_plan& plan) {
-  version v;
-  v.call = std::make_unique<solve_call>(solve, *plan.solve);
-  v.buffers = std::make_unique<device_buffers>(api, plan.buffers);
-  for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
-    v.call->set_pointer(plan.buffers[i].param.index, reinterpret_cast<void*>(v.buffers->data(i)));
-  }
-  for (const auto& s : plan.scalars) v.call->set_scalar(s.param.index, s.value);
-  return v;
-}
-
-void run_once(const cuda::driver_api& api, version& v, const char* who) {
-  v.call->invoke();
-  if (const CUresult rc = api.ctx_synchronize(); rc != CUDA_SUCCESS) {
-    throw kernel_failure{"crashed", fmt::format("the {} failed on the device: {}", who, api.describe(rc))};
-  }
-}
 
 buffer_contents host_inputs(const kernel::kernel_plan& plan, std::uint64_t seed) {
   buffer_contents contents(plan.buffers.size());
@@ -85,7 +54,8 @@ buffer_contents host_inputs(const kernel::kernel_plan& plan, std::uint64_t seed)
 
 // The native reference runs in this process on its own buffers, after the kernel, with the
 // inputs already in them; returns its outputs.
-buffer_contents run_native_reference(const cuda::driver_api& api, const kernel::kernel_plan& plan, version& reference) {
+buffer_contents run_native_reference(const cuda::driver_api& api, const kernel::kernel_plan& plan,
+                                     bench_version& reference) {
   run_once(api, reference, "reference");
   return download_outputs(plan, *reference.buffers);
 }
@@ -108,10 +78,6 @@ std::string read_before_write_hint(const kernel::kernel_plan& plan, const json& 
   return "";
 }
 
-sampling_options sampling_of(const bench_job& job) {
-  return {job.warmup, job.repeat, job.min_seconds, job.max_seconds, job.target_relative_half_width};
-}
-
 std::uint64_t output_bytes(const kernel::kernel_plan& plan) {
   std::uint64_t bytes = 0;
   for (const auto& b : plan.buffers) {
@@ -122,7 +88,7 @@ std::uint64_t output_bytes(const kernel::kernel_plan& plan) {
 
 // Warm-up, then exactly `profile_calls` calls inside the profiler window: no reference, no
 // validation, no flush kernel in it.
-json run_profile_window(const cuda::driver_api& api, const kernel::kernel_plan& plan, version& kernel_version,
+json run_profile_window(const cuda::driver_api& api, const kernel::kernel_plan& plan, bench_version& kernel_version,
                         const bench_job& job, json& result) {
   try {
     kernel_version.buffers->prepare(host_inputs(plan, job.seed));
@@ -140,35 +106,6 @@ json run_profile_window(const cuda::driver_api& api, const kernel::kernel_plan& 
   return result;
 }
 
-// The Python reference's outputs for every seed (and checked call), and its timing, from
-// kopt's Python runner. Its data goes through a private folder that is removed afterwards.
-python_reference_result run_python_reference_job(const bench_job& job, const kernel::kernel_plan& plan,
-                                                  const std::map<std::uint64_t, buffer_contents>& seed_inputs) {
-  python_reference_request request;
-  request.python = job.python;
-  request.runner = job.python_runner;
-  request.module = job.reference_source;
-  request.harness_abi_library = job.harness_abi_library;
-  // Memory-backed when the machine has /dev/shm: the data goes through the page cache only.
-  std::error_code ec;
-  const std::filesystem::path shm = "/dev/shm";
-  const std::filesystem::path base = std::filesystem::is_directory(shm, ec) && ::access(shm.c_str(), W_OK) == 0
-                                         ? shm
-                                         : std::filesystem::temp_directory_path();
-  request.work_dir = base / fmt::format("kopt-reference-{}", ::getpid());
-  request.plan = &plan;
-  request.seeds = &seed_inputs;
-  request.timing = reference_timing_request{job.seed, job.hot, sampling_of(job)};
-  struct cleanup {
-    std::filesystem::path dir;
-    ~cleanup() {
-      std::error_code ec;
-      std::filesystem::remove_all(dir, ec);
-    }
-  } remove_afterwards{request.work_dir};
-  return run_python_reference(request);
-}
-
 // The reference's solve() must take the same parameters as the kernel's.
 void require_same_parameters(const kernel::kernel_plan& kernel, const kernel::kernel_plan& reference,
                              const std::string& reference_path) {
@@ -183,28 +120,6 @@ void require_same_parameters(const kernel::kernel_plan& kernel, const kernel::ke
                             "and order must match)",
                             reference_path));
   }
-}
-
-// Flags for work that is timed honestly but that a reader must know about.
-void add_integrity_flags(json& result, const std::vector<std::string>& libraries) {
-  const json& timing = result["kernel"];
-  if (const int side = timing.value("side_streams", 0); side > 0) {
-    result["warnings"].push_back(fmt::format(
-        "side stream: the kernel's work ran on {} stream(s) besides the default one ({} in all); all of it is timed, "
-        "from the first start to the last end",
-        side, timing.value("streams", 0)));
-  }
-  if (const auto calls = timing.value("persisting_l2_calls", std::uint64_t{0}); calls > 0) {
-    result["warnings"].push_back(fmt::format(
-        "persisting L2: solve() set a persisting-L2 limit in {} of {} calls; kopt reset it after every call, so "
-        "nothing stayed pinned across the flush",
-        calls, result.value("timed_call_checks", json::object()).value("calls", std::uint64_t{0})));
-  }
-  if (!libraries.empty()) {
-    result["warnings"].push_back(fmt::format("library call: solve() loaded {}; their work is timed as the kernel's",
-                                             fmt::join(libraries, ", ")));
-  }
-  result["libraries_loaded_by_kernel"] = libraries;
 }
 
 // Synthetic seed keys for checked timed calls handed to the Python runner.
@@ -254,13 +169,13 @@ json run_bench_job(const bench_job& job) {
     result["correctness"] = correctness;
     return result;
   }
-  version kernel_version = bind(api, load_solve(job.kernel_library, "kernel"), plan);
+  bench_version kernel_version = bind_version(api, load_solve(job.kernel_library, "kernel"), plan);
   if (job.profile_mode) return run_profile_window(api, plan, kernel_version, job, result);
 
   constexpr std::uint64_t after_timing_seed_offset = 1000003;
   const bool python_reference = has_python_reference(job);
-  std::optional<version> native;
-  if (!job.reference_library.empty()) native = bind(api, load_solve(job.reference_library, "reference"), plan);
+  std::optional<bench_version> native;
+  if (!job.reference_library.empty()) native = bind_version(api, load_solve(job.reference_library, "reference"), plan);
   validate::tolerance_overrides tolerances{job.atol, job.rtol, std::nullopt, std::nullopt};
 
   json seeds = json::array();

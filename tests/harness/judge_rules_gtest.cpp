@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "harness/integrity_flags.h"
 #include "harness/loaded_libraries.h"
 #include "harness/physical_floor.h"
 #include "harness/problem_source.h"
@@ -165,6 +166,36 @@ TEST(PhysicalFloor, BytesOfTheProblemOverPeakBandwidth) {
   ASSERT_TRUE(warning.has_value());
   EXPECT_EQ(warning->rfind("below the physical floor: the cold median is 0.50 us", 0), 0u) << *warning;
   EXPECT_EQ(floor_warning(0.0005, 4'000'000, 0), std::nullopt);
+}
+
+}  // namespace
+}  // namespace kopt::harness
+
+namespace kopt::harness {
+namespace {
+
+TEST(IntegrityFlags, EachFlagStartsWithItsClass) {
+  json result{{"kernel", {{"streams", 2}, {"side_streams", 1}, {"persisting_l2_calls", 3}}},
+              {"timed_call_checks", {{"calls", 40}}},
+              {"warnings", json::array()}};
+  add_integrity_flags(result, {"libcublas.so.13"});
+  ASSERT_EQ(result["warnings"].size(), 3u);
+  EXPECT_EQ(result["warnings"][0].get<std::string>().rfind("side stream: the kernel's work ran on 1 stream(s) besides "
+                                                           "the default one (2 in all)",
+                                                           0),
+            0u);
+  EXPECT_EQ(result["warnings"][1].get<std::string>().rfind("persisting L2: solve() set a persisting-L2 limit in 3 of 40 "
+                                                           "calls",
+                                                           0),
+            0u);
+  EXPECT_EQ(result["warnings"][2], "library call: solve() loaded libcublas.so.13; their work is timed as the kernel's");
+  EXPECT_EQ(result["libraries_loaded_by_kernel"], json::array({"libcublas.so.13"}));
+}
+
+TEST(IntegrityFlags, HonestWorkIsNotFlagged) {
+  json result{{"kernel", {{"streams", 1}, {"side_streams", 0}, {"persisting_l2_calls", 0}}}, {"warnings", json::array()}};
+  add_integrity_flags(result, {});
+  EXPECT_TRUE(result["warnings"].empty());
 }
 
 }  // namespace

@@ -1,0 +1,24 @@
+#pragma once
+// A bench job's Python reference run: kopt's Python runner computes the reference's outputs
+// for every set of inputs the kernel was given (validation seeds and checked timed calls) and
+// times the reference with the job's sampling options.
+
+#include <cstdint>
+#include <map>
+
+#include "harness/bench_job.h"
+#include "harness/python_reference.h"
+#include "harness/sampling.h"
+
+namespace kopt::harness {
+
+// The job's sampling options, as the engine takes them.
+sampling_options sampling_of(const bench_job& job);
+
+// `inputs` per key (a seed, or a checked call's key); the reference is timed on `job.seed`'s
+// inputs, which must be among them. The data goes through a private folder (memory-backed
+// where /dev/shm is writable) that is removed afterwards.
+python_reference_result run_python_reference_job(const bench_job& job, const kernel::kernel_plan& plan,
+                                                  const std::map<std::uint64_t, buffer_contents>& inputs);
+
+}  // namespace kopt::harness
