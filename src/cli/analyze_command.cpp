@@ -62,7 +62,7 @@ class analyze_command final : public command {
     write_json_file(out / "analysis.json", document);
     write_file_atomic(out / "analysis.md", analyze::to_markdown(a));
     if (m_json) {
-      std::fputs((document.dump(2) + "\n").c_str(), stdout);
+      std::fputs((json_text(document) + "\n").c_str(), stdout);
     } else {
       for (const auto& k : a.kernels) std::fputs((summary_line(k) + "\n").c_str(), stdout);
     }

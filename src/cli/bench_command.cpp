@@ -93,7 +93,7 @@ class bench_command final : public command {
     const json document = with_schema("benchmark_result", 1, result);
     if (!m_json_out.empty()) write_json_file(m_json_out, document);
     if (m_json) {
-      std::printf("%s\n", document.dump(2).c_str());
+      std::printf("%s\n", json_text(document).c_str());
     } else if (!m_job.profile_mode) {
       std::printf("kernel: %s on %s (%s)\n", m_target.kernel.c_str(), prepared.device.name.c_str(),
                   prepared.kernel_build.arch.name.c_str());

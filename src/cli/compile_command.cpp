@@ -122,7 +122,7 @@ class compile_command final : public command {
     const compile::compile_result result = compile::compile_kernel(request);
 
     if (m_json) {
-      std::printf("%s\n", result_json(result, kernel, backend).dump(2).c_str());
+      std::printf("%s\n", json_text(result_json(result, kernel, backend)).c_str());
     } else if (result.ok()) {
       print_summary(result, backend);
     }

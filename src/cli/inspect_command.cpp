@@ -126,7 +126,7 @@ class inspect_command final : public command {
     const kernel::kernel_plan plan = kernel::plan_kernel(m_kernel, source, requested, dims,
                                                          m_ptr_size, kopt_flag_names(*m_sub));
     if (m_json) {
-      std::fputs((with_schema("inspect", 1, kernel::to_json(plan)).dump(2) + "\n").c_str(), stdout);
+      std::fputs((json_text(with_schema("inspect", 1, kernel::to_json(plan))) + "\n").c_str(), stdout);
     } else {
       std::fputs(format_plan(plan).c_str(), stdout);
     }

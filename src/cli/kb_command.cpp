@@ -39,7 +39,7 @@ void print_list(const std::vector<const kb_entry*>& entries, bool as_json, const
   if (as_json) {
     json list = json::array();
     for (const auto* e : entries) list.push_back(entry_json(*e));
-    std::fputs((with_schema(schema, 1, {{"entries", list}}).dump(2) + "\n").c_str(), stdout);
+    std::fputs((json_text(with_schema(schema, 1, {{"entries", list}})) + "\n").c_str(), stdout);
     return;
   }
   for (const auto* e : entries) {
@@ -99,7 +99,7 @@ class kb_command final : public command {
     const kb_entry* e = analyze::find_kb_entry(m_id);
     if (!e) throw error(fmt::format("no knowledge-base entry \"{}\": run `kopt kb list` for the ids", m_id));
     if (m_json) {
-      std::fputs((with_schema("kb_entry", 1, entry_json(*e)).dump(2) + "\n").c_str(), stdout);
+      std::fputs((json_text(with_schema("kb_entry", 1, entry_json(*e))) + "\n").c_str(), stdout);
       return;
     }
     std::string out = fmt::format("{}  ({})\n{}\n\nclasses  {}\n", e->id, e->backend, e->title, class_names(*e));

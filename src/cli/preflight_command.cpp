@@ -35,7 +35,7 @@ class preflight_command final : public command {
     write_file_atomic(out / "preflight_check.md", env::preflight_markdown(report));
 
     if (m_json) {
-      std::printf("%s\n", document.dump(2).c_str());
+      std::printf("%s\n", json_text(document).c_str());
     } else {
       print_table(report);
       std::printf("wrote %s and preflight_check.json\n", (out / "preflight_check.md").c_str());

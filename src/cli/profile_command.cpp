@@ -130,7 +130,7 @@ class profile_command final : public command {
     files.publish(output_names);
 
     if (m_json) {
-      std::printf("%s\n", document.dump(2).c_str());
+      std::printf("%s\n", json_text(document).c_str());
       return static_cast<int>(exit_status::ok);
     }
     std::printf("profiled %zu kernel launch(es) in %d %s call(s) on %s in %.1f s:\n", record.kernels.size(),
@@ -193,7 +193,7 @@ class profile_command final : public command {
           json{{"status", outcome.verdict == profile::capture_verdict::nothing_captured ? "nothing_captured" : "failed"},
                {"reason", outcome.headline},
                {"detail", outcome.detail}});
-      std::printf("%s\n", document.dump(2).c_str());
+      std::printf("%s\n", json_text(document).c_str());
     }
     return static_cast<int>(exit_status::kernel_failed);
   }

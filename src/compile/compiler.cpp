@@ -10,6 +10,7 @@
 
 #include "compile/cutlass_locator.h"
 #include "compile/include_scan.h"
+#include "compile/shell_safety.h"
 #include "compile/toolchain.h"
 #include "core/error.h"
 #include "core/files.h"
@@ -27,12 +28,13 @@ constexpr int cache_entry_version = 1;
 constexpr const char* entry_file_name = "build.json";
 
 // Everything but the output path and the source, which the command adds last.
+// `source_dir` is where the kernel's local headers are found.
 std::vector<std::string> nvcc_flags(const compile_request& request, const arch_target& arch,
-                                    const std::optional<cutlass_headers>& cutlass) {
+                                    const std::optional<cutlass_headers>& cutlass, const fs::path& source_dir) {
   std::vector<std::string> flags = {"-std=c++17", "-O3", "-lineinfo", "-shared",
                                     "-Xcompiler", "-fPIC", "--resource-usage"};
   for (const auto& flag : gencode_flags(arch)) flags.push_back(flag);
-  flags.push_back("-I" + fs::absolute(request.kernel_file).parent_path().string());
+  flags.push_back("-I" + source_dir.string());
   if (cutlass) {
     flags.push_back("-I" + cutlass->include_dir.string());
     if (cutlass->util_include_dir) flags.push_back("-I" + cutlass->util_include_dir->string());
@@ -113,6 +115,7 @@ compile_result compile_kernel(const compile_request& request) {
   compile_result result;
   const fs::path source = fs::absolute(request.kernel_file).lexically_normal();
   read_text_file(source, "kernel file");  // a clear error before anything else
+  check_defines(request.defines);
 
   const located_tool nvcc = require_nvcc(request.nvcc_bin);
   result.nvcc_path = nvcc.path.string();
@@ -124,12 +127,19 @@ compile_result compile_kernel(const compile_request& request) {
     cutlass = require_cutlass();
     result.cutlass_version = cutlass->version;
   }
-  const std::vector<std::string> flags = nvcc_flags(request, result.arch, cutlass);
+  // The command as the user would read it (original paths): the cache key and the result's
+  // record. nvcc itself runs on the private copy (shell_safety.h).
+  const std::vector<std::string> flags = nvcc_flags(request, result.arch, cutlass, source.parent_path());
   result.cache_key = cache_key_for(nvcc, flags, source, result.cutlass_version);
 
   const fs::path cache_dir = cache_root() / "compile";
+  if (!shell_safe(cache_dir.string())) {
+    throw error(fmt::format("the compile cache folder {} holds characters nvcc would hand to a shell; set "
+                            "KOPT_CACHE_DIR to a path of letters, digits and _ . / - only",
+                            cache_dir.string()));
+  }
   const fs::path entry_dir = cache_dir / result.cache_key.substr(0, 2) / result.cache_key;
-  const std::string library_name = "lib" + source.stem().string() + ".so";
+  const std::string library_name = "lib" + safe_stem(source.stem().string()) + ".so";
 
   result.command = {nvcc.path.string()};
   result.command.insert(result.command.end(), flags.begin(), flags.end());
@@ -144,8 +154,10 @@ compile_result compile_kernel(const compile_request& request) {
   // Build in a private folder, then publish it with one rename: a killed kopt or a
   // concurrent compile of the same key never exposes half an entry.
   const fs::path build_dir = make_temp_dir(cache_dir);
-  std::vector<std::string> argv = result.command;
-  argv[argv.size() - 2] = (build_dir / library_name).string();
+  const private_source copy = make_private_source(source, build_dir);
+  std::vector<std::string> argv = {nvcc.path.string()};
+  for (const std::string& flag : nvcc_flags(request, result.arch, cutlass, copy.include_dir)) argv.push_back(flag);
+  argv.insert(argv.end(), {"-o", (build_dir / library_name).string(), copy.copy.string()});
   const process_result run = run_process({.argv = argv, .working_dir = build_dir,
                                           .timeout = request.timeout});
   result.compiler_output = run.stdout_text + run.stderr_text;

@@ -25,6 +25,15 @@ std::string read_text_file(const fs::path& path, std::string_view what) {
   if (fs::is_directory(path, ec)) {
     throw error(fmt::format("{} is a directory, not a file: {}", what, path.string()));
   }
+  // A FIFO would block for ever, a device (/dev/zero) would never end: regular files only.
+  if (!fs::is_regular_file(path, ec)) {
+    throw error(fmt::format("{} is not a regular file (a FIFO, device or socket): {}; give kopt a file", what,
+                            path.string()));
+  }
+  if (const auto size = fs::file_size(path, ec); !ec && size > max_text_file_bytes) {
+    throw error(fmt::format("{} is too large to read: {} is {} bytes, over kopt's limit of {} bytes", what,
+                            path.string(), size, max_text_file_bytes));
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     throw error(fmt::format("cannot read {} {}: {}", what, path.string(), std::strerror(errno)));

@@ -2,13 +2,19 @@
 // File access with the guarantees kopt promises: clear errors for missing inputs and
 // atomic writes (temp file + rename) so that a killed kopt never leaves half a file.
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
 
 namespace kopt {
 
-// Reads a whole file; throws kopt::error naming the file (and `what` it was meant to be).
+// [bytes] the most read_text_file reads: larger than any kernel, reference or ncu export kopt
+// expects (a 6,567-launch raw CSV is ~100 MB), small enough to refuse a runaway input.
+inline constexpr std::uintmax_t max_text_file_bytes = std::uintmax_t{1} << 30;
+
+// Reads a whole regular file; throws kopt::error naming the file (and `what` it was meant to
+// be) when it is missing, a directory, not a regular file (FIFO, device), or over the limit.
 std::string read_text_file(const std::filesystem::path& path, std::string_view what = "file");
 
 // Writes `content` to a temp file beside `path`, flushes it to disk, then renames it over

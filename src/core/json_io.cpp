@@ -14,8 +14,12 @@ json with_schema(std::string_view schema_name, int schema_version, const json& b
   return document;
 }
 
+std::string json_text(const json& document, int indent) {
+  return document.dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
 void write_json_file(const std::filesystem::path& path, const json& document) {
-  write_file_atomic(path, document.dump(2) + "\n");
+  write_file_atomic(path, json_text(document) + "\n");
 }
 
 json read_json_file(const std::filesystem::path& path) {

@@ -2,6 +2,7 @@
 // Every JSON file kopt writes carries a schema name and version, and is written atomically.
 
 #include <filesystem>
+#include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -12,6 +13,10 @@ using json = nlohmann::ordered_json;
 
 // Returns {"schema": "<name>/v<version>", ...body} with the schema key first.
 json with_schema(std::string_view schema_name, int schema_version, const json& body);
+
+// The document as text (`indent` < 0: one line). Bytes that are not UTF-8 (a file name, a
+// kernel's text, a CSV cell) become U+FFFD instead of failing the whole document.
+std::string json_text(const json& document, int indent = 2);
 
 void write_json_file(const std::filesystem::path& path, const json& document);
 

@@ -89,11 +89,11 @@ extern "C" int kopt_timing_sample(kopt_timing_callback call, kopt_timing_callbac
     result["protocol"] = kopt::harness::protocol_description(hot, device.l2_bytes);
     result["warnings"] = json::array();
     if (const auto warning = kopt::harness::other_processes_warning(device.uuid)) result["warnings"].push_back(*warning);
-    *result_json = copy_out(result.dump());
+    *result_json = copy_out(kopt::json_text(result, -1));
     return 0;
   } catch (const kopt::harness::kernel_failure& failure) {
     // The judge's verdict on the timed code: status and reason for the caller's result.
-    *result_json = copy_out(json{{"status", failure.status}, {"reason", failure.reason}}.dump());
+    *result_json = copy_out(kopt::json_text(json{{"status", failure.status}, {"reason", failure.reason}}, -1));
     return 4;
   } catch (const callback_failed&) {
     *result_json = copy_out("the timed code failed");

@@ -42,7 +42,7 @@ extern "C" int kopt_buffer_conventions(char** result_json) {
   const json conventions{{"guard_bytes", kopt::harness::guard_bytes},
                          {"canary_byte", kopt::harness::canary_byte},
                          {"poison", poison}};
-  *result_json = copy_out(conventions.dump());
+  *result_json = copy_out(kopt::json_text(conventions, -1));
   return 0;
 }
 
@@ -65,7 +65,7 @@ extern "C" int kopt_compare_output(const char* request_json, const void* kernel,
         name, *type, std::span(static_cast<const std::byte*>(kernel), kernel_bytes),
         std::span(static_cast<const std::byte*>(expected), expected_bytes),
         kopt::harness::poison_for(*type).element_bits, kopt::validate::resolve_tolerance(*type, overrides));
-    *result_json = copy_out(kopt::validate::to_json(comparison).dump());
+    *result_json = copy_out(kopt::json_text(kopt::validate::to_json(comparison), -1));
     return 0;
   } catch (const std::exception& e) {
     *result_json = copy_out(e.what());

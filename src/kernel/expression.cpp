@@ -63,9 +63,28 @@ class expression_parser {
   }
 
   size_t add(int_expression::node n) {
+    if ((n.kind == int_expression::node_kind::literal || n.kind == int_expression::node_kind::name) &&
+        ++m_terms > int_expression::max_terms) {
+      throw expression_error(fmt::format("the expression has more than {} terms: too long to be a buffer size",
+                                         int_expression::max_terms));
+    }
     m_out.m_nodes.push_back(std::move(n));
     return m_out.m_nodes.size() - 1;
   }
+
+  // Entered by every construct that nests (a sign, a parenthesis, a call): a depth past the
+  // limit is an error, never a stack overflow.
+  struct nesting {
+    explicit nesting(int& depth) : m_depth(depth) {
+      if (++m_depth > int_expression::max_depth) {
+        throw expression_error(fmt::format("the expression nests more than {} levels deep", int_expression::max_depth));
+      }
+    }
+    ~nesting() { --m_depth; }
+    nesting(const nesting&) = delete;
+    nesting& operator=(const nesting&) = delete;
+    int& m_depth;
+  };
 
   size_t binary(char op, size_t lhs, size_t rhs) {
     int_expression::node n;
@@ -94,6 +113,7 @@ class expression_parser {
   }
 
   size_t parse_unary() {
+    const nesting guard(m_depth);
     if (at("+")) {
       ++m_pos;
       return parse_unary();
@@ -167,6 +187,8 @@ class expression_parser {
   std::span<const token> m_tokens;
   int_expression& m_out;
   size_t m_pos = 0;
+  int m_depth = 0;            // constructs open now
+  std::size_t m_terms = 0;    // numbers and names so far
 };
 
 int_expression int_expression::parse(std::span<const token> tokens, std::string text) {
@@ -193,11 +215,16 @@ std::vector<std::string> int_expression::names() const {
 
 int64_t int_expression::evaluate(const name_lookup& lookup) const {
   if (m_nodes.empty()) throw expression_error("empty expression");
-  return evaluate_node(m_nodes.size() - 1, lookup);
+  // One pass in node order: every child's value is known before its parent's, and no
+  // recursion grows with the expression's depth.
+  std::vector<int64_t> values;
+  values.reserve(m_nodes.size());
+  for (const node& n : m_nodes) values.push_back(evaluate_node(n, values, lookup));
+  return values.back();
 }
 
-int64_t int_expression::evaluate_node(size_t index, const name_lookup& lookup) const {
-  const node& n = m_nodes[index];
+int64_t int_expression::evaluate_node(const node& n, const std::vector<int64_t>& values,
+                                      const name_lookup& lookup) const {
   switch (n.kind) {
     case node_kind::literal: return n.value;
     case node_kind::name: {
@@ -206,7 +233,7 @@ int64_t int_expression::evaluate_node(size_t index, const name_lookup& lookup) c
       return *value;
     }
     case node_kind::negate: {
-      const int64_t value = evaluate_node(n.args[0], lookup);
+      const int64_t value = values[n.args[0]];
       if (value == std::numeric_limits<int64_t>::min()) {
         throw expression_error(fmt::format("integer overflow: -({}) does not fit in int64", value));
       }
@@ -214,8 +241,8 @@ int64_t int_expression::evaluate_node(size_t index, const name_lookup& lookup) c
     }
     default: break;
   }
-  const int64_t a = evaluate_node(n.args[0], lookup);
-  const int64_t b = evaluate_node(n.args[1], lookup);
+  const int64_t a = values[n.args[0]];
+  const int64_t b = values[n.args[1]];
   if (n.kind == node_kind::call) {
     if (n.name == "min") return std::min(a, b);
     if (n.name == "max") return std::max(a, b);

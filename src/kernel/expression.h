@@ -36,7 +36,12 @@ class int_expression {
  public:
   using name_lookup = std::function<std::optional<int64_t>(std::string_view name)>;
 
-  // Throws expression_error for malformed text.
+  // Limits that keep hostile text from exhausting the stack or memory: parentheses, unary
+  // signs and calls nested deeper than max_depth, or more than max_terms numbers and names.
+  static constexpr int max_depth = 200;
+  static constexpr std::size_t max_terms = 10'000;
+
+  // Throws expression_error for malformed text, or text past the limits above.
   static int_expression parse(std::string_view text);
   // `tokens` come from a larger text (an annotation); `text` is their source slice.
   static int_expression parse(std::span<const token> tokens, std::string text);
@@ -59,7 +64,8 @@ class int_expression {
   };
   friend class expression_parser;
 
-  int64_t evaluate_node(size_t index, const name_lookup& lookup) const;
+  // The value of node `n` from its children's values (computed before it: children precede parents).
+  int64_t evaluate_node(const node& n, const std::vector<int64_t>& values, const name_lookup& lookup) const;
 
   std::vector<node> m_nodes;  // children before parents; the root is last
   std::string m_text;

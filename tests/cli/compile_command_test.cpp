@@ -1,4 +1,8 @@
 // Whole-program tests of `kopt compile`: the real binary, the real nvcc.
+#include <filesystem>
+#include <fstream>
+#include <map>
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -11,6 +15,7 @@ using testing::first_line;
 using testing::run_kopt;
 using testing::scratch_dir;
 using testing::source_dir;
+namespace fs = std::filesystem;
 
 std::string example(const std::string& name) { return (source_dir() / "examples" / name).string(); }
 
@@ -112,6 +117,43 @@ TEST(CompileCommand, BadArchIsAUsageError) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(first_line(r.stderr_text),
             "kopt: error: unknown --arch 'hopper': write sm_XY, e.g. sm_90a for H100/H200 or sm_80 for A100");
+}
+
+// nvcc hands parts of its command line to a shell: a path or a -D value that a user chose must
+// never reach it. Each place holds a command that would create a marker file if it ran.
+TEST(CompileCommand, NoUserStringReachesAShell) {
+  // Each place holds `$(touch ${KOPT_MARKER}_PLACE)`: a shell that expanded it would create
+  // the marker file beside $KOPT_MARKER, wherever nvcc ran it. (kopt 8ccc9df created the
+  // folder's, the file's and the define's.)
+  scratch_dir dir;
+  const std::map<std::string, std::string> env = {{"KOPT_MARKER", (dir.path() / "ran").string()}};
+  const fs::path folder = dir.path() / "dir$(touch ${KOPT_MARKER}_folder)`touch ${KOPT_MARKER}_tick`";
+  fs::create_directories(folder);
+  const std::string body = "#include \"local.h\"\n__global__ void k(float* y) { y[0] = LOCAL_VALUE; }\n"
+                           "extern \"C\" void solve(float* y, int N) { k<<<1, 1>>>(y); }\n";
+  std::ofstream(folder / "local.h") << "#define LOCAL_VALUE 1.0f\n";
+  const fs::path kernel = folder / "k$(touch ${KOPT_MARKER}_file).cu";
+  std::ofstream(kernel) << body;
+  const auto built = run_kopt({"compile", kernel.string(), "--json"}, env);
+  EXPECT_EQ(built.exit_code, 0) << built.stderr_text;
+  const auto refused = run_kopt({"compile", kernel.string(), "-DX=$(touch ${KOPT_MARKER}_define)"}, env);
+  EXPECT_EQ(refused.exit_code, 2) << refused.stderr_text;
+  EXPECT_EQ(first_line(refused.stderr_text),
+            "kopt: error: -DX: the value holds '$', which nvcc would hand to a shell to expand; kopt refuses it "
+            "(write the value without $, `, \\ or line breaks)");
+  const auto bad_name = run_kopt({"compile", kernel.string(), "-D$(touch ${KOPT_MARKER}_name)=1"}, env);
+  EXPECT_EQ(bad_name.exit_code, 2) << bad_name.stderr_text;
+  for (const char* place : {"folder", "tick", "file", "define", "name"}) {
+    EXPECT_FALSE(fs::exists(dir.path() / (std::string("ran_") + place))) << "the " << place << "'s command ran";
+  }
+}
+
+TEST(CompileCommand, CompilerMessagesNameTheUsersFile) {
+  scratch_dir dir;
+  const auto source = dir.write("named.cu", "extern \"C\" void solve(float* x) {\n  undefined_call(x);\n}\n");
+  const auto r = run_kopt({"compile", source.string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.stderr_text.find(source.string() + "(2)"), std::string::npos) << r.stderr_text;
 }
 
 }  // namespace

@@ -1,4 +1,6 @@
 // Whole-program tests of `kopt inspect`: the real binary on small kernel files.
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <filesystem>
 
@@ -245,6 +247,34 @@ INSTANTIATE_TEST_SUITE_P(
       const std::string file = case_info.param.file;
       return file.substr(0, file.size() - 3);
     });
+
+TEST_F(InspectCommand, HostileAnnotationsAreErrorsNotCrashes) {
+  const std::string deep = "// kopt: A[" + std::string(10'000, '(') + "N" + std::string(10'000, ')') + "] B[N] C[N]\n" +
+                           "extern \"C\" void solve(const float* A, const float* B, float* C, int N) {}\n";
+  const std::string line = usage_error(deep, {"--N=4"});
+  EXPECT_NE(line.find("the expression nests more than 200 levels deep"), std::string::npos) << line;
+  std::string terms = "N";
+  for (int i = 0; i < 50'000; ++i) terms += "+N";
+  const std::string wide = "// kopt: A[" + terms + "] B[N] C[N]\n" +
+                           "extern \"C\" void solve(const float* A, const float* B, float* C, int N) {}\n";
+  EXPECT_NE(usage_error(wide, {"--N=4"}).find("more than 10000 terms"), std::string::npos);
+}
+
+TEST_F(InspectCommand, AFileNameThatIsNotUtf8StillGivesJson) {
+  const auto r = inspect(vector_add, {"--N=4", "--json"}, "k\xe9rnel.cu");
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const auto document = nlohmann::json::parse(r.stdout_text);
+  EXPECT_EQ(document["schema"], "kopt.inspect/v1");
+}
+
+TEST_F(InspectCommand, AFifoIsRefusedAtOnce) {
+  const std::string fifo = path("pipe.cu");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const auto r = run_kopt({"inspect", fifo, "--N=4"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.stderr_text),
+            "kopt: error: kernel source is not a regular file (a FIFO, device or socket): " + fifo + "; give kopt a file");
+}
 
 }  // namespace
 }  // namespace kopt

@@ -1,5 +1,7 @@
 #include "core/files.h"
 
+#include <sys/stat.h>
+
 #include <gtest/gtest.h>
 
 #include "core/error.h"
@@ -32,6 +34,21 @@ TEST(Files, MissingFileErrorNamesWhatAndWhere) {
 TEST(Files, DirectoryIsNotAFile) {
   testing::scratch_dir dir;
   EXPECT_THROW(read_text_file(dir.path(), "kernel file"), error);
+}
+
+TEST(Files, AFifoOrADeviceIsRefusedAtOnceNotRead) {
+  testing::scratch_dir dir;
+  const fs::path fifo = dir.path() / "k.cu";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const fs::path& path : {fifo, fs::path("/dev/zero")}) {
+    try {
+      read_text_file(path, "kernel file");
+      FAIL() << "expected an error for " << path;
+    } catch (const error& e) {
+      EXPECT_EQ(e.headline(), "kernel file is not a regular file (a FIFO, device or socket): " + path.string() +
+                                  "; give kopt a file");
+    }
+  }
 }
 
 TEST(Files, CacheRootHonoursKoptCacheDir) {

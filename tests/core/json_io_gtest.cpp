@@ -15,6 +15,15 @@ TEST(JsonIo, SchemaComesFirstAndNamesVersion) {
   EXPECT_EQ(document["b"], 1);
 }
 
+TEST(JsonIo, BytesThatAreNotUtf8AreReplacedNotThrownOn) {
+  // A file name with a Latin-1 byte, as a user's disk may hold.
+  const json document{{"kernel_file", std::string("k\xe9rnel.cu")}};
+  EXPECT_EQ(json_text(document, -1), "{\"kernel_file\":\"k\xef\xbf\xbdrnel.cu\"}");
+  testing::scratch_dir dir;
+  write_json_file(dir.path() / "x.json", document);
+  EXPECT_EQ(read_json_file(dir.path() / "x.json")["kernel_file"], "k\xef\xbf\xbdrnel.cu");
+}
+
 TEST(JsonIo, RoundTripsThroughAFile) {
   testing::scratch_dir dir;
   write_json_file(dir.path() / "x.json", with_schema("x", 1, json{{"k", "v"}}));

@@ -101,5 +101,31 @@ TEST(Expression, MalformedText) {
 
 TEST(Expression, KeepsItsText) { EXPECT_EQ(int_expression::parse("(rows + 1) * cols").text(), "(rows + 1) * cols"); }
 
+TEST(Expression, HostileDepthIsAnErrorNotAStackOverflow) {
+  const std::string parens = std::string(10'000, '(') + "N" + std::string(10'000, ')');
+  EXPECT_EQ(error_of(parens, {{"N", 1}}), "the expression nests more than 200 levels deep");
+  std::string calls;
+  for (int i = 0; i < 100'000; ++i) calls += "min(";
+  EXPECT_EQ(error_of(calls), "the expression nests more than 200 levels deep");
+  std::string signs;
+  for (int i = 0; i < 50'000; ++i) signs += "- ";
+  EXPECT_EQ(error_of(signs + "1"), "the expression nests more than 200 levels deep");
+}
+
+TEST(Expression, HostileLengthIsAnError) {
+  std::string sum = "1";
+  for (int i = 0; i < 50'000; ++i) sum += "+1";
+  EXPECT_EQ(error_of(sum), "the expression has more than 10000 terms: too long to be a buffer size");
+}
+
+TEST(Expression, LongAndDeepWithinTheLimitsEvaluate) {
+  // 9,999 terms in a left-deep chain, and 150 levels of parentheses: evaluated without recursion.
+  std::string sum = "1";
+  for (int i = 0; i < 9'998; ++i) sum += "+1";
+  EXPECT_EQ(eval(sum), 9'999);
+  const std::string parens = std::string(150, '(') + "N*2" + std::string(150, ')');
+  EXPECT_EQ(eval(parens, {{"N", 21}}), 42);
+}
+
 }  // namespace
 }  // namespace kopt::kernel
