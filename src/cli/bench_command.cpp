@@ -61,7 +61,9 @@ class bench_command final : public command {
     sub.add_option("--seed", m_job.seed, "seed of the random inputs")->default_val(0);
     sub.add_option("--atol", m_atol, "absolute tolerance (default by output type)");
     sub.add_option("--rtol", m_rtol, "relative tolerance (default by output type)");
-    sub.add_flag("--hot", m_job.hot, "keep caches warm between samples (default: flush L2 before each)");
+    sub.add_flag("--hot", m_job.hot,
+                 "no L2 flush before each sample (default: flush by reading); inputs are still made fresh before "
+                 "every call and stay in L2 as the generator left them");
     sub.add_option("--json-out", m_json_out, "write the result JSON to this file");
     sub.add_flag("--json", m_json, "print the result JSON");
     sub.add_flag("--profile-mode", m_job.profile_mode,
