@@ -63,7 +63,13 @@ tool_search search(const std::string& requested, const std::string& name,
     const process_result run = run_process({.argv = {path->string(), "--version"},
                                             .timeout = std::chrono::seconds(60)});
     const std::string text = run.stdout_text + run.stderr_text;
-    result.tool = located_tool{*path, parse_version(text), std::string(trim(text))};
+    const std::string version = parse_version(text);
+    if (version.empty()) {
+      result.refused.push_back(fmt::format("{}: `--version` {} and printed no {} version", path->string(),
+                                           run.describe_end(), name));
+      continue;
+    }
+    result.tool = located_tool{*path, version, std::string(trim(text))};
     return result;
   }
   return result;
@@ -109,6 +115,10 @@ located_tool require_nvcc(const std::string& requested) {
   tool_search found = find_nvcc(requested);
   if (found.tool) return *found.tool;
   if (!requested.empty()) {
+    if (!found.refused.empty()) {
+      throw error(fmt::format("--nvcc-bin={} is not nvcc: {}; pass the path of the CUDA toolkit's nvcc", requested,
+                              found.refused.front()));
+    }
     throw error(fmt::format("nvcc not found at --nvcc-bin={}: pass the path of an existing nvcc",
                             requested));
   }
@@ -120,6 +130,10 @@ located_tool require_ncu(const std::string& requested) {
   tool_search found = find_ncu(requested);
   if (found.tool) return *found.tool;
   if (!requested.empty()) {
+    if (!found.refused.empty()) {
+      throw error(fmt::format("--ncu-bin={} is not ncu: {}; pass the path of Nsight Compute's ncu", requested,
+                              found.refused.front()));
+    }
     throw error(fmt::format("ncu not found at --ncu-bin={}: pass the path of an existing ncu (Nsight Compute)",
                             requested));
   }

@@ -17,6 +17,9 @@ struct located_tool {
 struct tool_search {
   std::optional<located_tool> tool;
   std::vector<std::string> looked_in;  // every place tried, for the error message
+  // Programs found but refused: their `--version` printed no version of the tool, so kopt
+  // cannot tell they are what they claim ("/bin/true: `--version` printed no nvcc version").
+  std::vector<std::string> refused;
 };
 
 // `requested` is --nvcc-bin / --ncu-bin (a path or a name on PATH); empty means search

@@ -16,6 +16,12 @@
 namespace kopt::env {
 namespace {
 
+// "not found (looked in PATH, ...)", or why a program found there was refused.
+std::string not_found_text(const compile::tool_search& search) {
+  if (!search.refused.empty()) return fmt::format("refused: {}", join(search.refused, "; "));
+  return fmt::format("not found (looked in {})", join(search.looked_in, ", "));
+}
+
 std::string utc_now() {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm utc{};
@@ -148,7 +154,7 @@ preflight_report run_preflight(const preflight_options& options) {
           "update the NVIDIA driver, or use a toolkit no newer than the driver (--nvcc-bin)"));
     }
   } else {
-    report.items.push_back(absent("nvcc", needs_nvcc, fmt::format("not found (looked in {})", join(nvcc.looked_in, ", ")),
+    report.items.push_back(absent("nvcc", needs_nvcc, not_found_text(nvcc),
                                   options.nvcc_bin.empty() ? "install the CUDA toolkit or pass --nvcc-bin"
                                                            : "pass the path of an existing nvcc to --nvcc-bin"));
   }
@@ -160,7 +166,7 @@ preflight_report run_preflight(const preflight_options& options) {
   if (ncu.tool) {
     report.items.push_back(found("ncu", true, fmt::format("{} at {}", ncu.tool->version, ncu.tool->path.string())));
   } else {
-    report.items.push_back(absent("ncu", true, fmt::format("not found (looked in {})", join(ncu.looked_in, ", ")),
+    report.items.push_back(absent("ncu", true, not_found_text(ncu),
                                   "install Nsight Compute (it comes with the CUDA toolkit) or pass --ncu-bin"));
   }
   if (device == nullptr) {

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "support/kopt_process.h"
@@ -92,6 +93,20 @@ TEST(CompileCommand, MissingNvccIsAUsageError) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(first_line(r.stderr_text),
             "kopt: error: nvcc not found at --nvcc-bin=/nonexistent/nvcc: pass the path of an existing nvcc");
+}
+
+TEST(CompileCommand, AProgramThatIsNotNvccIsRefused) {
+  // /bin/true exits 0 and prints nothing: before, kopt reported a library that did not exist.
+  for (const char* program : {"/bin/true", "/bin/false"}) {
+    const auto r = run_kopt({"compile", example("vector_add.cu"), "--nvcc-bin", program});
+    EXPECT_EQ(r.exit_code, 2) << program;
+    EXPECT_EQ(first_line(r.stderr_text).rfind(fmt::format("kopt: error: --nvcc-bin={} is not nvcc: {}: `--version` exit "
+                                                          "code ",
+                                                          program, program),
+                                              0),
+              0u)
+        << first_line(r.stderr_text);
+  }
 }
 
 TEST(CompileCommand, CutlassHeadersNotFoundSaysWhereItLooked) {

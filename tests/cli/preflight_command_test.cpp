@@ -61,6 +61,21 @@ TEST(PreflightCommand, MissingNvccIsNamedWithTheFix) {
   EXPECT_EQ(nvcc["fix"], "pass the path of an existing nvcc to --nvcc-bin");
 }
 
+TEST(PreflightCommand, ToolsWithoutAVersionAreRefusedNotOk) {
+  scratch_dir out;
+  const auto r = run_kopt({"preflight", "--nvcc-bin", "/bin/false", "--ncu-bin", "/bin/true", "--out",
+                           out.path().string()},
+                          no_gpu);
+  EXPECT_EQ(r.exit_code, 2);
+  const auto report = nlohmann::json::parse(read_text_file(out.path() / "preflight_check.json"));
+  const auto nvcc = check_named(report, "nvcc");
+  EXPECT_EQ(nvcc["status"], "missing");
+  EXPECT_EQ(nvcc["found"], "refused: /bin/false: `--version` exit code 1 and printed no nvcc version");
+  const auto ncu = check_named(report, "ncu");
+  EXPECT_EQ(ncu["status"], "missing");
+  EXPECT_EQ(ncu["found"], "refused: /bin/true: `--version` exit code 0 and printed no ncu version");
+}
+
 TEST(PreflightCommand, CutlassBackendRequiresTheHeaders) {
   scratch_dir out;
   auto env = no_gpu;
