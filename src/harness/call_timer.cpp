@@ -48,23 +48,20 @@ call_sample call_timer::time_call(const std::function<void()>& call, std::uint64
   }
   sample.host_ns = static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(host_end - host_start).count());
 
+  sample.persisting_l2_bytes = clear_persisting_l2();
+  return sample;
+}
+
+std::uint64_t call_timer::clear_persisting_l2() {
   // A persisting-L2 carve-out and the lines pinned in it would survive the next flush. Without
   // a carve-out no line can be persisting, so the reset is needed only after one was set.
   std::size_t persisting = 0;
   if (m_api.ctx_get_limit(&persisting, CU_LIMIT_PERSISTING_L2_CACHE_SIZE) == CUDA_SUCCESS && persisting > 0) {
-    sample.persisting_l2_bytes = persisting;
     m_api.ctx_reset_persisting_l2_cache();
     m_api.ctx_set_limit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, 0);
+    return persisting;
   }
-  return sample;
-}
-
-void call_timer::clear_persisting_l2() {
-  std::size_t persisting = 0;
-  if (m_api.ctx_get_limit(&persisting, CU_LIMIT_PERSISTING_L2_CACHE_SIZE) == CUDA_SUCCESS && persisting > 0) {
-    m_api.ctx_reset_persisting_l2_cache();
-    m_api.ctx_set_limit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, 0);
-  }
+  return 0;
 }
 
 std::string call_timer::late_foreign_work(std::chrono::milliseconds settle) {

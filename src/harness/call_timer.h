@@ -38,9 +38,10 @@ class call_timer {
   // the sample's `foreign`. Throws kopt::error when the device reports an error.
   call_sample time_call(const std::function<void()>& call, std::uint64_t call_index);
 
-  // Clears a persisting-L2 limit already set before the first call (the context can start
-  // with one), so that only what a call sets is counted as the call's.
-  void clear_persisting_l2();
+  // Clears a persisting-L2 limit and the lines pinned under it; returns the limit found [bytes]
+  // (0: none was set). Called after every call, and once before the first (the context can
+  // start with a limit set, which is not the call's doing).
+  std::uint64_t clear_persisting_l2();
 
   // Waits `settle` for work that something launches late, then reports it ("" when none):
   // the last look for foreign work at the end of a run.
