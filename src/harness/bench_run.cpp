@@ -276,7 +276,7 @@ json run_bench_job(const bench_job& job) {
         api.device_get_attribute(&bus_width_bits, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, device);
         const double peak = peak_dram_bandwidth(memory_clock_khz, bus_width_bits);
         result["physical_floor"] = json{{"problem_bytes", problem_bytes(plan)}, {"peak_dram_bytes_per_s", peak}};
-        if (const auto warning = floor_warning(result["kernel"]["median_ms"].get<double>(), problem_bytes(plan), peak)) {
+        if (const auto warning = floor_warning(headline_ms(result["kernel"]), problem_bytes(plan), peak)) {
           result["warnings"].push_back(*warning);
         }
       }

@@ -24,14 +24,25 @@ std::optional<cuda::api_origin> call_timer::origin(std::uint32_t correlation) co
   return m_attribution->origin(correlation);
 }
 
+namespace {
+
+double nanoseconds_between(std::chrono::steady_clock::time_point from, std::chrono::steady_clock::time_point to) {
+  return static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(to - from).count());
+}
+
+}  // namespace
+
 call_sample call_timer::time_call(const std::function<void()>& call, std::uint64_t call_index) {
   const origin_lookup lookup = [this](std::uint32_t correlation) { return origin(correlation); };
+  const auto flush_start = std::chrono::steady_clock::now();
   if (m_flusher != nullptr) m_flusher->flush();
   synchronize("before the call");
+  const auto read_start = std::chrono::steady_clock::now();
   // Everything since the last sample: kopt's own work (flush, inputs, poison, checks), and
   // anything another thread launched in between.
   const call_work before = attribute(m_recorder.collect(), 0, lookup);
   if (before.harness_stream != no_stream) m_default_stream = before.harness_stream;
+  const auto read_end = std::chrono::steady_clock::now();
 
   if (m_attribution != nullptr) m_attribution->open_window(call_index);
   const auto host_start = std::chrono::steady_clock::now();
@@ -42,13 +53,16 @@ call_sample call_timer::time_call(const std::function<void()>& call, std::uint64
 
   call_sample sample;
   static_cast<call_work&>(sample) = attribute(m_recorder.collect(), call_index, lookup);
+  const auto attributed = std::chrono::steady_clock::now();
   if (sample.foreign.empty()) sample.foreign = before.foreign;
   for (const std::uint32_t stream : sample.stream_ids) {
     if (m_default_stream != no_stream && stream != m_default_stream) ++sample.side_streams;
   }
-  sample.host_ns = static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(host_end - host_start).count());
-
+  sample.host_ns = nanoseconds_between(host_start, host_end);
   sample.persisting_l2_bytes = clear_persisting_l2();
+  sample.flush_host_ns = nanoseconds_between(flush_start, read_start);
+  sample.read_records_host_ns = nanoseconds_between(read_start, read_end) + nanoseconds_between(host_end, attributed);
+  sample.l2_reset_host_ns = nanoseconds_between(attributed, std::chrono::steady_clock::now());
   return sample;
 }
 

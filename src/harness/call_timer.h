@@ -23,6 +23,11 @@ struct call_sample : call_work {
   double host_ns = 0;              // [ns] host time of call + cuCtxSynchronize
   std::uint64_t persisting_l2_bytes = 0;  // [bytes] persisting-L2 limit the call left set (then reset)
   int side_streams = 0;            // streams of the call's work other than the default stream
+  // [ns] host time of kopt's own steps around the call, reported so that the judge's cost on
+  // bench's wall time can be seen part by part.
+  double flush_host_ns = 0;        // flush and the synchronisation after it
+  double read_records_host_ns = 0; // reading and attributing the activity records (before + after)
+  double l2_reset_host_ns = 0;     // persisting-L2 check and reset
 };
 
 class call_timer {

@@ -9,7 +9,11 @@
 
 namespace kopt::harness {
 
-// Adds speedup_vs_reference (reference median / kernel median), its 95 % interval from the
+// The timing document's headline [ms]: its estimate_ms (median, or a trimmed mean for calls
+// too short for the timer's step), or the median of a document without one.
+double headline_ms(const json& timing);
+
+// Adds speedup_vs_reference (reference headline / kernel headline), its 95 % interval from the
 // bootstrap of that ratio, and kernel_vs_reference (the A/B verdict that calls "faster" only
 // beyond the noise). `result` holds "kernel" and "reference" timing documents.
 void add_speedup(json& result);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <map>
 #include <optional>
 #include <set>
 #include <vector>
@@ -14,6 +15,8 @@
 #include "harness/kernel_failure.h"
 #include "measure/statistics.h"
 #include "measure/stopping_rule.h"
+#include "measure/timer_resolution.h"
+#include "measure/warmup_rule.h"
 
 namespace kopt::harness {
 namespace {
@@ -41,6 +44,23 @@ struct clock_watch {
       reasons.insert(clocks->event_reasons);
     }
   }
+};
+
+// kopt's own host time around each call, by step: what the judge costs on bench's wall time.
+class host_overhead {
+ public:
+  void add(const std::string& step, std::chrono::steady_clock::time_point since) {
+    add_ms(step, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - since).count());
+  }
+  void add_ms(const std::string& step, double ms) { m_ms[step].push_back(ms); }
+  std::map<std::string, double> medians() const {
+    std::map<std::string, double> result;
+    for (const auto& [step, values] : m_ms) result[step] = measure::summarize(values).median;
+    return result;
+  }
+
+ private:
+  std::map<std::string, std::vector<double>> m_ms;
 };
 
 // [ms] How long the engine waits after the last call for work launched late.
@@ -81,20 +101,39 @@ json sample_gpu_time(const cuda::driver_api& api, cuda::activity_recorder& recor
   const std::uint64_t dropped_before = recorder.dropped_records();
   std::uint64_t calls = 0;
   std::uint64_t persisting_l2_calls = 0;
+  host_overhead overhead;
   const auto sample = [&] {
     ++calls;
+    const auto prepare_start = std::chrono::steady_clock::now();
     if (hooks.before_each) hooks.before_each(calls);
+    overhead.add("inputs_and_poison", prepare_start);
     const call_sample s = timer.time_call(call, calls);
+    overhead.add_ms("flush", s.flush_host_ns / 1e6);
+    overhead.add_ms("read_records", s.read_records_host_ns / 1e6);
+    overhead.add_ms("persisting_l2_reset", s.l2_reset_host_ns / 1e6);
     if (options.judge_work) {
       if (const std::string verdict = judge_sample(s, calls, options.output_bytes); !verdict.empty()) {
         throw kernel_failure{"failed", verdict};
       }
     }
     if (s.persisting_l2_bytes > 0) ++persisting_l2_calls;
+    const auto checks_start = std::chrono::steady_clock::now();
     if (hooks.after_each) hooks.after_each(calls, s);
+    overhead.add("checks", checks_start);
     return s;
   };
-  for (int i = 0; i < options.warmup; ++i) sample();
+  // Warm-up: at least the asked calls, then until the median of the last calls stops moving.
+  measure::warmup_rule warmup;
+  warmup.min_calls = static_cast<std::size_t>(std::max(options.warmup, 0));
+  std::vector<double> warmup_ms;
+  measure::warmup_state warmup_end = measure::warmup_state::stable;
+  if (warmup.min_calls > 0) {
+    const auto warmup_started = std::chrono::steady_clock::now();
+    do {
+      warmup_ms.push_back(sample().span_ns / 1e6);
+      warmup_end = measure::warmup_progress(warmup, warmup_ms, std::chrono::steady_clock::now() - warmup_started);
+    } while (warmup_end == measure::warmup_state::warming);
+  }
   const cuda::nvml_library& nvml = cuda::nvml_library::instance();
   const auto clocks_before = nvml.clocks(device_uuid);
   measure::stopping_rule rule;
@@ -102,6 +141,7 @@ json sample_gpu_time(const cuda::driver_api& api, cuda::activity_recorder& recor
   rule.min_time = std::chrono::duration<double>(options.min_seconds);
   rule.max_time = std::chrono::duration<double>(options.max_seconds);
   rule.target_relative_half_width = options.target_relative_half_width;
+  measure::stopping_monitor monitor(rule);
   sampling_record record;
   clock_watch watch;
   const auto started = std::chrono::steady_clock::now();
@@ -109,17 +149,20 @@ json sample_gpu_time(const cuda::driver_api& api, cuda::activity_recorder& recor
   while (true) {
     const call_sample s = sample();
     record.gpu_ms.push_back(s.span_ns / 1e6);
+    record.span_ns.push_back(static_cast<std::uint64_t>(s.span_ns));
     record.kernel_sum_ms.push_back(s.kernel_ns / 1e6);
     record.host_ms.push_back(s.host_ns / 1e6);
     record.kernels_per_call = std::max(record.kernels_per_call, s.kernels);
     record.memory_ops_per_call = std::max(record.memory_ops_per_call, s.memory_ops);
     record.streams = std::max(record.streams, s.streams);
     record.side_streams = std::max(record.side_streams, s.side_streams);
+    const auto kopt_start = std::chrono::steady_clock::now();
     // Read while the GPU is still warm from the sample, outside the timed region.
     watch.add(record.gpu_ms.size() - 1, nvml.clocks(device_uuid));
     if (reason == measure::stop_reason::keep_going) {
-      reason = measure::should_stop(rule, record.gpu_ms, std::chrono::steady_clock::now() - started);
+      reason = monitor.update(record.gpu_ms, std::chrono::steady_clock::now() - started);
     }
+    overhead.add("clock_and_stopping_rule", kopt_start);
     if (reason != measure::stop_reason::keep_going && !(hooks.wants_more && hooks.wants_more())) break;
   }
   if (options.judge_work) {
@@ -135,7 +178,9 @@ json sample_gpu_time(const cuda::driver_api& api, cuda::activity_recorder& recor
   }
   record.persisting_l2_calls = persisting_l2_calls;
   record.stop_reason = std::string(measure::to_string(reason));
-  record.warmup_calls = options.warmup;
+  record.warmup_calls = static_cast<int>(warmup_ms.size());
+  record.warmup_end = std::string(measure::to_string(warmup_end));
+  record.host_overhead_ms = overhead.medians();
   record.clocks_before = clocks_json(clocks_before);
   record.sm_mhz_min = watch.min_mhz;
   record.sm_mhz_max = watch.max_mhz;
@@ -151,12 +196,17 @@ std::string protocol_description(bool hot, std::size_t l2_bytes) {
 
 json timing_document(const sampling_record& record) {
   const auto g = measure::summarize(record.gpu_ms);
+  const std::uint64_t tick = measure::timer_tick_ns(record.span_ns);
+  const measure::headline_estimate estimate = measure::headline(record.gpu_ms, tick);
   const auto h = measure::summarize(record.host_ms);
   const double kernel_sum_median = record.kernel_sum_ms.empty() ? 0 : measure::summarize(record.kernel_sum_ms).median;
   const json throttling = json{{"samples_throttled", record.throttled_samples.size()},
                                {"throttled_sample_indices", record.throttled_samples},
                                {"reasons", record.throttle_reasons}};
-  return json{{"median_ms", g.median},
+  return json{{"estimate_ms", estimate.value_ms},
+              {"estimator", estimate.estimator},
+              {"timer_tick_ns", tick},
+              {"median_ms", g.median},
               {"average_ms", g.mean},
               {"min_ms", g.min},
               {"max_ms", g.max},
@@ -166,6 +216,8 @@ json timing_document(const sampling_record& record) {
               {"median_ci95_ms", json::array({g.median_ci95.low, g.median_ci95.high})},
               {"sample_count", g.count},
               {"warmup_calls", record.warmup_calls},
+              {"warmup_end", record.warmup_end},
+              {"kopt_host_ms_per_call", record.host_overhead_ms},
               {"stop_reason", record.stop_reason},
               {"time_source",
                "GPU: CUPTI activity records of every kernel, copy and memset the call issued (matched by correlation "

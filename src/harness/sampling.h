@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,7 +27,7 @@
 namespace kopt::harness {
 
 struct sampling_options {
-  int warmup = 3;                  // calls before sampling
+  int warmup = 3;                  // calls before sampling, at least (then until stable, at most 1 s)
   int repeat = 10;                 // samples, at least
   double min_seconds = 0.5;        // [s] of sampling, at least
   double max_seconds = 10.0;       // [s] of sampling, at most
@@ -51,6 +52,7 @@ std::string protocol_description(bool hot, std::size_t l2_bytes);
 // What sampling saw, before it becomes the timing document.
 struct sampling_record {
   std::vector<double> gpu_ms;      // [ms] per sample: span of the call's GPU work
+  std::vector<std::uint64_t> span_ns;  // [ns] the same spans as integers, for the timer's step
   std::vector<double> kernel_sum_ms;  // [ms] per sample: sum of the call's kernel durations
   std::vector<double> host_ms;     // [ms] per sample, host time of call + synchronisation
   int kernels_per_call = 0;
@@ -60,6 +62,8 @@ struct sampling_record {
   std::uint64_t persisting_l2_calls = 0;  // calls that left a persisting-L2 limit set
   std::string stop_reason;
   int warmup_calls = 0;
+  std::string warmup_end = "stable";  // "stable" or "time_limit" (measure::warmup_state)
+  std::map<std::string, double> host_overhead_ms;  // [ms] median of kopt's own host time per call, by step
   json clocks_before = nullptr;    // NVML's reading before sampling, null without NVML
   int sm_mhz_min = 0;              // [MHz] lowest reading after a sample (0: unknown)
   int sm_mhz_max = 0;              // [MHz]
@@ -67,9 +71,11 @@ struct sampling_record {
   std::vector<std::string> throttle_reasons;
 };
 
-// The timing document (the `kernel` and `reference` objects of a bench result): the Python
-// toolkit's average/median/min/max_ms plus stdev, p10/p90, the median's 95 % interval, the
-// raw samples, the kernels' sum beside the span, the host time, streams and clocks. Pure.
+// The timing document (the `kernel` and `reference` objects of a bench result): the headline
+// estimate (the median, or a trimmed mean for calls under 200 timer steps) with the timer's
+// step, the Python toolkit's average/median/min/max_ms plus stdev, p10/p90, the median's 95 %
+// interval, the raw samples, the kernels' sum beside the span, the host time, streams, clocks,
+// and kopt's own host time per call by step. Pure.
 json timing_document(const sampling_record& record);
 
 // The judge's verdict on one sample of the version under test: "" when the call's work was

@@ -16,17 +16,11 @@ double quantile_of_sorted(const std::vector<double>& sorted, double q) {
 
 namespace {
 
-// P(B <= k) for B ~ Binomial(n, 1/2), summed in log space so large n does not overflow.
-double binomial_half_cdf(std::size_t n, std::size_t k) {
-  const double log_half_n = static_cast<double>(n) * std::log(0.5);
-  const double log_n_factorial = std::lgamma(static_cast<double>(n) + 1.0);
-  double total = 0;
-  for (std::size_t i = 0; i <= k && i <= n; ++i) {
-    const double log_choose = log_n_factorial - std::lgamma(static_cast<double>(i) + 1.0) -
-                              std::lgamma(static_cast<double>(n - i) + 1.0);
-    total += std::exp(log_choose + log_half_n);
-  }
-  return std::min(total, 1.0);
+// P(B = i) for B ~ Binomial(n, 1/2), from logarithms so that large n does not overflow.
+double binomial_half_pmf(std::size_t n, std::size_t i) {
+  const double log_choose = std::lgamma(static_cast<double>(n) + 1.0) - std::lgamma(static_cast<double>(i) + 1.0) -
+                            std::lgamma(static_cast<double>(n - i) + 1.0);
+  return std::exp(log_choose + static_cast<double>(n) * std::log(0.5));
 }
 
 }  // namespace
@@ -35,13 +29,20 @@ median_ci_ranks median_confidence_ranks(std::size_t n, double confidence) {
   median_ci_ranks ranks;
   if (n == 0) return ranks;
   const double tail = (1.0 - confidence) / 2.0;
-  // The largest l with P(B < l) = P(B <= l - 1) <= tail; the interval [x_(l), x_(n+1-l)]
-  // then covers the median with probability 1 - 2 P(B <= l - 1).
+  // The largest l with P(B <= l - 1) <= tail; the interval [x_(l), x_(n+1-l)] then covers the
+  // median with probability 1 - 2 P(B <= l - 1). The distribution function is accumulated in
+  // one pass: the stopping rule asks this after every few samples, so it must stay linear.
   std::size_t lower = 1;
-  while (lower + 1 <= (n + 1) / 2 && binomial_half_cdf(n, lower) <= tail) ++lower;
+  double below = binomial_half_pmf(n, 0);  // P(B <= lower - 1)
+  while (lower + 1 <= (n + 1) / 2) {
+    const double next = below + binomial_half_pmf(n, lower);
+    if (next > tail) break;
+    below = next;
+    ++lower;
+  }
   ranks.lower_rank = lower;
   ranks.upper_rank = n + 1 - lower;
-  ranks.coverage = 1.0 - 2.0 * binomial_half_cdf(n, lower - 1);
+  ranks.coverage = 1.0 - 2.0 * std::min(below, 0.5);
   return ranks;
 }
 

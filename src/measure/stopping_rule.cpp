@@ -1,5 +1,6 @@
 #include "measure/stopping_rule.h"
 
+#include <algorithm>
 #include <limits>
 
 #include "measure/statistics.h"
@@ -31,6 +32,16 @@ stop_reason should_stop(const stopping_rule& rule, const std::vector<double>& sa
   if (samples.size() < rule.min_samples || elapsed < rule.min_time) return stop_reason::keep_going;
   return relative_median_half_width(samples) <= rule.target_relative_half_width ? stop_reason::converged
                                                                                 : stop_reason::keep_going;
+}
+
+stop_reason stopping_monitor::update(const std::vector<double>& samples, std::chrono::duration<double> elapsed) {
+  if (samples.size() >= m_rule.max_samples) return stop_reason::sample_limit;
+  if (elapsed >= m_rule.max_time) return stop_reason::time_limit;
+  if (samples.size() < m_rule.min_samples || elapsed < m_rule.min_time) return stop_reason::keep_going;
+  if (samples.size() < m_next_look) return stop_reason::keep_going;
+  ++m_evaluations;
+  m_next_look = samples.size() + std::max<std::size_t>(1, samples.size() / 16);
+  return should_stop(m_rule, samples, elapsed);
 }
 
 }  // namespace kopt::measure

@@ -44,6 +44,32 @@ TEST(TimingDocument, CarriesTheToolkitsFieldsAndKoptsAdditions) {
   EXPECT_EQ(t["clocks"]["throttling"]["samples_throttled"], 0);
 }
 
+TEST(TimingDocument, AShortCallOnA32NsTimerIsReportedByTrimmedMean) {
+  // 4.640 and 4.672 us, the two steps a 4.65 us kernel reads as on a 32 ns timer.
+  sampling_record r = record_of({});
+  for (int i = 0; i < 30; ++i) {
+    const std::uint64_t ns = i % 3 == 0 ? 4672 : 4640;
+    r.span_ns.push_back(ns);
+    r.gpu_ms.push_back(static_cast<double>(ns) / 1e6);
+    r.host_ms.push_back(0.01);
+  }
+  const json t = timing_document(r);
+  EXPECT_EQ(t["timer_tick_ns"], 32);
+  EXPECT_EQ(t["estimator"], "trimmed_mean_20");
+  EXPECT_DOUBLE_EQ(t["median_ms"].get<double>(), 0.004640);
+  EXPECT_GT(t["estimate_ms"].get<double>(), 0.004640);
+  EXPECT_LT(t["estimate_ms"].get<double>(), 0.004672);
+  EXPECT_DOUBLE_EQ(headline_ms(t), t["estimate_ms"].get<double>());
+}
+
+TEST(TimingDocument, ALongCallIsReportedByItsMedian) {
+  sampling_record r = record_of({0.1, 0.2, 0.3});
+  r.span_ns = {100032, 200000, 300000};  // on a 32 ns timer
+  const json t = timing_document(r);
+  EXPECT_EQ(t["estimator"], "median");
+  EXPECT_DOUBLE_EQ(t["estimate_ms"].get<double>(), 0.2);
+}
+
 TEST(TimingDocument, ThrottledSamplesAreCountedAndNamed) {
   sampling_record r = record_of({1, 1, 1, 1, 1, 1, 1, 1, 1, 1});
   r.throttled_samples = {2, 7};
