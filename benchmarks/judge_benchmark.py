@@ -22,7 +22,21 @@ COST_CASES = [
 ]
 
 
+def per_call_row(name, label, result):
+    """One run's per-call host figures: where bench's wall time goes, call by call."""
+    kernel = result["kernel"]
+    steps = kernel.get("kopt_host_ms_per_call", {})
+    reference = result.get("reference", {})
+    overhead = result.get("reference_runner", {}).get("overhead_s")
+    return (f"| {name} | {label} | {kernel['sample_count']} + {kernel['warmup_calls']} | "
+            f"{kernel['host_end_to_end_median_ms'] * 1000:.1f} | "
+            f"{reference.get('host_end_to_end_median_ms', 0) * 1000:.1f} | "
+            f"{', '.join(f'{k} {v:.3f}' for k, v in sorted(steps.items())) or '(not reported)'} | "
+            f"{'' if overhead is None else f'{overhead:.2f}'} |")
+
+
 def judge_cost(before, after, rounds):
+    per_call = []
     print("| case | build | wall s (each round) | median wall s | kernel median µs (each round) | samples, stop | checked calls |")
     print("|---|---|---|---|---|---|---|")
     for name, args in COST_CASES:
@@ -38,6 +52,7 @@ def judge_cost(before, after, rounds):
                     print(f"| {name} | {label} | error: {e.args[0].splitlines()[0]} | | | | |")
                     break
                 walls[label].append(wall)
+                per_call.append(per_call_row(name, label, result))
                 medians[label].append(result["kernel"]["median_ms"] * 1000)
                 samples[label].append(f'{result["kernel"]["sample_count"]} {result["kernel"]["stop_reason"]}')
                 if label == "after" and "timed_call_checks" in result:
@@ -52,6 +67,15 @@ def judge_cost(before, after, rounds):
             print(f"| {name} | after/before | | {statistics.median(walls['after']) / statistics.median(walls['before']):.3f} "
                   f"| {statistics.median(medians['after']) / statistics.median(medians['before']):.3f} | | |")
         sys.stdout.flush()
+    print()
+    print("Per call, each run: samples + warm-up calls, host time of one call with its synchronisation (kernel, "
+          "reference), kopt's own host time around each kernel call by step (median ms), the Python runner's "
+          "overhead.")
+    print()
+    print("| case | build | calls | kernel host µs | reference host µs | kopt ms per call, by step | runner s |")
+    print("|---|---|---|---|---|---|---|")
+    for row in per_call:
+        print(row)
 
 
 def main():
