@@ -8,6 +8,7 @@ Usage (GPU machine, repository root):
   python3 benchmarks/judge_benchmark.py --after PATH --before PATH [--rounds N]
 """
 import argparse
+import json
 import statistics
 import sys
 
@@ -32,7 +33,7 @@ def per_call_row(name, label, result):
             f"{kernel['host_end_to_end_median_ms'] * 1000:.1f} | "
             f"{reference.get('host_end_to_end_median_ms', 0) * 1000:.1f} | "
             f"{', '.join(f'{k} {v:.3f}' for k, v in sorted(steps.items())) or '(not reported)'} | "
-            f"{'' if overhead is None else f'{overhead:.2f}'} |")
+            f"{'' if overhead is None else json.dumps(overhead)} |")
 
 
 def judge_cost(before, after, rounds):

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <thread>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -11,7 +12,7 @@ namespace kopt::harness {
 
 call_timer::call_timer(const cuda::driver_api& api, cuda::activity_recorder& recorder,
                        cuda::launch_attribution* attribution, l2_flusher* flusher)
-    : m_api(api), m_recorder(recorder), m_attribution(attribution), m_flusher(flusher) {}
+    : m_api(api), m_recorder(recorder), m_attribution(attribution), m_flusher(flusher), m_hold(api) {}
 
 void call_timer::synchronize(const char* when) {
   if (const CUresult rc = m_api.ctx_synchronize(); rc != CUDA_SUCCESS) {
@@ -44,21 +45,33 @@ call_sample call_timer::time_call(const std::function<void()>& call, std::uint64
   if (before.harness_stream != no_stream) m_default_stream = before.harness_stream;
   const auto read_end = std::chrono::steady_clock::now();
 
+  const std::chrono::nanoseconds hold = m_next_hold;
+  m_hold.hold(hold);
   if (m_attribution != nullptr) m_attribution->open_window(call_index);
   const auto host_start = std::chrono::steady_clock::now();
   call();
+  const auto host_return = std::chrono::steady_clock::now();
   if (m_attribution != nullptr) m_attribution->close_window();
   synchronize("in solve()");
   const auto host_end = std::chrono::steady_clock::now();
 
   call_sample sample;
-  static_cast<call_work&>(sample) = attribute(m_recorder.collect(), call_index, lookup);
+  std::vector<cuda::gpu_activity> records = m_recorder.collect();
+  if (m_attribution == nullptr) {
+    // Without the callbacks nothing says the hold was kopt's launch; a trusted reference
+    // cannot have named a kernel after it to hide work, so the name is enough.
+    std::erase_if(records, [](const cuda::gpu_activity& a) { return a.name == launch_hold::kernel_name; });
+  }
+  static_cast<call_work&>(sample) = attribute(records, call_index, lookup);
   const auto attributed = std::chrono::steady_clock::now();
   if (sample.foreign.empty()) sample.foreign = before.foreign;
   for (const std::uint32_t stream : sample.stream_ids) {
     if (m_default_stream != no_stream && stream != m_default_stream) ++sample.side_streams;
   }
   sample.host_ns = nanoseconds_between(host_start, host_end);
+  sample.issue_host_ns = nanoseconds_between(host_start, host_return);
+  sample.hold_ns = static_cast<double>(hold.count());
+  m_next_hold = launch_hold::next_hold(std::chrono::duration_cast<std::chrono::nanoseconds>(host_return - host_start));
   sample.persisting_l2_bytes = clear_persisting_l2();
   sample.flush_host_ns = nanoseconds_between(flush_start, read_start);
   sample.read_records_host_ns = nanoseconds_between(read_start, read_end) + nanoseconds_between(host_end, attributed);

@@ -15,6 +15,7 @@
 #include "cuda/driver_api.h"
 #include "cuda/launch_attribution.h"
 #include "harness/l2_flush.h"
+#include "harness/launch_hold.h"
 #include "harness/work_attribution.h"
 
 namespace kopt::harness {
@@ -28,6 +29,8 @@ struct call_sample : call_work {
   double flush_host_ns = 0;        // flush and the synchronisation after it
   double read_records_host_ns = 0; // reading and attributing the activity records (before + after)
   double l2_reset_host_ns = 0;     // persisting-L2 check and reset
+  double issue_host_ns = 0;        // [ns] host time until solve() returned (issuing its work)
+  double hold_ns = 0;              // [ns] launch hold enqueued before the call
 };
 
 class call_timer {
@@ -38,8 +41,9 @@ class call_timer {
   call_timer(const cuda::driver_api& api, cuda::activity_recorder& recorder,
              cuda::launch_attribution* attribution, l2_flusher* flusher);
 
-  // Flushes (cold protocol), runs `call` inside window `call_index` (> 0), synchronises, reads
-  // the records and resets persisting L2. Foreign work found before or after the call is in
+  // Flushes (cold protocol), holds the default stream (launch_hold) for a little longer than
+  // the previous call took to issue its work, runs `call` inside window `call_index` (> 0),
+  // synchronises, reads the records and resets persisting L2. Foreign work found before or after the call is in
   // the sample's `foreign`. Throws kopt::error when the device reports an error.
   call_sample time_call(const std::function<void()>& call, std::uint64_t call_index);
 
@@ -60,6 +64,8 @@ class call_timer {
   cuda::activity_recorder& m_recorder;
   cuda::launch_attribution* m_attribution;
   l2_flusher* m_flusher;
+  launch_hold m_hold;
+  std::chrono::nanoseconds m_next_hold{0};
   std::uint32_t m_default_stream = no_stream;  // learnt from kopt's own work on the null stream
 };
 

@@ -2,7 +2,7 @@
 // The timing engine: warm-up, then samples of one call each (fresh inputs and poisoned
 // outputs through the caller's hook, flush, call, the GPU's own timestamps of every piece of
 // work the call issued) until the stopping rule is met, with the SM clock read through NVML
-// after every sample. kopt's harness times CUDA kernels and native references with it, and
+// every 20 ms. kopt's harness times CUDA kernels and native references with it, and
 // libkopt_harness_abi gives the same engine to the Python runner, so kernel and reference are
 // always measured the same way.
 //
@@ -55,6 +55,8 @@ struct sampling_record {
   std::vector<std::uint64_t> span_ns;  // [ns] the same spans as integers, for the timer's step
   std::vector<double> kernel_sum_ms;  // [ms] per sample: sum of the call's kernel durations
   std::vector<double> host_ms;     // [ms] per sample, host time of call + synchronisation
+  std::vector<double> issue_ms;    // [ms] per sample, host time until solve() returned
+  std::vector<double> hold_us;     // [µs] per sample, the launch hold before the call
   int kernels_per_call = 0;
   int memory_ops_per_call = 0;
   int streams = 0;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/integrity_flags.h"
+#include "harness/launch_hold.h"
 #include "harness/loaded_libraries.h"
 #include "harness/physical_floor.h"
 #include "harness/problem_source.h"
@@ -196,6 +197,15 @@ TEST(IntegrityFlags, HonestWorkIsNotFlagged) {
   json result{{"kernel", {{"streams", 1}, {"side_streams", 0}, {"persisting_l2_calls", 0}}}, {"warnings", json::array()}};
   add_integrity_flags(result, {});
   EXPECT_TRUE(result["warnings"].empty());
+}
+
+TEST(LaunchHold, CoversTheLastCallsIssueTimeWithAMarginUpToACap) {
+  using std::chrono::microseconds;
+  // A Python reference issuing two torch ops in 40 us: held 50 us, so both are queued in time.
+  EXPECT_EQ(launch_hold::next_hold(microseconds(40)), microseconds(50));
+  // A solve() that synchronises inside returns after its work: the hold stops at the cap.
+  EXPECT_EQ(launch_hold::next_hold(microseconds(5000)), launch_hold::longest);
+  EXPECT_EQ(launch_hold::next_hold(microseconds(0)), microseconds(0));
 }
 
 }  // namespace
