@@ -1,6 +1,5 @@
-// kopt bench KERNEL [--ref REF] [dims]: validate against the reference, then time kernel and
-// reference with device timestamps, in a child process (`kopt harness`, or kopt's Python
-// runner for a Triton kernel) so that a kernel that crashes or hangs costs one result, never kopt.
+// kopt bench KERNEL [--ref REF] [dims]: the options of pipeline::run_bench (validate against the
+// reference, then time kernel and reference in a measuring child) and the printing of its result.
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -12,11 +11,12 @@
 #include "cli/bench_report.h"
 #include "cli/bench_setup.h"
 #include "cli/commands.h"
-#include "cli/sanitizer_pass.h"
+#include "cli/compile_failure.h"
 #include "core/error.h"
 #include "core/json_io.h"
 #include "harness/bench_job.h"
 #include "kernel/buffer_plan.h"
+#include "pipeline/bench_pipeline.h"
 
 namespace kopt::cli {
 namespace {
@@ -28,25 +28,6 @@ void print_sanitizer(const json& pass) {
   std::printf("compute-sanitizer %s: %s\n", pass["tool"].get<std::string>().c_str(), outcome.c_str());
   if (pass["status"] == "clean") return;
   for (const auto& line : pass["report"]) std::printf("  %s\n", line.get<std::string>().c_str());
-}
-
-// A sanitizer pass that found errors ends the run before timing: the result says why.
-json sanitizer_failure(const json& pass) {
-  std::string first;
-  for (const auto& line : pass["report"]) {
-    const std::string text = line.get<std::string>();
-    if (!text.empty() && text.front() != ' ' && text.rfind("Program hit", 0) != 0) {
-      first = text;
-      break;
-    }
-  }
-  const std::string reason =
-      pass["status"] == "errors"
-          ? fmt::format("compute-sanitizer {} found {} error(s){}", pass["tool"].get<std::string>(),
-                        pass["errors"].get<int>(), first.empty() ? "" : ": " + first)
-          : fmt::format("the kernel failed under compute-sanitizer {}: {}", pass["tool"].get<std::string>(),
-                        pass.value("reason", std::string("see its report")));
-  return json{{"status", "failed"}, {"reason", reason}, {"correctness", json{{"checked", false}, {"passed", nullptr}}}};
 }
 
 class bench_command final : public command {
@@ -76,23 +57,20 @@ class bench_command final : public command {
   }
 
   int run() override {
-    if (!m_sanitize.empty()) check_sanitizer_tool(m_sanitize);
-    const prepared_bench prepared = prepare_bench(m_target, *m_sub, m_job);
-    if (prepared.build_failed) return *prepared.build_failed;
-    if (m_atol >= 0) m_job.atol = m_atol;
-    if (m_rtol >= 0) m_job.rtol = m_rtol;
+    pipeline::bench_request request;
+    request.target = m_target.to_target(*m_sub);
+    request.job = m_job;
+    if (m_atol >= 0) request.atol = m_atol;
+    if (m_rtol >= 0) request.rtol = m_rtol;
+    request.sanitize = m_sanitize;
+    const auto worker = pipeline::make_process_worker();
+    const pipeline::bench_outcome outcome = pipeline::run_bench(request, *worker);
+    const pipeline::prepared_bench& prepared = outcome.prepared;
+    if (prepared.failed_build) return report_compile_failure(prepared.failed_build->file, prepared.failed_build->result);
+    if (!outcome.sanitizer.is_null() && !m_json) print_sanitizer(outcome.sanitizer);
 
-    json sanitizer = nullptr;
-    if (!m_sanitize.empty()) {
-      sanitizer = run_sanitizer_pass(m_sanitize, m_job, prepared.device, m_target.timeout);
-      if (!m_json) print_sanitizer(sanitizer);
-    }
-    json result = sanitizer.is_null() || sanitizer["status"] == "clean"
-                      ? run_measuring_child(m_job, prepared.device, m_target.timeout)
-                      : sanitizer_failure(sanitizer);
-    if (!sanitizer.is_null()) result["sanitizer"] = sanitizer;
-    add_provenance(result, prepared, m_job);
-    const json document = with_schema("benchmark_result", 1, result);
+    const json& document = outcome.document;
+    const json& result = document;
     if (!m_json_out.empty()) write_json_file(m_json_out, document);
     if (m_json) {
       std::printf("%s\n", json_text(document).c_str());
@@ -113,9 +91,8 @@ class bench_command final : public command {
       if (!result.value("detail", std::string()).empty()) {
         std::fprintf(stderr, "%s\n", result["detail"].get<std::string>().c_str());
       }
-      return static_cast<int>(exit_status::kernel_failed);
     }
-    return static_cast<int>(exit_status::ok);
+    return static_cast<int>(outcome.status);
   }
 
  private:

@@ -1,11 +1,11 @@
 // Reading compute-sanitizer's report, and refusing unknown tools, without a GPU.
-#include "cli/sanitizer_pass.h"
+#include "pipeline/sanitizer_pass.h"
 
 #include <gtest/gtest.h>
 
 #include "core/error.h"
 
-namespace kopt::cli {
+namespace kopt::pipeline {
 namespace {
 
 TEST(SanitizerOutput, MemcheckErrorsAndTheirReport) {
@@ -53,4 +53,4 @@ TEST(SanitizerTool, UnknownToolIsAUsageError) {
 }
 
 }  // namespace
-}  // namespace kopt::cli
+}  // namespace kopt::pipeline

@@ -9,8 +9,9 @@
 #include "core/json_io.h"
 #include "env/gpu_probe.h"
 #include "harness/bench_job.h"
+#include "pipeline/measuring_worker.h"
 
-namespace kopt::cli {
+namespace kopt::pipeline {
 
 struct sanitizer_findings {
   int errors = 0;                      // from the tool's summary line; -1 when it printed none
@@ -26,6 +27,7 @@ void check_sanitizer_tool(const std::string& tool);
 // Runs the pass and returns {"tool", "command", "errors", "report", "status"} where status is
 // "clean", "errors" or "failed" (the kernel failed in another way under the tool). Throws
 // kopt::error when compute-sanitizer is missing.
-json run_sanitizer_pass(const std::string& tool, harness::bench_job job, const env::gpu_device& device, int timeout_s);
+json run_sanitizer_pass(measuring_worker& worker, const std::string& tool, harness::bench_job job,
+                       const env::gpu_device& device, int timeout_s);
 
-}  // namespace kopt::cli
+}  // namespace kopt::pipeline

@@ -1,4 +1,4 @@
-#include "cli/sanitizer_pass.h"
+#include "pipeline/sanitizer_pass.h"
 
 #include <array>
 #include <regex>
@@ -6,12 +6,11 @@
 
 #include <fmt/format.h>
 
-#include "cli/bench_setup.h"
 #include "compile/toolchain.h"
 #include "core/error.h"
 #include "core/text.h"
 
-namespace kopt::cli {
+namespace kopt::pipeline {
 namespace {
 
 constexpr std::array<const char*, 4> tools = {"memcheck", "racecheck", "initcheck", "synccheck"};
@@ -55,7 +54,8 @@ sanitizer_findings parse_sanitizer_output(const std::string& output) {
   return findings;
 }
 
-json run_sanitizer_pass(const std::string& tool, harness::bench_job job, const env::gpu_device& device, int timeout_s) {
+json run_sanitizer_pass(measuring_worker& worker, const std::string& tool, harness::bench_job job,
+                       const env::gpu_device& device, int timeout_s) {
   const compile::located_tool sanitizer = compile::require_compute_sanitizer();
   // The kernel alone, once: one seed, no reference, no timing.
   job.reference_source.clear();
@@ -64,7 +64,7 @@ json run_sanitizer_pass(const std::string& tool, harness::bench_job job, const e
   job.validation_only = true;
   const std::vector<std::string> wrapper = {sanitizer.path.string(), "--tool", tool, "--error-exitcode",
                                             std::to_string(errors_found_status), "--print-limit", "20"};
-  const wrapped_child_run run = run_wrapped_measuring_child(wrapper, job, device, timeout_s);
+  const wrapped_child_run run = worker.run(wrapper, job, device, timeout_s);
   const sanitizer_findings findings = parse_sanitizer_output(run.process.stdout_text + run.process.stderr_text);
   std::vector<std::string> command = wrapper;
   const std::vector<std::string> measuring = measuring_child_argv(job, "JOB", "RESULT");
@@ -85,4 +85,4 @@ json run_sanitizer_pass(const std::string& tool, harness::bench_job job, const e
   return pass;
 }
 
-}  // namespace kopt::cli
+}  // namespace kopt::pipeline

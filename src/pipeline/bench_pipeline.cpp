@@ -1,0 +1,57 @@
+#include "pipeline/bench_pipeline.h"
+
+#include <fmt/format.h>
+
+#include "pipeline/sanitizer_pass.h"
+
+namespace kopt::pipeline {
+namespace {
+
+// A sanitizer pass that found errors ends the run before timing: the result says why.
+json sanitizer_failure(const json& pass) {
+  std::string first;
+  for (const auto& line : pass["report"]) {
+    const std::string text = line.get<std::string>();
+    if (!text.empty() && text.front() != ' ' && text.rfind("Program hit", 0) != 0) {
+      first = text;
+      break;
+    }
+  }
+  const std::string reason =
+      pass["status"] == "errors"
+          ? fmt::format("compute-sanitizer {} found {} error(s){}", pass["tool"].get<std::string>(),
+                        pass["errors"].get<int>(), first.empty() ? "" : ": " + first)
+          : fmt::format("the kernel failed under compute-sanitizer {}: {}", pass["tool"].get<std::string>(),
+                        pass.value("reason", std::string("see its report")));
+  return json{{"status", "failed"}, {"reason", reason}, {"correctness", json{{"checked", false}, {"passed", nullptr}}}};
+}
+
+}  // namespace
+
+bench_outcome run_bench(const bench_request& request, measuring_worker& worker) {
+  if (!request.sanitize.empty()) check_sanitizer_tool(request.sanitize);
+  bench_outcome outcome;
+  harness::bench_job job = request.job;
+  outcome.prepared = prepare_bench(request.target, job, worker);
+  if (outcome.prepared.failed_build) {
+    outcome.status = exit_status::kernel_failed;
+    return outcome;
+  }
+  if (request.atol) job.atol = request.atol;
+  if (request.rtol) job.rtol = request.rtol;
+
+  if (!request.sanitize.empty()) {
+    outcome.sanitizer =
+        run_sanitizer_pass(worker, request.sanitize, job, outcome.prepared.device, request.target.timeout_s);
+  }
+  json result = outcome.sanitizer.is_null() || outcome.sanitizer["status"] == "clean"
+                    ? run_measuring_child(worker, job, outcome.prepared.device, request.target.timeout_s)
+                    : sanitizer_failure(outcome.sanitizer);
+  if (!outcome.sanitizer.is_null()) result["sanitizer"] = outcome.sanitizer;
+  add_provenance(result, outcome.prepared, job);
+  outcome.status = result["status"] == "ok" ? exit_status::ok : exit_status::kernel_failed;
+  outcome.document = with_schema("benchmark_result", 1, result);
+  return outcome;
+}
+
+}  // namespace kopt::pipeline

@@ -1,0 +1,36 @@
+#pragma once
+// `bench` as a function: validate the kernel against the reference and time both, from a
+// typed request to the result document, with no command line and no printing. The CLI, the
+// loop and an MCP server call it alike; the measuring worker is theirs to choose.
+
+#include <optional>
+#include <string>
+
+#include "core/error.h"
+#include "core/json_io.h"
+#include "harness/bench_job.h"
+#include "pipeline/bench_preparation.h"
+#include "pipeline/measuring_worker.h"
+
+namespace kopt::pipeline {
+
+struct bench_request {
+  bench_target target;
+  harness::bench_job job;          // sampling and validation options; sources are filled in
+  std::optional<double> atol;
+  std::optional<double> rtol;
+  std::string sanitize;            // "": no compute-sanitizer pass; else its tool
+};
+
+struct bench_outcome {
+  prepared_bench prepared;         // what was planned and built (provenance, the plan)
+  json sanitizer = nullptr;        // the compute-sanitizer pass, when one was asked for
+  json document = nullptr;         // the benchmark_result document (schema 1); null after a failed build
+  exit_status status = exit_status::ok;  // ok, or kernel_failed (build, validation, timing)
+};
+
+// Throws kopt::error for usage and environment problems (bad options, no GPU, a missing
+// tool). A failed build is an outcome (prepared.failed_build), not an exception.
+bench_outcome run_bench(const bench_request& request, measuring_worker& worker);
+
+}  // namespace kopt::pipeline

@@ -1,0 +1,69 @@
+#pragma once
+// What `bench` and `profile` share before anything is measured: planning the buffers from the
+// kernel's source, checking the reference, finding the GPU and building kernel and reference.
+// Then running the measuring child on the job and adding the provenance every result carries.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compile/compiler.h"
+#include "core/json_io.h"
+#include "env/gpu_probe.h"
+#include "harness/bench_job.h"
+#include "kernel/buffer_plan.h"
+#include "kernel/dimensions.h"
+#include "pipeline/measuring_worker.h"
+
+namespace kopt::pipeline {
+
+// The kernel, its reference and where to measure: the typed form of bench's and profile's
+// common options.
+struct bench_target {
+  std::filesystem::path kernel;
+  std::filesystem::path ref;                    // empty: no reference
+  std::string backend;                          // "": from the file
+  std::vector<kernel::dimension_arg> dims;
+  std::optional<std::int64_t> ptr_size;
+  std::vector<std::string> own_flag_names;      // names a scalar must not take unless given as a dimension
+  std::string arch;                             // "": the GPU's
+  int gpu = 0;
+  std::string nvcc_bin;
+  int timeout_s = 600;                          // limit of the measuring child
+  // Which command plans, for its messages ("kopt bench"), and what it needs the GPU for.
+  std::string command_name = "kopt bench";
+  std::string gpu_purpose = "time on";
+};
+
+// A source that did not build: the file as the user named it and the compiler's result.
+struct build_failure {
+  std::string file;
+  compile::compile_result result;
+};
+
+struct prepared_bench {
+  std::filesystem::path kernel_file;
+  std::filesystem::path ref_file;    // empty without a reference
+  kernel::kernel_plan plan;
+  env::gpu_probe_result gpus;
+  env::gpu_device device;
+  compile::compile_result kernel_build;
+  std::optional<build_failure> failed_build;  // set: nothing more can be done
+};
+
+// Plans, checks the reference, finds the GPU (through `worker`) and builds; fills the job's
+// sources, libraries and dimensions. Throws kopt::error for usage and environment problems.
+prepared_bench prepare_bench(const bench_target& target, harness::bench_job& job, measuring_worker& worker);
+
+// Runs the measuring child on `job`; a child that crashes or hangs becomes a result with
+// status "crashed" / "timed_out". An environment error in the child (exit 2) is rethrown as
+// kopt::error.
+json run_measuring_child(measuring_worker& worker, const harness::bench_job& job, const env::gpu_device& device,
+                         int timeout_s);
+
+// The provenance fields every bench result carries.
+void add_provenance(json& result, const prepared_bench& prepared, const harness::bench_job& job);
+
+}  // namespace kopt::pipeline

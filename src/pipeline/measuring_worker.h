@@ -1,0 +1,49 @@
+#pragma once
+// The measuring worker: what the pipelines ask of the GPU side. It finds the GPUs and runs a
+// bench job in a measuring child process (`kopt harness JOB RESULT`, or kopt's Python runner
+// for a Triton kernel), optionally under a wrapper (ncu, compute-sanitizer). The one
+// implementation that touches a GPU starts one child per job; CPU tests put a recorded worker
+// (recorded_worker.h) in its place, as a build tool's tests substitute a fake command runner.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/json_io.h"
+#include "core/subprocess.h"
+#include "env/gpu_probe.h"
+#include "harness/bench_job.h"
+
+namespace kopt::pipeline {
+
+struct wrapped_child_run {
+  std::optional<json> result;   // what the child wrote; none when it died first
+  process_result process;       // how the child (or its wrapper) ended, with all output
+};
+
+class measuring_worker {
+ public:
+  virtual ~measuring_worker() = default;
+
+  // The GPUs the worker can measure on.
+  virtual env::gpu_probe_result probe_gpus() = 0;
+
+  // Runs `WRAPPER... CHILD` on `job` with the GPU lock held and `device` as the only visible
+  // GPU; `timeout_s` limits the whole run. Judging the outcome is the caller's.
+  virtual wrapped_child_run run(const std::vector<std::string>& wrapper, const harness::bench_job& job,
+                                const env::gpu_device& device, int timeout_s) = 0;
+};
+
+// One child process per job, on this machine's GPUs.
+std::unique_ptr<measuring_worker> make_process_worker();
+
+// Whether the job's kernel runs in the Python runner (Triton) rather than `kopt harness`.
+bool is_triton(const harness::bench_job& job);
+
+// The measuring child's command line: `kopt harness JOB RESULT`, or for a Triton kernel
+// `PYTHON kopt_runner.py triton JOB RESULT`.
+std::vector<std::string> measuring_child_argv(const harness::bench_job& job, const std::string& job_file,
+                                              const std::string& result_file);
+
+}  // namespace kopt::pipeline

@@ -1,0 +1,154 @@
+#include "pipeline/profile_pipeline.h"
+
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "compile/toolchain.h"
+#include "core/files.h"
+#include "profile/ncu_export.h"
+#include "profile/raw_csv_kernels.h"
+#include "profile/staged_output.h"
+
+namespace kopt::pipeline {
+namespace {
+namespace fs = std::filesystem;
+using clock_type = std::chrono::steady_clock;
+
+double seconds_since(clock_type::time_point start) {
+  return std::chrono::duration<double>(clock_type::now() - start).count();
+}
+
+// The published files, in the order they are renamed into place: profile.json last, so that
+// its presence means the run's other files are there too.
+const std::vector<std::string> output_names = {"full.ncu-rep",   "ncu_raw.csv",     "ncu_details.csv",
+                                               "ncu_source.csv", "ncu_command.txt", "profile.json"};
+
+fs::path default_out_dir(const fs::path& kernel_file) {
+  return kernel_file.parent_path() / (kernel_file.stem().string() + "_profile");
+}
+
+profile::capture_facts facts_of(const wrapped_child_run& run, bool report_written, int timeout_s, int profile_calls) {
+  profile::capture_facts facts;
+  facts.ncu_output = run.process.stdout_text + run.process.stderr_text;
+  facts.ncu_started = run.process.started;
+  facts.ncu_start_error = run.process.start_error;
+  facts.ncu_succeeded = run.process.succeeded();
+  facts.ncu_timed_out = run.process.timed_out;
+  facts.ncu_end = run.process.describe_end();
+  facts.timeout_s = timeout_s;
+  facts.profile_calls = profile_calls;
+  facts.child_wrote_result = run.result.has_value();
+  if (run.result) {
+    facts.child_status = run.result->value("status", "");
+    facts.child_reason = run.result->value("reason", "");
+  }
+  facts.report_written = report_written;
+  return facts;
+}
+
+// The same capture without kopt profile: ncu over `kopt bench --profile-mode`.
+std::string by_hand_command(const fs::path& ncu, const fs::path& out, const profile_request& request,
+                            const harness::bench_job& job, const prepared_bench& prepared) {
+  const bench_target& target = request.target;
+  std::vector<std::string> argv = profile::capture_argv(ncu, request.capture, out / "full");
+  argv.insert(argv.end(), {fs::read_symlink("/proc/self/exe").string(), "bench", prepared.kernel_file.string()});
+  if (!target.backend.empty()) argv.insert(argv.end(), {"--backend", target.backend});
+  if (!target.arch.empty()) argv.insert(argv.end(), {"--arch", target.arch});
+  if (!target.nvcc_bin.empty()) argv.insert(argv.end(), {"--nvcc-bin", target.nvcc_bin});
+  if (target.ptr_size) argv.insert(argv.end(), {"--ptr-size", std::to_string(*target.ptr_size)});
+  argv.insert(argv.end(), {"--gpu", std::to_string(target.gpu)});
+  for (const auto& dim : job.dims) argv.insert(argv.end(), {"--dim", dim.name + "=" + dim.value});
+  argv.insert(argv.end(), {"--seed", std::to_string(job.seed), "--warmup", std::to_string(job.warmup),
+                           "--profile-mode", "--profile-calls", std::to_string(job.profile_calls)});
+  return profile::shell_command_line(argv);
+}
+
+// Environment problems are kopt::error (exit 2); the kernel's failures are an outcome (exit 1).
+profile_outcome failed(profile_outcome outcome, const profile::capture_outcome& capture) {
+  if (capture.verdict == profile::capture_verdict::environment_error) throw error(capture.headline, capture.detail);
+  outcome.document = with_schema(
+      "profile", 1,
+      json{{"status", capture.verdict == profile::capture_verdict::nothing_captured ? "nothing_captured" : "failed"},
+           {"reason", capture.headline},
+           {"detail", capture.detail}});
+  outcome.failure = capture;
+  outcome.status = exit_status::kernel_failed;
+  return outcome;
+}
+
+}  // namespace
+
+profile_outcome run_profile(const profile_request& request, measuring_worker& worker,
+                            const std::function<void(const std::string&)>& on_capture_start) {
+  const auto started = clock_type::now();
+  // Before anything needs a GPU: without ncu there is nothing to do.
+  const compile::located_tool ncu = compile::require_ncu(request.ncu_bin);
+  profile::check_capture_options(request.capture);
+  if (request.profile_calls && *request.profile_calls < 1) {
+    throw error(fmt::format("--profile-calls {}: give 1 or more solve() calls", *request.profile_calls));
+  }
+  harness::bench_job job = request.job;
+  job.profile_mode = true;
+  job.profile_calls = profile::profile_calls_for(request.capture, request.profile_calls);
+
+  profile_outcome outcome;
+  outcome.prepared = prepare_bench(request.target, job, worker);
+  const prepared_bench& prepared = outcome.prepared;
+  if (prepared.failed_build) {
+    outcome.status = exit_status::kernel_failed;
+    return outcome;
+  }
+  outcome.out = request.out.empty() ? default_out_dir(prepared.kernel_file) : fs::absolute(request.out);
+  profile::staged_output files(outcome.out);
+
+  profile::profile_record& record = outcome.record;
+  record.ncu_path = ncu.path.string();
+  record.ncu_version = ncu.version;
+  record.capture = request.capture;
+  record.profile_calls = job.profile_calls;
+  record.warmup = job.warmup;
+  record.ncu_argv = profile::capture_argv(ncu.path, request.capture, outcome.out / "full");
+  std::vector<std::string> shown = record.ncu_argv;
+  const std::vector<std::string> measuring = measuring_child_argv(job, "JOB.json", "RESULT.json");
+  shown.insert(shown.end(), measuring.begin(), measuring.end());
+  record.ncu_command = profile::shell_command_line(shown);
+  record.by_hand_command = by_hand_command(ncu.path, outcome.out, request, job, prepared);
+  if (on_capture_start) on_capture_start(record.ncu_command);
+
+  const auto capture_started = clock_type::now();
+  const wrapped_child_run child = worker.run(profile::capture_argv(ncu.path, request.capture, files.staged("full")),
+                                             job, prepared.device, request.target.timeout_s);
+  record.capture_seconds = seconds_since(capture_started);
+  std::error_code ec;
+  const profile::capture_outcome capture = profile::judge_capture(
+      facts_of(child, fs::exists(files.staged("full.ncu-rep"), ec), request.target.timeout_s, job.profile_calls),
+      request.capture);
+  if (capture.verdict != profile::capture_verdict::ok) return failed(std::move(outcome), capture);
+
+  const profile::export_result exported = profile::export_report(
+      ncu.path, files.staged("full.ncu-rep"),
+      {files.staged("ncu_raw.csv"), files.staged("ncu_details.csv"), files.staged("ncu_source.csv")});
+  record.source_problem = exported.source_problem;
+  record.kernels = profile::read_profiled_kernels(read_text_file(files.staged("ncu_raw.csv"), "ncu raw CSV"));
+  if (record.kernels.empty()) {
+    return failed(std::move(outcome),
+                  profile::nothing_captured(request.capture, job.profile_calls, "the report holds no kernel launch"));
+  }
+
+  for (const std::string& name : output_names) {
+    if (name != "ncu_source.csv" || exported.source_written) record.files.push_back(name);
+  }
+  record.wall_seconds = seconds_since(started);
+  outcome.document = profile::profile_document(record);
+  add_provenance(outcome.document, prepared, job);
+  write_file_atomic(files.staged("ncu_command.txt"),
+                    fmt::format("# ncu as kopt profile ran it (JOB.json / RESULT.json: kopt's temporary job files)\n"
+                                "{}\n# the same capture by hand, through kopt bench's profile mode\n{}\n",
+                                record.ncu_command, record.by_hand_command));
+  write_json_file(files.staged("profile.json"), outcome.document);
+  files.publish(output_names);
+  return outcome;
+}
+
+}  // namespace kopt::pipeline

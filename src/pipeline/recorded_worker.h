@@ -1,0 +1,43 @@
+#pragma once
+// A measuring worker that replays what a real one recorded: the GPUs it found and the result
+// (or the death) of the measuring child. It keeps every job it was given, so tests can check
+// what a pipeline asked for, and never touches a GPU: pipelines run end to end on the CPU.
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pipeline/measuring_worker.h"
+
+namespace kopt::pipeline {
+
+struct recorded_run {
+  std::vector<std::string> wrapper;
+  harness::bench_job job;
+  env::gpu_device device;
+  int timeout_s = 0;
+};
+
+class recorded_worker final : public measuring_worker {
+ public:
+  // `gpus` as the real probe found them; `child` what the child did (result and process).
+  recorded_worker(env::gpu_probe_result gpus, wrapped_child_run child)
+      : m_gpus(std::move(gpus)), m_child(std::move(child)) {}
+
+  env::gpu_probe_result probe_gpus() override { return m_gpus; }
+
+  wrapped_child_run run(const std::vector<std::string>& wrapper, const harness::bench_job& job,
+                        const env::gpu_device& device, int timeout_s) override {
+    m_runs.push_back({wrapper, job, device, timeout_s});
+    return m_child;
+  }
+
+  const std::vector<recorded_run>& runs() const { return m_runs; }
+
+ private:
+  env::gpu_probe_result m_gpus;
+  wrapped_child_run m_child;
+  std::vector<recorded_run> m_runs;
+};
+
+}  // namespace kopt::pipeline
