@@ -27,8 +27,8 @@ def per_call_row(name, label, result):
     """One run's per-call host figures: where bench's wall time goes, call by call."""
     kernel = result["kernel"]
     steps = kernel.get("kopt_host_ms_per_call", {})
-    reference = result.get("reference", {})
-    overhead = result.get("reference_runner", {}).get("overhead_s")
+    reference = result.get("reference") or {}
+    overhead = (result.get("reference_runner") or {}).get("overhead_s")
     return (f"| {name} | {label} | {kernel['sample_count']} + {kernel['warmup_calls']} | "
             f"{kernel['host_end_to_end_median_ms'] * 1000:.1f} | "
             f"{reference.get('host_end_to_end_median_ms', 0) * 1000:.1f} | "

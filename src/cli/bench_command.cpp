@@ -69,28 +69,24 @@ class bench_command final : public command {
     if (prepared.failed_build) return report_compile_failure(prepared.failed_build->file, prepared.failed_build->result);
     if (!outcome.sanitizer.is_null() && !m_json) print_sanitizer(outcome.sanitizer);
 
-    const json& document = outcome.document;
-    const json& result = document;
-    if (!m_json_out.empty()) write_json_file(m_json_out, document);
+    const pipeline::bench_result& result = outcome.result;
+    if (!m_json_out.empty()) write_json_file(m_json_out, outcome.document);
     if (m_json) {
-      std::printf("%s\n", json_text(document).c_str());
+      std::printf("%s\n", json_text(outcome.document).c_str());
     } else if (!m_job.profile_mode) {
       std::printf("kernel: %s on %s (%s)\n", m_target.kernel.c_str(), prepared.device.name.c_str(),
                   prepared.kernel_build.arch.name.c_str());
       const bool triton = prepared.plan.backend == kernel::backend::triton;
-      print_bench_result(stdout, result, triton ? result.value("buffer_bytes", std::int64_t{0}) : prepared.plan.total_bytes);
+      print_bench_result(stdout, result, triton ? result.buffer_bytes : prepared.plan.total_bytes);
     }
-    if (m_job.profile_mode && result["status"] == "ok") {
+    if (m_job.profile_mode && result.ok()) {
       std::printf("profile mode: %d call(s) of solve() ran inside the profiler window\n", m_job.profile_calls);
       return static_cast<int>(exit_status::ok);
     }
-    if (result["status"] != "ok") {
-      std::fprintf(stderr, "kopt: %s: %s\n", result["status"].get<std::string>().c_str(),
-                   result["reason"].get<std::string>().c_str());
+    if (!result.ok()) {
+      std::fprintf(stderr, "kopt: %s: %s\n", result.status.c_str(), result.reason.c_str());
       // A Python traceback (run_kernel raised, say) says where.
-      if (!result.value("detail", std::string()).empty()) {
-        std::fprintf(stderr, "%s\n", result["detail"].get<std::string>().c_str());
-      }
+      if (!result.detail.empty()) std::fprintf(stderr, "%s\n", result.detail.c_str());
     }
     return static_cast<int>(outcome.status);
   }

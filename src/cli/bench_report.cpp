@@ -1,6 +1,7 @@
 #include "cli/bench_report.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -55,70 +56,68 @@ void print_python_runner(std::FILE* out, const char* what, const json& runner) {
 
 }  // namespace
 
-void print_bench_result(std::FILE* out, const json& r, std::int64_t buffer_bytes) {
-  if (r.contains("protocol")) std::fprintf(out, "protocol: %s\n", r["protocol"].get<std::string>().c_str());
-  const json& correctness = r["correctness"];
-  if (correctness.value("checked", false)) {
-    for (const auto& seed : correctness.value("seeds", json::array())) {
+void print_bench_result(std::FILE* out, const pipeline::bench_result& r, std::int64_t buffer_bytes) {
+  if (!r.protocol.empty()) std::fprintf(out, "protocol: %s\n", r.protocol.c_str());
+  if (r.correctness.checked) {
+    for (const auto& seed : r.correctness.seeds) {
       for (const auto& o : seed["outputs"]) {
         std::fprintf(out, "check (seed %llu, %s): %s\n", static_cast<unsigned long long>(seed["seed"].get<std::uint64_t>()),
-                    seed["when"].get<std::string>().c_str(), o["summary"].get<std::string>().c_str());
+                     seed["when"].get<std::string>().c_str(), o["summary"].get<std::string>().c_str());
       }
     }
   } else {
     std::fprintf(out, "check: no reference given, outputs not validated (guards and inputs were checked)\n");
   }
-  if (r.contains("triton")) print_triton_facts(out, r["triton"]);
-  if (!r.contains("kernel")) return;
+  const bool triton = !r.triton.is_null();
+  if (triton) print_triton_facts(out, r.triton);
+  if (r.kernel.is_null()) return;
   std::fprintf(out, "\n%-10s %10s %10s %22s %10s %10s %10s %8s  %s\n", "", "time ms", "median ms", "95% CI of median",
-              "min ms", "p90 ms", "host ms", "samples", "stopped");
-  for (const char* who : {"kernel", "reference"}) {
-    if (!r.contains(who)) continue;
-    const json& t = r[who];
+               "min ms", "p90 ms", "host ms", "samples", "stopped");
+  const std::pair<const char*, const json*> timed[] = {{"kernel", &r.kernel}, {"reference", &r.reference}};
+  for (const auto& [who, timing] : timed) {
+    if (timing->is_null()) continue;
+    const json& t = *timing;
     std::fprintf(out, "%-10s %10.4f %10.4f %10.4f-%-11.4f %10.4f %10.4f %10.4f %8zu  %s\n", who, harness::headline_ms(t),
-                t["median_ms"].get<double>(),
-                t["median_ci95_ms"][0].get<double>(), t["median_ci95_ms"][1].get<double>(), t["min_ms"].get<double>(),
-                t["p90_ms"].get<double>(), t["host_end_to_end_median_ms"].get<double>(),
-                t["sample_count"].get<std::size_t>(), t["stop_reason"].get<std::string>().c_str());
+                 t["median_ms"].get<double>(), t["median_ci95_ms"][0].get<double>(), t["median_ci95_ms"][1].get<double>(),
+                 t["min_ms"].get<double>(), t["p90_ms"].get<double>(), t["host_end_to_end_median_ms"].get<double>(),
+                 t["sample_count"].get<std::size_t>(), t["stop_reason"].get<std::string>().c_str());
   }
-  const bool span = r["kernel"].value("time_source", "").find("first start to the last end") != std::string::npos;
+  const bool span = r.kernel.value("time_source", "").find("first start to the last end") != std::string::npos;
   std::fprintf(out, "(GPU time from device timestamps, %s of one %s call; host ms is the call plus synchronisation, "
-              "for comparison)\n",
-              span ? "from the first start to the last end of all the work" : "summed over the kernels",
-              r.contains("triton") ? "run_kernel()" : "solve()");
-  for (const char* who : {"kernel", "reference"}) {
-    if (!r.contains(who) || r[who].value("estimator", "median") == "median") continue;
-    std::fprintf(out, "(%s time: 20%% trimmed mean of the samples, as the call lasts under %.0f steps of the %llu ns timer and "
-                "its median can only move by whole steps)\n",
-                who, measure::fine_ticks, static_cast<unsigned long long>(r[who]["timer_tick_ns"].get<std::uint64_t>()));
+               "for comparison)\n",
+               span ? "from the first start to the last end of all the work" : "summed over the kernels",
+               triton ? "run_kernel()" : "solve()");
+  for (const auto& [who, timing] : timed) {
+    if (timing->is_null() || timing->value("estimator", "median") == "median") continue;
+    std::fprintf(out, "(%s time: 20%% trimmed mean of the samples, as the call lasts under %.0f steps of the %llu ns timer "
+                 "and its median can only move by whole steps)\n",
+                 who, measure::fine_ticks, static_cast<unsigned long long>((*timing)["timer_tick_ns"].get<std::uint64_t>()));
   }
-  if (r.contains("timed_call_checks")) {
-    const json& checks = r["timed_call_checks"];
+  if (!r.timed_call_checks.is_null()) {
     std::fprintf(out, "timed calls: %llu, each with fresh inputs and poisoned outputs; %zu checked in full at random\n",
-                static_cast<unsigned long long>(checks["calls"].get<std::uint64_t>()), checks["checked"].get<std::size_t>());
+                 static_cast<unsigned long long>(r.timed_call_checks["calls"].get<std::uint64_t>()),
+                 r.timed_call_checks["checked"].get<std::size_t>());
   }
-  const double kernel_ms = harness::headline_ms(r["kernel"]);
+  const double kernel_ms = harness::headline_ms(r.kernel);
   if (kernel_ms > 0) {
     std::fprintf(out, "approximate bandwidth: %.1f GB/s (buffer bytes / time; an estimate, not a measurement)\n",
-                static_cast<double>(buffer_bytes) / (kernel_ms * 1e-3) / 1e9);
+                 static_cast<double>(buffer_bytes) / (kernel_ms * 1e-3) / 1e9);
   }
-  if (r.contains("speedup_vs_reference")) {
+  if (r.speedup_vs_reference) {
     std::string interval;
-    if (r.contains("speedup_vs_reference_ci95")) {
-      interval = fmt::format(", 95% interval {:.3f}-{:.3f}", r["speedup_vs_reference_ci95"][0].get<double>(),
-                             r["speedup_vs_reference_ci95"][1].get<double>());
+    if (r.speedup_vs_reference_ci95.is_array()) {
+      interval = fmt::format(", 95% interval {:.3f}-{:.3f}", r.speedup_vs_reference_ci95[0].get<double>(),
+                             r.speedup_vs_reference_ci95[1].get<double>());
     }
+    const json& verdict = r.kernel_vs_reference;
     std::fprintf(out, "speedup vs reference: %.3fx (ratio of GPU times%s); kernel is %s than the reference (%s)\n",
-                r["speedup_vs_reference"].get<double>(), interval.c_str(),
-                r["kernel_vs_reference"]["verdict"] == "same" ? "no faster or slower"
-                                                              : r["kernel_vs_reference"]["verdict"].get<std::string>().c_str(),
-                r["kernel_vs_reference"]["reason"].get<std::string>().c_str());
+                 *r.speedup_vs_reference, interval.c_str(),
+                 verdict["verdict"] == "same" ? "no faster or slower" : verdict["verdict"].get<std::string>().c_str(),
+                 verdict["reason"].get<std::string>().c_str());
   }
-  if (r.contains("reference_runner")) print_python_runner(out, "reference", r["reference_runner"]);
-  if (r.contains("python_runner")) print_python_runner(out, "kernel and reference", r["python_runner"]);
-  for (const auto& warning : r.value("warnings", json::array())) {
-    std::fprintf(out, "warning: %s\n", warning.get<std::string>().c_str());
-  }
+  if (!r.reference_runner.is_null()) print_python_runner(out, "reference", r.reference_runner);
+  if (!r.python_runner.is_null()) print_python_runner(out, "kernel and reference", r.python_runner);
+  for (const std::string& warning : r.warnings) std::fprintf(out, "warning: %s\n", warning.c_str());
 }
 
 }  // namespace kopt::cli

@@ -6,11 +6,11 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "core/json_io.h"
+#include "pipeline/bench_result.h"
 
 namespace kopt::cli {
 
 // `buffer_bytes` [bytes]: the buffers one call touches, for the labelled bandwidth estimate.
-void print_bench_result(std::FILE* out, const json& result, std::int64_t buffer_bytes);
+void print_bench_result(std::FILE* out, const pipeline::bench_result& result, std::int64_t buffer_bytes);
 
 }  // namespace kopt::cli

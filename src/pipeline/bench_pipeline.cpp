@@ -34,6 +34,8 @@ bench_outcome run_bench(const bench_request& request, measuring_worker& worker) 
   harness::bench_job job = request.job;
   outcome.prepared = prepare_bench(request.target, job, worker);
   if (outcome.prepared.failed_build) {
+    outcome.result.status = "failed";
+    outcome.result.reason = "compile failed: " + outcome.prepared.failed_build->result.failure_reason;
     outcome.status = exit_status::kernel_failed;
     return outcome;
   }
@@ -49,8 +51,10 @@ bench_outcome run_bench(const bench_request& request, measuring_worker& worker) 
                     : sanitizer_failure(outcome.sanitizer);
   if (!outcome.sanitizer.is_null()) result["sanitizer"] = outcome.sanitizer;
   add_provenance(result, outcome.prepared, job);
-  outcome.status = result["status"] == "ok" ? exit_status::ok : exit_status::kernel_failed;
-  outcome.document = with_schema("benchmark_result", 1, result);
+  outcome.result = bench_result_from_child(result);
+  outcome.result.backend = std::string(kernel::to_string(outcome.prepared.plan.backend));
+  outcome.status = outcome.result.ok() ? exit_status::ok : exit_status::kernel_failed;
+  outcome.document = to_json(outcome.result);
   return outcome;
 }
 

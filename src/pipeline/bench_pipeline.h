@@ -10,6 +10,7 @@
 #include "core/json_io.h"
 #include "harness/bench_job.h"
 #include "pipeline/bench_preparation.h"
+#include "pipeline/bench_result.h"
 #include "pipeline/measuring_worker.h"
 
 namespace kopt::pipeline {
@@ -25,7 +26,8 @@ struct bench_request {
 struct bench_outcome {
   prepared_bench prepared;         // what was planned and built (provenance, the plan)
   json sanitizer = nullptr;        // the compute-sanitizer pass, when one was asked for
-  json document = nullptr;         // the benchmark_result document (schema 1); null after a failed build
+  bench_result result;             // what the run found (status "failed" and no timings after a failed build)
+  json document = nullptr;         // to_json(result); null after a failed build
   exit_status status = exit_status::ok;  // ok, or kernel_failed (build, validation, timing)
 };
 

@@ -12,7 +12,7 @@ namespace {
 
 std::string printed(const json& result, std::int64_t bytes) {
   std::FILE* out = std::tmpfile();
-  print_bench_result(out, result, bytes);
+  print_bench_result(out, pipeline::bench_result_from_child(result), bytes);
   std::rewind(out);
   std::string text;
   char buffer[4096];

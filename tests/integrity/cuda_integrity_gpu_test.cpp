@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/kopt_process.h"
+#include "support/result_fields.h"
 
 namespace kopt {
 namespace {
@@ -103,7 +104,7 @@ void expect_failure(const bench_outcome& o, const std::string& status, std::init
 void expect_flagged(const bench_outcome& o, std::string_view flag) {
   ASSERT_EQ(o.exit_code, 0) << o.stderr_text;
   EXPECT_EQ(status_of(o), "ok");
-  ASSERT_TRUE(o.result.contains("kernel") && o.result.contains("reference")) << o.result.dump(1);
+  ASSERT_TRUE(testing::present(o.result, "kernel") && testing::present(o.result, "reference")) << o.result.dump(1);
   const double kernel_ms = field(o.result, "/kernel/median_ms").get<double>();
   const double reference_ms = field(o.result, "/reference/median_ms").get<double>();
   EXPECT_GE(field(o.result, "/kernel/sample_count").get<int>(), 10);
@@ -128,7 +129,7 @@ void expect_caught_or_forced_honest(const bench_outcome& o, std::initializer_lis
   }
   ASSERT_EQ(o.exit_code, 0) << o.stderr_text;
   EXPECT_EQ(status_of(o), "ok");
-  ASSERT_TRUE(o.result.contains("kernel") && o.result.contains("reference")) << o.result.dump(1);
+  ASSERT_TRUE(testing::present(o.result, "kernel") && testing::present(o.result, "reference")) << o.result.dump(1);
   EXPECT_GE(field(o.result, "/kernel/sample_count").get<int>(), 10);
   const double kernel_ms = field(o.result, "/kernel/median_ms").get<double>();
   const double reference_ms = field(o.result, "/reference/median_ms").get<double>();
@@ -327,7 +328,7 @@ TEST(CudaIntegrity, TimerTamperingNaive) {
   const auto o = bench("20_timer_tampering_naive.cu");
   ASSERT_EQ(o.exit_code, 0) << o.stderr_text;
   EXPECT_EQ(status_of(o), "ok");
-  ASSERT_TRUE(o.result.contains("kernel")) << o.result.dump(1);
+  ASSERT_TRUE(testing::present(o.result, "kernel")) << o.result.dump(1);
   EXPECT_GT(field(o.result, "/kernel/median_ms").get<double>(), 0.0);
   EXPECT_GE(field(o.result, "/kernel/sample_count").get<int>(), 10);
 }
@@ -367,13 +368,13 @@ TEST(CudaIntegrity, SlowTheRivalAdaptive) {
   // of its own, so its time must match the reference's time in an honest run made just before.
   const auto honest = bench("reference_twice.cu");
   ASSERT_EQ(honest.exit_code, 0) << honest.stderr_text;
-  ASSERT_TRUE(honest.result.contains("reference")) << honest.result.dump(1);
+  ASSERT_TRUE(testing::present(honest.result, "reference")) << honest.result.dump(1);
   const double baseline_ms = field(honest.result, "/reference/median_ms").get<double>();
 
   const auto o = bench("23_slow_the_rival_adaptive.cu");
   ASSERT_EQ(o.exit_code, 0) << o.stderr_text;
   EXPECT_EQ(status_of(o), "ok");
-  ASSERT_TRUE(o.result.contains("reference")) << o.result.dump(1);
+  ASSERT_TRUE(testing::present(o.result, "reference")) << o.result.dump(1);
   const double reference_ms = field(o.result, "/reference/median_ms").get<double>();
   EXPECT_NEAR(reference_ms, baseline_ms, 0.15 * baseline_ms)
       << "the reference took " << reference_ms << " ms after the cheat, " << baseline_ms << " ms in an honest run";
