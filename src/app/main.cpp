@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -10,17 +12,30 @@
 
 #include "cli/command.h"
 #include "cli/dimension_args.h"
+#include "cli/usage_errors.h"
 #include "core/error.h"
+#include "core/json_io.h"
 #include "core/version.h"
 
 namespace {
 
-int report_error(const kopt::error& e) {
-  std::fprintf(stderr, "kopt: error: %s\n", e.headline().c_str());
-  if (!e.detail().empty()) {
-    std::fprintf(stderr, "%s%s", e.detail().c_str(), e.detail().back() == '\n' ? "" : "\n");
+// Every error leaves the same way: `kopt: error: HEADLINE` (and its detail) on stderr, and with
+// --json the same as a JSON object on stdout, so a program reading stdout always gets JSON.
+int report_error(const std::string& headline, const std::string& detail, bool json) {
+  std::fprintf(stderr, "kopt: error: %s\n", headline.c_str());
+  if (!detail.empty()) std::fprintf(stderr, "%s%s", detail.c_str(), detail.back() == '\n' ? "" : "\n");
+  constexpr auto status = kopt::exit_status::usage_or_environment;
+  if (json) {
+    const kopt::json document = kopt::with_schema(
+        "error", 1,
+        kopt::json{{"status", "error"}, {"exit_code", static_cast<int>(status)}, {"error", headline}, {"detail", detail}});
+    std::printf("%s\n", kopt::json_text(document).c_str());
   }
-  return static_cast<int>(kopt::exit_status::usage_or_environment);
+  return static_cast<int>(status);
+}
+
+bool asks_for_json(int argc, char** argv) {
+  return std::any_of(argv + 1, argv + argc, [](const char* word) { return std::string_view(word) == "--json"; });
 }
 
 using command_list = std::vector<std::pair<CLI::App*, std::unique_ptr<kopt::cli::command>>>;
@@ -61,6 +76,7 @@ int main(int argc, char** argv) {
     commands.emplace_back(sub, std::move(command));
   }
 
+  const bool json = asks_for_json(argc, argv);
   try {
     app.parse(command_line_words(argc, argv, commands));
   } catch (const CLI::CallForHelp& e) {
@@ -70,10 +86,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return static_cast<int>(kopt::exit_status::usage_or_environment);
+    const std::vector<std::string> words(argv + 1, argv + argc);
+    return report_error(kopt::cli::describe_parse_error(e, app, words), "", json);
   } catch (const kopt::error& e) {
-    return report_error(e);
+    return report_error(e.headline(), e.detail(), json);
   }
 
   for (auto& [sub, command] : commands) {
@@ -81,7 +97,7 @@ int main(int argc, char** argv) {
     try {
       return command->run();
     } catch (const kopt::error& e) {
-      return report_error(e);
+      return report_error(e.headline(), e.detail(), json);
     }
   }
   return static_cast<int>(kopt::exit_status::usage_or_environment);

@@ -1,0 +1,142 @@
+#include "cli/usage_errors.h"
+
+#include <algorithm>
+#include <functional>
+#include <numeric>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace kopt::cli {
+namespace {
+
+// Levenshtein distance; names are short, so the quadratic table is nothing.
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  std::iota(row.begin(), row.end(), std::size_t{0});
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t substituted = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
+      diagonal = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, substituted});
+    }
+  }
+  return row[b.size()];
+}
+
+// The subcommand being parsed when the error came (the deepest one parsed), or null.
+const CLI::App* parsed_subcommand(const CLI::App& app) {
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App* s) { return s->parsed(); })) {
+    const CLI::App* deeper = parsed_subcommand(*sub);
+    return deeper != nullptr ? deeper : sub;
+  }
+  return nullptr;
+}
+
+std::string full_name(const CLI::App* sub) {
+  std::string name = sub->get_name();
+  for (const CLI::App* parent = sub->get_parent(); parent != nullptr && parent->get_parent() != nullptr;
+       parent = parent->get_parent()) {
+    name = parent->get_name() + " " + name;
+  }
+  return "kopt " + name;
+}
+
+std::vector<std::string> subcommand_names(const CLI::App& app) {
+  const std::function<bool(const CLI::App*)> every;  // empty: CLI11 lists them all
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands(every)) names.push_back(sub->get_name());
+  return names;
+}
+
+std::vector<std::string> long_option_names(const CLI::App& sub) {
+  std::vector<std::string> names;
+  for (const CLI::Option* option : sub.get_options()) {
+    for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
+  }
+  return names;
+}
+
+std::string with_suggestion(const std::string& word, const std::vector<std::string>& candidates) {
+  const std::string close = closest_name(word, candidates);
+  return close.empty() ? "" : fmt::format("; did you mean {}?", close);
+}
+
+// An unknown command: the first plain word that names none.
+std::string unknown_command(const CLI::App& app, const std::vector<std::string>& words) {
+  const std::vector<std::string> names = subcommand_names(app);
+  for (const std::string& word : words) {
+    if (word.rfind("-", 0) == 0) continue;
+    if (std::find(names.begin(), names.end(), word) != names.end()) return "";
+    return fmt::format("unknown command '{}'{} (kopt --help lists them)", word, with_suggestion(word, names));
+  }
+  return fmt::format("give a command: {} (kopt --help says what each does)", fmt::join(names, ", "));
+}
+
+}  // namespace
+
+std::string closest_name(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_distance = word.size() / 3 + 1;
+  for (const std::string& candidate : candidates) {
+    const std::size_t distance = edit_distance(word, candidate);
+    if (distance < best_distance && distance > 0) {
+      best = candidate;
+      best_distance = distance;
+    }
+  }
+  return best;
+}
+
+std::string describe_parse_error(const CLI::ParseError& e, const CLI::App& app, const std::vector<std::string>& words) {
+  const CLI::App* sub = parsed_subcommand(app);
+  if (sub == nullptr) {
+    // Nothing parsed below the top: no command, an unknown one, or an unknown top-level flag.
+    for (const std::string& word : words) {
+      if (word.rfind("--", 0) == 0 && word != "--help" && word != "--version") {
+        return fmt::format("unknown option {}{} (kopt --help)", word, with_suggestion(word, {"--help", "--version"}));
+      }
+      if (word.rfind("-", 0) != 0) break;
+    }
+    return unknown_command(app, words);
+  }
+  const std::string help = fmt::format("{} --help", full_name(sub));
+  if (const std::vector<std::string> names = subcommand_names(*sub); !names.empty()) {
+    // A command with commands of its own (kb list/show/match) got none it knows.
+    const auto after = std::find(words.begin(), words.end(), sub->get_name());
+    for (auto word = after == words.end() ? after : after + 1; word != words.end(); ++word) {
+      if (word->rfind("-", 0) == 0) continue;
+      return fmt::format("{}: unknown command '{}'{} ({})", full_name(sub), *word, with_suggestion(*word, names), help);
+    }
+    return fmt::format("{}: give one of {} ({})", full_name(sub), fmt::join(names, ", "), help);
+  }
+  const std::string message = e.what();
+  if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
+    const std::string prefix = "argument was not expected: ";
+    const std::size_t at = message.find(prefix);
+    const std::string word = at == std::string::npos ? message : message.substr(at + prefix.size());
+    if (word.rfind("-", 0) == 0) {
+      return fmt::format("unknown option {} for {}{} ({})", word, full_name(sub),
+                         with_suggestion(word.substr(0, word.find('=')), long_option_names(*sub)), help);
+    }
+    return fmt::format("unexpected argument '{}' for {} ({})", word, full_name(sub), help);
+  }
+  if (dynamic_cast<const CLI::ConversionError*>(&e) != nullptr) {
+    // "Could not convert: --warmup = abc"
+    const std::size_t colon = message.find(": ");
+    const std::string what = colon == std::string::npos ? message : message.substr(colon + 2);
+    const std::size_t equals = what.find(" = ");
+    if (equals == std::string::npos) return fmt::format("{}: not a valid value ({})", what, help);
+    return fmt::format("{} {}: not a valid value for {} ({})", what.substr(0, equals), what.substr(equals + 3),
+                       what.substr(0, equals), help);
+  }
+  if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr) {
+    // "kernel is required"
+    return fmt::format("{}: {} ({})", full_name(sub), message, help);
+  }
+  return fmt::format("{}: {} ({})", full_name(sub), message, help);
+}
+
+}  // namespace kopt::cli

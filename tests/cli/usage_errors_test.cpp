@@ -1,0 +1,69 @@
+// Whole-program tests of the option parser's errors as a user meets them: one `kopt: error:`
+// line naming the problem and what to do, a suggestion for a typo, and with --json a JSON
+// object on stdout.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/kopt_process.h"
+
+namespace kopt {
+namespace {
+using testing::first_line;
+using testing::run_kopt;
+
+TEST(UsageErrors, AMistypedCommandGetsTheCommandItResembles) {
+  const auto r = run_kopt({"bnch", "examples/vector_add.cu"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.stderr_text), "kopt: error: unknown command 'bnch'; did you mean bench? (kopt --help lists them)");
+  EXPECT_TRUE(r.stdout_text.empty());
+}
+
+TEST(UsageErrors, NoCommandListsThem) {
+  const auto r = run_kopt({});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.stderr_text).rfind("kopt: error: give a command: preflight, inspect, compile, bench", 0), 0u)
+      << r.stderr_text;
+}
+
+TEST(UsageErrors, AMistypedOptionGetsTheOptionItResembles) {
+  const auto r = run_kopt({"compile", "--jsn", "examples/vector_add.cu"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.stderr_text),
+            "kopt: error: unknown option --jsn for kopt compile; did you mean --json? (kopt compile --help)");
+}
+
+TEST(UsageErrors, ABadValueNamesTheOptionAndTheValue) {
+  const auto r = run_kopt({"bench", "examples/vector_add.cu", "--warmup", "abc"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.stderr_text),
+            "kopt: error: --warmup abc: not a valid value for --warmup (kopt bench --help)");
+}
+
+TEST(UsageErrors, AMissingKernelIsNamedBeforeAnyGpuCheck) {
+  const auto r = run_kopt({"bench"}, {{"CUDA_VISIBLE_DEVICES", ""}});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.stderr_text), "kopt: error: kopt bench: kernel is required (kopt bench --help)");
+}
+
+TEST(UsageErrors, AMistypedKbCommandGetsTheOneItResembles) {
+  const auto r = run_kopt({"kb", "shw", "tiling"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.stderr_text), "kopt: error: kopt kb: unknown command 'shw'; did you mean show? (kopt kb --help)");
+}
+
+TEST(UsageErrors, WithJsonEveryErrorIsAJsonObjectOnStdout) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"compile", "--json", "--jsn", "examples/vector_add.cu"},
+        std::vector<std::string>{"inspect", "no_such_kernel.cu", "--json"}}) {
+    const auto r = run_kopt(args);
+    EXPECT_EQ(r.exit_code, 2);
+    const auto document = nlohmann::json::parse(r.stdout_text);
+    EXPECT_EQ(document["schema"], "kopt.error/v1");
+    EXPECT_EQ(document["exit_code"], 2);
+    EXPECT_EQ("kopt: error: " + document["error"].get<std::string>(), first_line(r.stderr_text));
+  }
+}
+
+}  // namespace
+}  // namespace kopt
