@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <optional>
@@ -154,7 +155,6 @@ json sample_gpu_time(const cuda::driver_api& api, cuda::activity_recorder& recor
   while (true) {
     const call_sample s = sample();
     record.gpu_ms.push_back(s.span_ns / 1e6);
-    record.span_ns.push_back(static_cast<std::uint64_t>(s.span_ns));
     record.kernel_sum_ms.push_back(s.kernel_ns / 1e6);
     record.host_ms.push_back(s.host_ns / 1e6);
     record.issue_ms.push_back(s.issue_host_ns / 1e6);
@@ -216,7 +216,10 @@ double median_or_zero(const std::vector<double>& values) {
 
 json timing_document(const sampling_record& record) {
   const auto g = measure::summarize(record.gpu_ms);
-  const std::uint64_t tick = measure::timer_tick_ns(record.span_ns);
+  // The spans are whole nanoseconds from CUPTI; rounding undoes the conversion to ms.
+  std::vector<std::uint64_t> span_ns;
+  for (const double ms : record.gpu_ms) span_ns.push_back(static_cast<std::uint64_t>(std::llround(ms * 1e6)));
+  const std::uint64_t tick = measure::timer_tick_ns(span_ns);
   const measure::headline_estimate estimate = measure::headline(record.gpu_ms, tick);
   const auto h = measure::summarize(record.host_ms);
   const double kernel_sum_median = median_or_zero(record.kernel_sum_ms);

@@ -52,7 +52,6 @@ std::string protocol_description(bool hot, std::size_t l2_bytes);
 // What sampling saw, before it becomes the timing document.
 struct sampling_record {
   std::vector<double> gpu_ms;      // [ms] per sample: span of the call's GPU work
-  std::vector<std::uint64_t> span_ns;  // [ns] the same spans as integers, for the timer's step
   std::vector<double> kernel_sum_ms;  // [ms] per sample: sum of the call's kernel durations
   std::vector<double> host_ms;     // [ms] per sample, host time of call + synchronisation
   std::vector<double> issue_ms;    // [ms] per sample, host time until solve() returned

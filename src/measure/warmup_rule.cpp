@@ -3,14 +3,15 @@
 #include <algorithm>
 #include <cmath>
 
+#include "measure/statistics.h"
+
 namespace kopt::measure {
 namespace {
 
 double median_of(std::vector<double>::const_iterator first, std::vector<double>::const_iterator last) {
   std::vector<double> part(first, last);
   std::sort(part.begin(), part.end());
-  const std::size_t n = part.size();
-  return n % 2 == 1 ? part[n / 2] : (part[n / 2 - 1] + part[n / 2]) / 2.0;
+  return quantile_of_sorted(part, 0.5);
 }
 
 }  // namespace

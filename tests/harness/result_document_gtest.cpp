@@ -49,7 +49,6 @@ TEST(TimingDocument, AShortCallOnA32NsTimerIsReportedByTrimmedMean) {
   sampling_record r = record_of({});
   for (int i = 0; i < 30; ++i) {
     const std::uint64_t ns = i % 3 == 0 ? 4672 : 4640;
-    r.span_ns.push_back(ns);
     r.gpu_ms.push_back(static_cast<double>(ns) / 1e6);
     r.host_ms.push_back(0.01);
   }
@@ -63,8 +62,7 @@ TEST(TimingDocument, AShortCallOnA32NsTimerIsReportedByTrimmedMean) {
 }
 
 TEST(TimingDocument, ALongCallIsReportedByItsMedian) {
-  sampling_record r = record_of({0.1, 0.2, 0.3});
-  r.span_ns = {100032, 200000, 300000};  // on a 32 ns timer
+  sampling_record r = record_of({0.100032, 0.2, 0.3});  // on a 32 ns timer
   const json t = timing_document(r);
   EXPECT_EQ(t["estimator"], "median");
   EXPECT_DOUBLE_EQ(t["estimate_ms"].get<double>(), 0.2);
