@@ -36,8 +36,20 @@ def per_call_row(name, label, result):
             f"{'' if overhead is None else json.dumps(overhead)} |")
 
 
+def phase_text(phases):
+    """'kernel_process 4.10 (validation 0.52, timing 2.31, ...); reference_process ...'."""
+    parts = []
+    for key, value in phases.items():
+        if isinstance(value, dict):
+            parts.append(f"{key}: " + ", ".join(f"{k} {v:.2f}" for k, v in value.items()))
+        elif isinstance(value, (int, float)):
+            parts.append(f"{key} {value:.2f}")
+    return "; ".join(parts)
+
+
 def judge_cost(before, after, rounds):
     per_call = []
+    phases = []
     print("| case | build | wall s (each round) | median wall s | kernel median µs (each round) | samples, stop | checked calls |")
     print("|---|---|---|---|---|---|---|")
     for name, args in COST_CASES:
@@ -56,8 +68,10 @@ def judge_cost(before, after, rounds):
                 per_call.append(per_call_row(name, label, result))
                 medians[label].append(result["kernel"]["median_ms"] * 1000)
                 samples[label].append(f'{result["kernel"]["sample_count"]} {result["kernel"]["stop_reason"]}')
-                if label == "after" and "timed_call_checks" in result:
+                if label == "after" and result.get("timed_call_checks"):
                     checked.append(result["timed_call_checks"]["checked"])
+                if label == "after" and result.get("phases_s"):
+                    phases.append(f"| {name} | {phase_text(result['phases_s'])} |")
         for label in ("before", "after"):
             if not walls[label]:
                 continue
@@ -76,6 +90,13 @@ def judge_cost(before, after, rounds):
     print("| case | build | calls | kernel host µs | reference host µs | kopt ms per call, by step | runner s |")
     print("|---|---|---|---|---|---|---|")
     for row in per_call:
+        print(row)
+    print()
+    print("Where the wall time of each run after went (s): the parent's steps, and each measuring process's own.")
+    print()
+    print("| case | phases |")
+    print("|---|---|")
+    for row in phases:
         print(row)
 
 

@@ -22,7 +22,7 @@ from .reference_job import call_reference, load_reference, require_written
 from .triton_contract import TritonModule, dimension_value
 from .triton_facts import LaunchWatcher
 
-AFTER_TIMING_SEED_OFFSET = 1000003  # the harness's (bench_run.cpp): fresh inputs after timing
+AFTER_TIMING_SEED_OFFSET = 1000003  # the harness's (kernel_run.cpp): fresh inputs after timing
 
 
 class KernelFailure(Exception):

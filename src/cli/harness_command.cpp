@@ -1,5 +1,5 @@
-// kopt harness JOB RESULT: the measuring child process of `kopt bench` (not for users; hidden
-// from --help). Exit 0 with RESULT written, whatever the kernel did; 2 for an environment
+// kopt harness JOB RESULT: a measuring child process of `kopt bench`, the kernel's or the
+// reference's as the job says (not for users; hidden from --help). Exit 0 with RESULT written, whatever the kernel did; 2 for an environment
 // problem (its message on stderr). A kernel that kills this process leaves no RESULT.
 #include <unistd.h>
 
@@ -8,7 +8,8 @@
 #include "cli/commands.h"
 #include "core/error.h"
 #include "core/json_io.h"
-#include "harness/bench_run.h"
+#include "harness/kernel_run.h"
+#include "harness/reference_run.h"
 
 namespace kopt::cli {
 namespace {
@@ -23,7 +24,8 @@ class harness_command final : public command {
 
   int run() override {
     const harness::bench_job job = harness::bench_job_from_json(read_json_file(m_job));
-    write_json_file(m_result, harness::run_bench_job(job));
+    write_json_file(m_result, harness::is_reference_role(job) ? harness::run_reference_job(job)
+                                                                : harness::run_kernel_job(job));
     // Leave at once: exit() would run the kernel library's destructors and atexit handlers,
     // which could rewrite the result just written (EXPLOITS.md #20).
     std::fflush(nullptr);

@@ -1,16 +1,27 @@
 #include "harness/bench_job.h"
 
+#include "core/error.h"
+
 namespace kopt::harness {
 
 bool has_python_reference(const bench_job& job) {
   return job.reference_source.size() > 3 && job.reference_source.ends_with(".py");
 }
 
+bool has_native_reference(const bench_job& job) {
+  return !job.reference_source.empty() && !has_python_reference(job);
+}
+
+bool is_reference_role(const bench_job& job) { return job.role == "reference"; }
+
 json to_json(const bench_job& job) {
   json dims = json::array();
   for (const auto& d : job.dims) dims.push_back(json{{"name", d.name}, {"value", d.value}, {"via_dim_flag", d.via_dim_flag}});
-  return with_schema("harness_job", 1,
-                     json{{"kernel_source", job.kernel_source},
+  return with_schema("harness_job", 2,
+                     json{{"role", job.role},
+                          {"evidence_dir", job.evidence_dir},
+                          {"evidence", to_json(job.evidence)},
+                          {"kernel_source", job.kernel_source},
                           {"kernel_library", job.kernel_library},
                           {"reference_source", job.reference_source},
                           {"reference_library", job.reference_library},
@@ -38,6 +49,10 @@ json to_json(const bench_job& job) {
 
 bench_job bench_job_from_json(const json& d) {
   bench_job job;
+  job.role = d.at("role").get<std::string>();
+  if (job.role != "kernel" && job.role != "reference") throw error("a measuring job's role is 'kernel' or 'reference', not '" + job.role + "'");
+  job.evidence_dir = d.at("evidence_dir").get<std::string>();
+  job.evidence = evidence_keys_from_json(d.at("evidence"));
   job.kernel_source = d.at("kernel_source").get<std::string>();
   job.kernel_library = d.at("kernel_library").get<std::string>();
   job.reference_source = d.at("reference_source").get<std::string>();

@@ -1,7 +1,9 @@
 #pragma once
-// What `kopt bench` asks of its measuring child process (`kopt harness JOB RESULT`), as a
-// JSON file: the kernel and reference libraries, the dimensions (the child plans the buffers
-// itself with the same front end), and the validation and timing options.
+// What `kopt bench` asks of a measuring child process (`kopt harness JOB RESULT`), as a JSON
+// file: the sources and the library to load, the dimensions (the child plans the buffers
+// itself with the same front end), and the validation and timing options. The kernel and the
+// reference run in separate children ("role"): neither can reach the other's memory, and both
+// leave their outputs in a folder of the parent's, which compares them.
 
 #include <cstdint>
 #include <optional>
@@ -9,11 +11,18 @@
 #include <vector>
 
 #include "core/json_io.h"
+#include "harness/evidence_files.h"
 #include "kernel/dimensions.h"
 
 namespace kopt::harness {
 
 struct bench_job {
+  // "kernel": run and time the kernel, keep its outputs for the inputs in `evidence_dir`.
+  // "reference": run the reference on each of `evidence` (made again from their keys), write
+  // its outputs there, and time it.
+  std::string role = "kernel";
+  std::string evidence_dir;        // "": nothing to keep (no reference to compare with)
+  std::vector<evidence_key> evidence;
   std::string kernel_source;
   std::string kernel_library;
   std::string reference_source;    // "" without a reference
@@ -47,6 +56,9 @@ struct bench_job {
 };
 
 bool has_python_reference(const bench_job& job);
+// A reference with a solve() of its own (a .cu file).
+bool has_native_reference(const bench_job& job);
+bool is_reference_role(const bench_job& job);
 
 json to_json(const bench_job& job);
 bench_job bench_job_from_json(const json& document);

@@ -52,6 +52,12 @@ void device_buffers::prepare(const std::vector<std::vector<std::byte>>& contents
   check(m_api, m_api.ctx_synchronize(), "preparing buffers");
 }
 
+void device_buffers::reset_to_canary() {
+  for (const allocation& a : m_allocations) {
+    check(m_api, m_api.memset_d8(a.base, canary_byte, a.layout.allocation_bytes), "filling guard regions");
+  }
+}
+
 void device_buffers::poison(std::size_t i) {
   const kernel::buffer_spec& spec = m_buffers.at(i);
   const poison_pattern pattern = poison_for(spec.param.element);

@@ -32,6 +32,10 @@ class device_buffers {
   // `contents[i]` into each `in`/`inout` buffer (contents of `out` buffers are ignored).
   void prepare(const std::vector<std::vector<std::byte>>& contents);
 
+  // Resets every allocation, guards and contents, to the canary (no synchronisation): the
+  // start of a run whose inputs are then made on the device.
+  void reset_to_canary();
+
   // Enqueues the fill of `out` buffer `i` with its poison (no synchronisation).
   void poison(std::size_t i);
 

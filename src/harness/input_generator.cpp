@@ -102,4 +102,26 @@ void input_generator::generate(std::size_t i, CUdeviceptr target, std::uint64_t 
   check(m_api, m_api.launch_kernel(m_kernel, 1024, 1, 1, 256, 1, 1, 0, nullptr, arguments, nullptr), "cuLaunchKernel");
 }
 
+void prepare_call_inputs(input_generator& generator, const kernel::kernel_plan& plan, device_buffers& target,
+                         std::uint64_t seed, std::uint64_t call) {
+  for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
+    const auto& b = plan.buffers[i];
+    if (b.role == kernel::buffer_role::out) {
+      target.poison(i);
+    } else {
+      generator.generate(i, target.data(i), call_seed(seed, b.param.name, call));
+    }
+  }
+}
+
+void prepare_key_inputs(input_generator& generator, const kernel::kernel_plan& plan, device_buffers& target,
+                        std::uint64_t run_seed, const evidence_key& key) {
+  constexpr std::uint64_t validation_index = ~std::uint64_t{0};
+  if (key.what == evidence_key::kind::seed) {
+    prepare_call_inputs(generator, plan, target, key.value, validation_index);
+  } else {
+    prepare_call_inputs(generator, plan, target, run_seed, key.value);
+  }
+}
+
 }  // namespace kopt::harness

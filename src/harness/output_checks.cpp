@@ -52,4 +52,12 @@ buffer_contents download_outputs(const kernel::kernel_plan& plan, const device_b
   return outputs;
 }
 
+buffer_contents download_inputs(const kernel::kernel_plan& plan, const device_buffers& buffers) {
+  buffer_contents inputs(plan.buffers.size());
+  for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
+    if (plan.buffers[i].role != buffer_role::out) inputs[i] = buffers.download(i);
+  }
+  return inputs;
+}
+
 }  // namespace kopt::harness

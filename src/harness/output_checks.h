@@ -33,4 +33,7 @@ outputs_verdict compare_outputs(const kernel::kernel_plan& plan, const buffer_co
 // The kernel's bytes of every non-input buffer (input entries left empty).
 buffer_contents download_outputs(const kernel::kernel_plan& plan, const device_buffers& buffers);
 
+// The bytes of every `in` and `inout` buffer (output entries left empty).
+buffer_contents download_inputs(const kernel::kernel_plan& plan, const device_buffers& buffers);
+
 }  // namespace kopt::harness

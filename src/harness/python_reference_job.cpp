@@ -28,7 +28,7 @@ python_reference_result run_python_reference_job(const bench_job& job, const ker
   request.work_dir = base / fmt::format("kopt-reference-{}", ::getpid());
   request.plan = &plan;
   request.seeds = &inputs;
-  request.timing = reference_timing_request{job.seed, job.hot, sampling_of(job)};
+  if (!job.validation_only) request.timing = reference_timing_request{job.seed, job.hot, sampling_of(job)};
   struct cleanup {
     std::filesystem::path dir;
     ~cleanup() {

@@ -2,16 +2,16 @@
 // Every timed call is a call under test. Before each call (outside the timed region) the
 // kernel's inputs are made fresh on the device from (seed, call index) and its outputs are
 // poisoned, so no remembered answer fits and no output is found ready. After the call, a
-// random choice that the kernel cannot see in advance picks it for a full check: guards,
-// inputs unchanged, outputs against the reference on the same inputs, made again from the
-// same seed. About one call in 32 is checked, then more at the end until at least
+// random choice that the kernel cannot see in advance picks it for a full check: guards and
+// inputs unchanged here, and its outputs handed to the parent, which compares them with the
+// reference's outputs for the same inputs (made again from the same seed in the reference's
+// own process). About one call in 32 is checked, then more at the end until at least
 // max(10, calls/32) were, and always the last one: a kernel that behaves differently when it
 // believes it is only being timed (call counting, caching by pointer or contents, deferred
 // work) is caught.
 
 #include <cstdint>
 #include <functional>
-#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -22,30 +22,21 @@
 #include "harness/device_buffers.h"
 #include "harness/input_generator.h"
 #include "kernel/buffer_plan.h"
-#include "validate/tolerance.h"
 
 namespace kopt::harness {
 
-// A checked call whose outputs wait for a reference that runs later (the Python runner).
-struct deferred_check {
-  std::uint64_t call = 0;
-  buffer_contents inputs;          // what the kernel was given (`out` entries: the poison)
-  buffer_contents kernel_outputs;  // what it left (input entries empty)
-};
-
 class timed_call_checks {
  public:
-  // The expected outputs for inputs already made in `scratch` (a native reference runs on
-  // them there); empty: the reference runs later on deferred checks, or there is none.
-  using reference_on_scratch = std::function<buffer_contents()>;
+  // Where a checked call's outputs go (the parent compares them with the reference's outputs
+  // for the same inputs); empty when there is no reference to compare with.
+  using evidence_sink = std::function<void(std::uint64_t call, const buffer_contents& outputs)>;
 
-  // [bytes] of host memory deferred checks may hold; past it, fewer calls are checked.
-  static constexpr std::size_t deferred_budget = std::size_t{2} << 30;
+  // [bytes] of outputs the checked calls may leave; past it, fewer calls have their outputs
+  // compared (guards and inputs are still checked).
+  static constexpr std::size_t evidence_budget = std::size_t{2} << 30;
 
   timed_call_checks(const cuda::driver_api& api, const kernel::kernel_plan& plan, device_buffers& kernel,
-                    device_buffers& scratch, input_generator& generator, std::uint64_t seed,
-                    reference_on_scratch reference, bool defer_to_later_reference,
-                    validate::tolerance_overrides tolerances);
+                    device_buffers& scratch, input_generator& generator, std::uint64_t seed, evidence_sink keep);
 
   // Fresh inputs for `call` in `target` and its outputs poisoned (enqueued; the timer
   // synchronises before the call).
@@ -58,8 +49,9 @@ class timed_call_checks {
   // After the last call: checks it unless it was.
   void finish(std::uint64_t last_call);
 
-  std::vector<deferred_check>& deferred() { return m_deferred; }
-  // {"calls", "checked", "checked_calls", "deferred", "skipped_for_memory", "rule"}
+  // The calls whose outputs went to the sink, in order.
+  const std::vector<std::uint64_t>& kept_calls() const { return m_kept; }
+  // {"calls", "checked", "checked_calls", "outputs_kept", "outputs_unchecked_for_memory", "rule"}
   json summary() const;
 
  private:
@@ -71,15 +63,13 @@ class timed_call_checks {
   device_buffers& m_scratch;
   input_generator& m_generator;
   std::uint64_t m_seed;
-  reference_on_scratch m_reference;
-  bool m_defer;
-  validate::tolerance_overrides m_tolerances;
+  evidence_sink m_keep;
   std::mt19937_64 m_random;          // seeded from the OS, never from --seed: unpredictable
   bool m_topping_up = false;
   std::uint64_t m_calls = 0;
   std::vector<std::uint64_t> m_checked;
-  std::vector<deferred_check> m_deferred;
-  std::size_t m_deferred_bytes = 0;
+  std::vector<std::uint64_t> m_kept;
+  std::size_t m_kept_bytes = 0;
   std::uint64_t m_skipped_for_memory = 0;
 };
 

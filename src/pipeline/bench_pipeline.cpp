@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "pipeline/judged_run.h"
 #include "pipeline/sanitizer_pass.h"
 
 namespace kopt::pipeline {
@@ -47,7 +48,7 @@ bench_outcome run_bench(const bench_request& request, measuring_worker& worker) 
         run_sanitizer_pass(worker, request.sanitize, job, outcome.prepared.device, request.target.timeout_s);
   }
   json result = outcome.sanitizer.is_null() || outcome.sanitizer["status"] == "clean"
-                    ? run_measuring_child(worker, job, outcome.prepared.device, request.target.timeout_s)
+                    ? run_judged(worker, job, outcome.prepared.device, request.target.timeout_s)
                     : sanitizer_failure(outcome.sanitizer);
   if (!outcome.sanitizer.is_null()) result["sanitizer"] = outcome.sanitizer;
   add_provenance(result, outcome.prepared, job);

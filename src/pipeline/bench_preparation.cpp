@@ -118,7 +118,7 @@ prepared_bench prepare_bench(const bench_target& options, harness::bench_job& jo
 }
 
 json run_measuring_child(measuring_worker& worker, const harness::bench_job& job, const env::gpu_device& device,
-                         int timeout_s) {
+                         int timeout_s, measuring_side side) {
   const wrapped_child_run child = worker.run({}, job, device, timeout_s);
   const process_result& run = child.process;
   if (run.exit_code == static_cast<int>(exit_status::usage_or_environment)) {
@@ -134,10 +134,13 @@ json run_measuring_child(measuring_worker& worker, const harness::bench_job& job
     return result;
   }
   const bool hung = run.timed_out;
+  const bool kernel = side == measuring_side::kernel;
   return json{{"status", hung ? "timed_out" : "crashed"},
-              {"reason", hung ? fmt::format("the kernel did not finish: the measuring process was killed after {} s "
-                                            "(--timeout)", timeout_s)
-                              : fmt::format("the measuring process died ({}): {}", run.describe_end(),
+              {"reason", hung ? fmt::format("the {} did not finish: {} measuring process was killed after {} s "
+                                            "(--timeout)",
+                                            kernel ? "kernel" : "reference", kernel ? "the" : "its", timeout_s)
+                              : fmt::format("{} measuring process died ({}): {}",
+                                            kernel ? "the" : "the reference's", run.describe_end(),
                                             std::string(trim(run.stderr_text)))},
               {"correctness", json{{"checked", false}, {"passed", nullptr}}}};
 }

@@ -57,11 +57,14 @@ struct prepared_bench {
 // sources, libraries and dimensions. Throws kopt::error for usage and environment problems.
 prepared_bench prepare_bench(const bench_target& target, harness::bench_job& job, measuring_worker& worker);
 
-// Runs the measuring child on `job`; a child that crashes or hangs becomes a result with
+// Which side a measuring child runs, for the messages when it dies or hangs.
+enum class measuring_side { kernel, reference };
+
+// Runs a measuring child on `job`; a child that crashes or hangs becomes a result with
 // status "crashed" / "timed_out". An environment error in the child (exit 2) is rethrown as
 // kopt::error.
 json run_measuring_child(measuring_worker& worker, const harness::bench_job& job, const env::gpu_device& device,
-                         int timeout_s);
+                         int timeout_s, measuring_side side = measuring_side::kernel);
 
 // The provenance fields every bench result carries.
 void add_provenance(json& result, const prepared_bench& prepared, const harness::bench_job& job);

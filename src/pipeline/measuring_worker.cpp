@@ -13,6 +13,7 @@
 #include "core/files.h"
 #include "core/install_layout.h"
 #include "kernel/buffer_plan.h"
+#include "pipeline/reference_environment.h"
 
 namespace kopt::pipeline {
 namespace fs = std::filesystem;
@@ -42,8 +43,13 @@ class process_worker final : public measuring_worker {
     // Triton compiles into a cache of this run's own, so no binary from an earlier run (of
     // another version of the module, say) can stand in for the one the source gives now.
     if (is_triton(job)) env["TRITON_CACHE_DIR"] = (work / "triton-cache").string();
+    // The reference's process gets the user's environment cut down to what finding the
+    // driver and Python needs (reference_environment.h).
+    std::vector<std::string> unset;
+    if (harness::is_reference_role(job)) unset = variables_to_clear_for_reference();
     wrapped_child_run run;
-    run.process = run_process({.argv = argv, .extra_env = env, .timeout = std::chrono::seconds(timeout_s)});
+    run.process = run_process(
+        {.argv = argv, .extra_env = env, .unset_env = unset, .timeout = std::chrono::seconds(timeout_s)});
     std::error_code ec;
     if (fs::exists(result_file, ec)) run.result = read_json_file(result_file);
     fs::remove_all(work, ec);

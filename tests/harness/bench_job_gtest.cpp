@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/error.h"
+
 namespace kopt::harness {
 namespace {
 
@@ -21,7 +23,7 @@ TEST(BenchJob, RoundTripsThroughJson) {
   job.profile_mode = true;
   job.profile_calls = 20;
   const json document = to_json(job);
-  EXPECT_EQ(document["schema"], "kopt.harness_job/v1");
+  EXPECT_EQ(document["schema"], "kopt.harness_job/v2");
   const bench_job back = bench_job_from_json(document);
   EXPECT_EQ(back.kernel_library, job.kernel_library);
   ASSERT_EQ(back.dims.size(), 2u);
@@ -49,6 +51,29 @@ TEST(BenchJob, PythonReferenceTravelsWithItsRunner) {
   EXPECT_EQ(back.python_runner, job.python_runner);
   EXPECT_EQ(back.harness_abi_library, job.harness_abi_library);
   EXPECT_TRUE(back.reference_library.empty());
+}
+
+TEST(BenchJob, AReferenceJobCarriesTheKeysOfTheInputsToMakeAgain) {
+  bench_job job;
+  job.role = "reference";
+  job.reference_source = "/k/ref.cu";
+  job.evidence_dir = "/dev/shm/kopt-evidence-x/reference";
+  job.evidence = {{evidence_key::kind::seed, 7, "before timing"}, {evidence_key::kind::call, 123, "timed"}};
+  const bench_job back = bench_job_from_json(to_json(job));
+  EXPECT_TRUE(is_reference_role(back));
+  EXPECT_TRUE(has_native_reference(back));
+  EXPECT_EQ(back.evidence_dir, job.evidence_dir);
+  ASSERT_EQ(back.evidence.size(), 2u);
+  EXPECT_EQ(back.evidence[1].what, evidence_key::kind::call);
+  EXPECT_EQ(back.evidence[1].value, 123u);
+  EXPECT_EQ(folder_name(back.evidence[0]), "seed_7");
+  EXPECT_EQ(folder_name(back.evidence[1]), "call_123");
+}
+
+TEST(BenchJob, AnUnknownRoleIsRefused) {
+  json document = to_json(bench_job{});
+  document["role"] = "judge";
+  EXPECT_THROW(bench_job_from_json(document), error);
 }
 
 }  // namespace

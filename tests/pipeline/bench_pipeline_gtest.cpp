@@ -1,14 +1,20 @@
 // The bench pipeline end to end on the CPU: real planning, real nvcc builds of the example
-// kernel and its reference, and a recorded measuring worker where the GPU child would run.
+// kernel and its reference, and a recorded measuring worker where the GPU children would run:
+// it answers for the kernel's and the reference's child alike, and leaves their outputs where
+// real children leave them, so the parent's verdict runs on real files.
 #include "pipeline/bench_pipeline.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 
 #include <gtest/gtest.h>
 
 #include "core/error.h"
 #include "core/json_io.h"
+#include "harness/job_problem.h"
+#include "pipeline/reference_environment.h"
 #include "support/kopt_process.h"
 #include "pipeline/recorded_worker.h"
 #include "recorded_h200.h"
@@ -23,6 +29,45 @@ wrapped_child_run child_that_wrote(const json& result) {
   run.process.exit_code = 0;
   run.result = result;
   return run;
+}
+
+json recorded(const char* name) { return read_json_file(testing::source_dir() / "tests/data/pipeline" / name); }
+
+// Every output element of every kept key set to `value` in the side's evidence folder.
+void leave_outputs(const harness::bench_job& job, float value) {
+  if (job.evidence_dir.empty()) return;  // nothing to keep: no reference (the sanitizer pass, say)
+  const harness::job_problem problem(job);
+  const kernel::kernel_plan& plan = problem.plan();
+  for (const harness::evidence_key& key : job.evidence) {
+    harness::buffer_contents outputs(plan.buffers.size());
+    for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
+      if (plan.buffers[i].role == kernel::buffer_role::in) continue;
+      std::vector<float> values(static_cast<std::size_t>(plan.buffers[i].elements), value);
+      outputs[i].resize(values.size() * sizeof(float));
+      std::memcpy(outputs[i].data(), values.data(), outputs[i].size());
+    }
+    harness::write_evidence(job.evidence_dir, key, plan, outputs);
+  }
+}
+
+// The kernel's child as recorded (child_result_ok.json, its keys), then the reference's; the
+// kernel leaves `kernel_value` everywhere except in call `wrong_call`'s outputs (when not 0).
+recorded_worker::responder two_children(float kernel_value, std::uint64_t wrong_call = 0) {
+  return [=](const harness::bench_job& job) {
+    if (harness::is_reference_role(job)) {
+      leave_outputs(job, 1.0f);
+      return child_that_wrote(recorded("reference_child_result_ok.json"));
+    }
+    json result = recorded("child_result_ok.json");
+    harness::bench_job kept = job;
+    kept.evidence = harness::evidence_keys_from_json(result["evidence"]);
+    leave_outputs(kept, kernel_value);
+    if (wrong_call != 0) {
+      kept.evidence = {harness::evidence_key{harness::evidence_key::kind::call, wrong_call, "timed"}};
+      leave_outputs(kept, 2.0f);
+    }
+    return child_that_wrote(result);
+  };
 }
 
 class BenchPipeline : public ::testing::Test {
@@ -42,32 +87,118 @@ class BenchPipeline : public ::testing::Test {
   testing::scratch_dir m_cache;
 };
 
-TEST_F(BenchPipeline, BuildsBothSidesAndHandsTheChildACompleteJob) {
-  recorded_worker worker(recorded_h200(), child_that_wrote(read_json_file(
-                                              testing::source_dir() / "tests/data/pipeline/child_result_ok.json")));
+TEST_F(BenchPipeline, TheKernelAndTheReferenceRunInSeparateChildrenAndTheParentJudges) {
+  recorded_worker worker(recorded_h200(), two_children(1.0f));
   const bench_outcome outcome = run_bench(vector_add(example("vector_add.cu")), worker);
 
-  ASSERT_EQ(worker.runs().size(), 1u);
-  const recorded_run& run = worker.runs().front();
-  EXPECT_TRUE(run.wrapper.empty());
-  EXPECT_EQ(run.device.name, "NVIDIA H200");
-  EXPECT_EQ(run.timeout_s, 600);
-  EXPECT_EQ(run.job.backend, "cuda");
-  EXPECT_TRUE(fs::exists(run.job.kernel_library)) << run.job.kernel_library;
-  EXPECT_TRUE(fs::exists(run.job.reference_library)) << run.job.reference_library;
-  ASSERT_EQ(run.job.dims.size(), 1u);
-  EXPECT_EQ(run.job.dims[0].name, "N");
+  ASSERT_EQ(worker.runs().size(), 2u);
+  const recorded_run& kernel_run = worker.runs()[0];
+  EXPECT_TRUE(kernel_run.wrapper.empty());
+  EXPECT_EQ(kernel_run.device.name, "NVIDIA H200");
+  EXPECT_EQ(kernel_run.timeout_s, 600);
+  EXPECT_EQ(kernel_run.job.role, "kernel");
+  EXPECT_EQ(kernel_run.job.backend, "cuda");
+  EXPECT_TRUE(fs::exists(kernel_run.job.kernel_library)) << kernel_run.job.kernel_library;
+  EXPECT_TRUE(kernel_run.job.reference_library.empty()) << "the reference must never be loaded beside the kernel";
+  EXPECT_FALSE(kernel_run.job.evidence_dir.empty());
+  ASSERT_EQ(kernel_run.job.dims.size(), 1u);
+  EXPECT_EQ(kernel_run.job.dims[0].name, "N");
+
+  const recorded_run& reference_run = worker.runs()[1];
+  EXPECT_EQ(reference_run.job.role, "reference");
+  EXPECT_TRUE(reference_run.job.kernel_library.empty()) << "the kernel must never be loaded beside the reference";
+  EXPECT_TRUE(fs::exists(reference_run.job.reference_library)) << reference_run.job.reference_library;
+  EXPECT_NE(reference_run.job.evidence_dir, kernel_run.job.evidence_dir);
+  ASSERT_EQ(reference_run.job.evidence.size(), 4u);  // the keys the kernel's child kept, in its order
+  EXPECT_EQ(reference_run.job.evidence[2].what, harness::evidence_key::kind::call);
+  EXPECT_EQ(reference_run.job.evidence[2].value, 17u);
+  EXPECT_FALSE(reference_run.job.validation_only);
+  EXPECT_FALSE(fs::exists(fs::path(kernel_run.job.evidence_dir).parent_path())) << "the private folder is removed";
 
   EXPECT_EQ(outcome.status, exit_status::ok);
   const json& document = outcome.document;
   EXPECT_EQ(document["schema"], "kopt.benchmark_result/v1");
   EXPECT_EQ(document["status"], "ok");
+  EXPECT_EQ(document["correctness"]["checked"], true);
+  EXPECT_EQ(document["correctness"]["passed"], true);
+  EXPECT_EQ(document["correctness"]["seeds"].size(), 3u);
+  EXPECT_EQ(document["correctness"]["seeds"][2]["when"], "after timing");
   EXPECT_EQ(document["gpu_name"], "NVIDIA H200");
   EXPECT_EQ(document["arch"], "sm_90a");
   EXPECT_EQ(document["driver_cuda_version"], "13.0");
   EXPECT_NE(document["signature"].get<std::string>().find("void solve("), std::string::npos);
   EXPECT_NE(document["nvcc_command"][0].get<std::string>().find("nvcc"), std::string::npos);
   EXPECT_DOUBLE_EQ(document["kernel"]["median_ms"].get<double>(), 0.06122);
+  EXPECT_DOUBLE_EQ(document["reference"]["median_ms"].get<double>(), 0.06130);
+  EXPECT_NEAR(document["speedup_vs_reference"].get<double>(), 0.06130 / 0.06122, 1e-9);
+}
+
+TEST_F(BenchPipeline, ACheckedTimedCallWithWrongOutputsFailsTheRunInTheParent) {
+  recorded_worker worker(recorded_h200(), two_children(1.0f, 17));
+  const bench_outcome outcome = run_bench(vector_add(example("vector_add.cu")), worker);
+  EXPECT_EQ(outcome.status, exit_status::kernel_failed);
+  EXPECT_EQ(outcome.document["status"], "failed");
+  const std::string reason = outcome.document["reason"].get<std::string>();
+  EXPECT_EQ(reason.rfind("timed call 17 (checked at random): wrong values", 0), 0u) << reason;
+  EXPECT_EQ(outcome.document["correctness"]["passed"], false);
+  EXPECT_TRUE(outcome.document["speedup_vs_reference"].is_null()) << "no speedup for a kernel that failed";
+}
+
+TEST_F(BenchPipeline, WrongValuesOnAValidationSeedNameTheSeed) {
+  recorded_worker worker(recorded_h200(), two_children(3.0f));
+  const bench_outcome outcome = run_bench(vector_add(example("vector_add.cu")), worker);
+  EXPECT_EQ(outcome.document["status"], "failed");
+  const std::string reason = outcome.document["reason"].get<std::string>();
+  EXPECT_EQ(reason.rfind("validation failed (seed 0): wrong values", 0), 0u) << reason;
+  EXPECT_EQ(outcome.document["correctness"]["seeds"][0]["passed"], false);
+}
+
+TEST_F(BenchPipeline, AKernelThatFailsInItsOwnProcessNeverStartsTheReference) {
+  recorded_worker worker(recorded_h200(), [](const harness::bench_job&) {
+    json result = recorded("child_result_ok.json");
+    result["status"] = "failed";
+    result["reason"] = "out of bounds: wrote 4 bytes past the end of C (first at +0 bytes)";
+    result["evidence"] = json::array();
+    return child_that_wrote(result);
+  });
+  const bench_outcome outcome = run_bench(vector_add(example("vector_add.cu")), worker);
+  EXPECT_EQ(worker.runs().size(), 1u);
+  EXPECT_EQ(outcome.document["reason"].get<std::string>().rfind("out of bounds:", 0), 0u);
+  EXPECT_EQ(outcome.document["correctness"]["checked"], true);
+  EXPECT_EQ(outcome.document["correctness"]["passed"], false);
+}
+
+TEST_F(BenchPipeline, AReferenceWhoseProcessDiesIsNamedAsTheReference) {
+  recorded_worker worker(recorded_h200(), [](const harness::bench_job& job) {
+    if (!harness::is_reference_role(job)) return two_children(1.0f)(job);
+    wrapped_child_run crashed;
+    crashed.process.started = true;
+    crashed.process.term_signal = 11;
+    return crashed;
+  });
+  const bench_outcome outcome = run_bench(vector_add(example("vector_add.cu")), worker);
+  EXPECT_EQ(outcome.document["status"], "crashed");
+  EXPECT_EQ(outcome.document["reason"].get<std::string>().rfind("the reference's measuring process died", 0), 0u)
+      << outcome.document["reason"];
+  EXPECT_TRUE(outcome.document["correctness"]["passed"].is_null());
+}
+
+TEST_F(BenchPipeline, TheReferencesProcessGetsNoVariableThatInjectsCodeOrChangesNumerics) {
+  ::setenv("LD_PRELOAD", "/tmp/evil.so", 1);
+  ::setenv("NVIDIA_TF32_OVERRIDE", "1", 1);
+  ::setenv("TORCH_ALLOW_TF32_CUBLAS_OVERRIDE", "1", 1);
+  const std::vector<std::string> cleared = variables_to_clear_for_reference();
+  ::unsetenv("LD_PRELOAD");
+  ::unsetenv("NVIDIA_TF32_OVERRIDE");
+  ::unsetenv("TORCH_ALLOW_TF32_CUBLAS_OVERRIDE");
+  const auto has = [&](const char* name) { return std::find(cleared.begin(), cleared.end(), name) != cleared.end(); };
+  EXPECT_TRUE(has("LD_PRELOAD"));
+  EXPECT_TRUE(has("NVIDIA_TF32_OVERRIDE"));
+  EXPECT_TRUE(has("TORCH_ALLOW_TF32_CUBLAS_OVERRIDE"));
+  EXPECT_FALSE(has("PATH"));
+  EXPECT_FALSE(has("HOME"));
+  EXPECT_TRUE(kept_for_reference("LD_LIBRARY_PATH"));
+  EXPECT_TRUE(kept_for_reference("LC_ALL"));
 }
 
 TEST_F(BenchPipeline, ASanitizerPassRunsTheKernelAloneUnderTheTool) {
@@ -78,13 +209,12 @@ TEST_F(BenchPipeline, ASanitizerPassRunsTheKernelAloneUnderTheTool) {
   fs::permissions(fake, fs::perms::owner_all);
   const std::string old_path = std::getenv("PATH") != nullptr ? std::getenv("PATH") : "";
   ::setenv("PATH", (tools.path().string() + ":" + old_path).c_str(), 1);
-  recorded_worker worker(recorded_h200(), child_that_wrote(read_json_file(
-                                              testing::source_dir() / "tests/data/pipeline/child_result_ok.json")));
+  recorded_worker worker(recorded_h200(), two_children(1.0f));
   bench_request request = vector_add(example("vector_add.cu"));
   request.sanitize = "memcheck";
   const bench_outcome outcome = run_bench(request, worker);
   ::setenv("PATH", old_path.c_str(), 1);
-  ASSERT_EQ(worker.runs().size(), 2u);
+  ASSERT_EQ(worker.runs().size(), 3u);  // the pass, then the kernel's and the reference's children
   const recorded_run& pass = worker.runs()[0];
   ASSERT_FALSE(pass.wrapper.empty());
   EXPECT_EQ(pass.wrapper[0], fake.string());

@@ -20,9 +20,16 @@ std::set<std::string> keys_of(const json& document) {
   return keys;
 }
 
-// What the harness writes for a CUDA kernel (abridged from tests/data/pipeline/child_result_ok.json).
+// A judged CUDA result: the kernel's child as recorded, the reference's timing and the parent's
+// verdict beside it.
 json cuda_child() {
-  return read_json_file(testing::source_dir() / "tests/data/pipeline/child_result_ok.json");
+  json result = read_json_file(testing::source_dir() / "tests/data/pipeline/child_result_ok.json");
+  result.erase("evidence");
+  result["reference"] =
+      read_json_file(testing::source_dir() / "tests/data/pipeline/reference_child_result_ok.json")["reference"];
+  result["correctness"] = json{{"checked", true}, {"passed", true}, {"atol", 1e-5}, {"rtol", 1e-5},
+                               {"output_tensor_count", 1}, {"seeds", json::array()}};
+  return result;
 }
 
 // What the Python runner writes for a Triton kernel: other fields, some of the same.

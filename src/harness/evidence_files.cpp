@@ -1,0 +1,89 @@
+#include "harness/evidence_files.h"
+
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+
+namespace kopt::harness {
+namespace fs = std::filesystem;
+namespace {
+
+bool is_output(const kernel::buffer_spec& b) { return b.role != kernel::buffer_role::in; }
+
+fs::path output_file(const fs::path& dir, const evidence_key& key, const kernel::buffer_spec& b) {
+  return dir / folder_name(key) / (b.param.name + ".out.bin");
+}
+
+}  // namespace
+
+std::string folder_name(const evidence_key& key) {
+  return fmt::format("{}_{}", key.what == evidence_key::kind::seed ? "seed" : "call", key.value);
+}
+
+json to_json(const evidence_key& key) {
+  return json{{"kind", key.what == evidence_key::kind::seed ? "seed" : "call"}, {"value", key.value}, {"when", key.when}};
+}
+
+evidence_key evidence_key_from_json(const json& entry) {
+  if (!entry.is_object() || !entry.contains("kind") || !entry.contains("value") || !entry["value"].is_number_unsigned()) {
+    throw error(fmt::format("malformed evidence entry {} in a measuring process's result", entry.dump()));
+  }
+  evidence_key key;
+  const std::string kind = entry["kind"].get<std::string>();
+  if (kind != "seed" && kind != "call") throw error(fmt::format("unknown evidence kind '{}'", kind));
+  key.what = kind == "seed" ? evidence_key::kind::seed : evidence_key::kind::call;
+  key.value = entry["value"].get<std::uint64_t>();
+  key.when = entry.value("when", std::string());
+  return key;
+}
+
+json to_json(const std::vector<evidence_key>& keys) {
+  json list = json::array();
+  for (const auto& key : keys) list.push_back(to_json(key));
+  return list;
+}
+
+std::vector<evidence_key> evidence_keys_from_json(const json& list) {
+  std::vector<evidence_key> keys;
+  if (!list.is_array()) return keys;
+  for (const auto& entry : list) keys.push_back(evidence_key_from_json(entry));
+  return keys;
+}
+
+void write_evidence(const fs::path& dir, const evidence_key& key, const kernel::kernel_plan& plan,
+                    const buffer_contents& outputs) {
+  fs::create_directories(dir / folder_name(key));
+  for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
+    const auto& b = plan.buffers[i];
+    if (!is_output(b)) continue;
+    const fs::path path = output_file(dir, key, b);
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(outputs.at(i).data()), static_cast<std::streamsize>(outputs.at(i).size()));
+    if (!out) throw error(fmt::format("cannot write {} (is the disk full?)", path.string()));
+  }
+}
+
+buffer_contents read_evidence(const fs::path& dir, const evidence_key& key, const kernel::kernel_plan& plan,
+                              const char* side) {
+  buffer_contents outputs(plan.buffers.size());
+  for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
+    const auto& b = plan.buffers[i];
+    if (!is_output(b)) continue;
+    const fs::path path = output_file(dir, key, b);
+    std::error_code ec;
+    const auto size = fs::file_size(path, ec);
+    if (ec || static_cast<std::int64_t>(size) != b.bytes) {
+      throw error(fmt::format("{} left {} of {} for {} ({} bytes expected)", side,
+                              ec ? "no copy" : fmt::format("{} bytes", size), b.param.name, folder_name(key), b.bytes));
+    }
+    outputs[i].resize(static_cast<std::size_t>(size));
+    std::ifstream in(path, std::ios::binary);
+    in.read(reinterpret_cast<char*>(outputs[i].data()), static_cast<std::streamsize>(size));
+    if (!in) throw error(fmt::format("cannot read {}", path.string()));
+  }
+  return outputs;
+}
+
+}  // namespace kopt::harness

@@ -1,0 +1,45 @@
+#pragma once
+// What the measuring children hand the parent so that the parent, not the process running the
+// code under test, gives the verdict. Each set of inputs a version ran on has a key: a
+// validation seed (inputs made on the host from the seed) or a checked timed call (inputs
+// made on the device from (run seed, call index)). Either side can make the same inputs again
+// from the key alone, so only outputs cross: one raw file per output buffer, in a folder per
+// key, under a private folder the parent made for that side.
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/json_io.h"
+#include "harness/buffer_contents.h"
+#include "kernel/buffer_plan.h"
+
+namespace kopt::harness {
+
+struct evidence_key {
+  enum class kind { seed, call };
+  kind what = kind::seed;
+  std::uint64_t value = 0;  // the seed, or the timed call's index
+  std::string when;         // "before timing", "after timing", "timed" (for messages)
+};
+
+// "seed_3", "call_57": the key's folder name.
+std::string folder_name(const evidence_key& key);
+
+json to_json(const evidence_key& key);
+// Throws kopt::error on a malformed entry.
+evidence_key evidence_key_from_json(const json& entry);
+json to_json(const std::vector<evidence_key>& keys);
+std::vector<evidence_key> evidence_keys_from_json(const json& list);
+
+// Writes every non-input buffer of `outputs` under `dir`/folder_name(key).
+void write_evidence(const std::filesystem::path& dir, const evidence_key& key, const kernel::kernel_plan& plan,
+                    const buffer_contents& outputs);
+
+// Reads them back (input entries left empty). `side` names the writer for messages ("the
+// kernel's measuring process"). Throws kopt::error when a file is missing or has the wrong size.
+buffer_contents read_evidence(const std::filesystem::path& dir, const evidence_key& key,
+                              const kernel::kernel_plan& plan, const char* side);
+
+}  // namespace kopt::harness

@@ -1,0 +1,19 @@
+#pragma once
+// The kernel's measuring child for one `kopt bench`: run the kernel on the validation seeds,
+// time it (every timed call on fresh inputs, some checked at random), run it on fresh inputs
+// once more, and leave its outputs for each of those inputs in the parent's evidence folder.
+// No reference is loaded here: the reference runs in a process of its own, and the parent
+// compares the two sides' outputs. Runs inside `kopt harness`, never in kopt itself: a kernel
+// that faults or hangs takes this process down, not kopt.
+
+#include "core/json_io.h"
+#include "harness/bench_job.h"
+
+namespace kopt::harness {
+
+// Environment and usage problems throw kopt::error; what the kernel did wrong here (a guard
+// overwritten, an input changed, a device fault, work outside the rules) is part of the
+// returned result ("status": "failed" / "crashed"). "evidence" lists the kept inputs' keys.
+json run_kernel_job(const bench_job& job);
+
+}  // namespace kopt::harness

@@ -1,0 +1,113 @@
+#include "harness/reference_run.h"
+
+#include <map>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "core/phase_clock.h"
+#include "core/version.h"
+#include "cuda/cupti_activity.h"
+#include "harness/bench_version.h"
+#include "harness/device_buffers.h"
+#include "harness/evidence_files.h"
+#include "harness/gpu_context.h"
+#include "harness/input_generator.h"
+#include "harness/job_problem.h"
+#include "harness/kernel_failure.h"
+#include "harness/l2_flush.h"
+#include "harness/output_checks.h"
+#include "harness/python_reference_job.h"
+#include "harness/sampling.h"
+
+namespace kopt::harness {
+namespace {
+
+// The Python runner's key for an evidence key: the seed itself, or a checked call's index
+// with a bit no seed of kopt's sets.
+constexpr std::uint64_t checked_call_bit = std::uint64_t{1} << 62;
+std::uint64_t runner_key(const evidence_key& key) {
+  return key.what == evidence_key::kind::seed ? key.value : (checked_call_bit | key.value);
+}
+
+// The key's inputs in `target`, its outputs poisoned, ready for the reference's call.
+void prepare_key(const cuda::driver_api& api, const kernel::kernel_plan& plan, input_generator& generator,
+                 device_buffers& target, std::uint64_t run_seed, const evidence_key& key) {
+  prepare_key_inputs(generator, plan, target, run_seed, key);
+  synchronize(api, "making the kernel's inputs again");
+}
+
+json run_python(const gpu_context& gpu, const bench_job& job, const kernel::kernel_plan& plan, phase_clock& clock) {
+  input_generator generator(*gpu.api, plan.buffers);
+  device_buffers scratch(*gpu.api, plan.buffers);
+  std::map<std::uint64_t, buffer_contents> inputs;
+  for (const evidence_key& key : job.evidence) {
+    prepare_key(*gpu.api, plan, generator, scratch, job.seed, key);
+    inputs[runner_key(key)] = download_inputs(plan, scratch);
+  }
+  clock.done("making_inputs");
+  const python_reference_result python = run_python_reference_job(job, plan, inputs);
+  clock.done("python_runner");
+  for (const evidence_key& key : job.evidence) {
+    write_evidence(job.evidence_dir, key, plan, python.outputs.at(runner_key(key)));
+  }
+  json result = json::object();
+  if (!python.timing.is_null()) result["reference"] = python.timing;
+  result["reference_runner"] = json{{"torch", python.torch}, {"overhead_s", python.overhead}};
+  result["reference_tolerance"] = json{{"atol", python.atol ? json(*python.atol) : json(nullptr)},
+                                       {"rtol", python.rtol ? json(*python.rtol) : json(nullptr)}};
+  return result;
+}
+
+json run_native(const gpu_context& gpu, const bench_job& job, const kernel::kernel_plan& plan, phase_clock& clock) {
+  const cuda::driver_api& api = *gpu.api;
+  bench_version reference = bind_version(api, load_solve(job.reference_library, "reference"), plan);
+  input_generator generator(api, plan.buffers);
+  for (const evidence_key& key : job.evidence) {
+    prepare_key(api, plan, generator, *reference.buffers, job.seed, key);
+    run_once(api, reference, "reference");
+    write_evidence(job.evidence_dir, key, plan, download_outputs(plan, *reference.buffers));
+  }
+  clock.done("outputs");
+  json result = json::object();
+  if (job.validation_only) return result;
+  std::string trouble;
+  cuda::activity_recorder* recorder = cuda::activity_recorder::start(&trouble);
+  if (recorder == nullptr) throw error(trouble);
+  std::unique_ptr<l2_flusher> flusher;
+  if (!job.hot) flusher = std::make_unique<l2_flusher>(api, static_cast<std::size_t>(gpu.l2_bytes));
+  sampling_hooks hooks;  // the kernel's protocol: fresh inputs and poisoned outputs before every call
+  hooks.before_each = [&](std::uint64_t call) {
+    prepare_call_inputs(generator, plan, *reference.buffers, job.seed, call);
+  };
+  try {
+    result["reference"] = sample_gpu_time(api, *recorder, nullptr, flusher.get(), [&] { reference.call->invoke(); },
+                                          sampling_of(job), gpu.uuid, hooks);
+  } catch (const error& e) {
+    throw kernel_failure{"crashed", fmt::format("the reference failed while being timed: {}", e.headline())};
+  }
+  clock.done("timing");
+  return result;
+}
+
+}  // namespace
+
+json run_reference_job(const bench_job& job) {
+  phase_clock clock;
+  const gpu_context gpu = open_gpu_context();
+  const job_problem problem(job);
+  clock.done("gpu_context_and_planning");
+  json result = json{{"kopt_version", version_string}, {"status", "ok"}, {"reason", ""}};
+  try {
+    result.update(has_python_reference(job) ? run_python(gpu, job, problem.plan(), clock)
+                                            : run_native(gpu, job, problem.plan(), clock));
+  } catch (const kernel_failure& failure) {
+    result["status"] = failure.status;
+    result["reason"] = failure.reason;
+  }
+  result["phases_s"] = clock.phases();
+  return result;
+}
+
+}  // namespace kopt::harness

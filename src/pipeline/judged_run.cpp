@@ -1,0 +1,121 @@
+#include "pipeline/judged_run.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "core/phase_clock.h"
+#include "harness/job_problem.h"
+#include "harness/result_fields.h"
+#include "pipeline/bench_preparation.h"
+#include "pipeline/output_verdict.h"
+
+namespace kopt::pipeline {
+namespace fs = std::filesystem;
+namespace {
+
+// A folder only this user can enter, memory-backed where the machine has /dev/shm, removed
+// when the run ends whatever happened.
+class private_folder {
+ public:
+  private_folder() {
+    std::error_code ec;
+    const fs::path shm = "/dev/shm";
+    const fs::path base =
+        fs::is_directory(shm, ec) && ::access(shm.c_str(), W_OK) == 0 ? shm : fs::temp_directory_path();
+    std::string pattern = (base / "kopt-evidence-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      throw error(fmt::format("cannot make a private folder in {} for the kernel's and the reference's outputs",
+                              base.string()));
+    }
+    m_path = pattern;
+  }
+  ~private_folder() {
+    std::error_code ec;
+    fs::remove_all(m_path, ec);
+  }
+  private_folder(const private_folder&) = delete;
+  private_folder& operator=(const private_folder&) = delete;
+  const fs::path& path() const { return m_path; }
+
+ private:
+  fs::path m_path;
+};
+
+}  // namespace
+
+json run_judged(measuring_worker& worker, const harness::bench_job& job, const env::gpu_device& device, int timeout_s) {
+  if (is_triton(job)) return run_measuring_child(worker, job, device, timeout_s, measuring_side::kernel);
+  phase_clock clock;
+  const bool has_reference = !job.reference_source.empty();
+  const harness::job_problem problem(job);  // the parent's own plan, to read both sides' outputs
+  const private_folder folder;
+  const evidence_folders folders{folder.path() / "kernel", folder.path() / "reference"};
+
+  harness::bench_job kernel_job = job;
+  kernel_job.role = "kernel";
+  kernel_job.reference_library.clear();  // the reference is never loaded beside the kernel
+  kernel_job.evidence_dir = has_reference ? folders.kernel.string() : "";
+  json result = run_measuring_child(worker, kernel_job, device, timeout_s, measuring_side::kernel);
+  clock.done("kernel_process");
+  json phases = json{{"kernel", result.value("phases_s", json(nullptr))}};
+  const std::vector<harness::evidence_key> keys = harness::evidence_keys_from_json(result.value("evidence", json::array()));
+  result.erase("evidence");
+  validate::tolerance_overrides tolerances{job.atol, job.rtol, std::nullopt, std::nullopt};
+
+  if (has_reference && result.value("status", "") == "ok") {
+    harness::bench_job reference_job = job;
+    reference_job.role = "reference";
+    reference_job.kernel_library.clear();  // nor the kernel beside the reference
+    reference_job.evidence = keys;
+    reference_job.evidence_dir = folders.reference.string();
+    reference_job.validation_only = !result.contains("kernel");
+    const json reference = run_measuring_child(worker, reference_job, device, timeout_s, measuring_side::reference);
+    clock.done("reference_process");
+    phases["reference"] = reference.value("phases_s", json(nullptr));
+    if (reference.value("status", "") != "ok") {
+      result["status"] = reference.value("status", "crashed");
+      result["reason"] = reference.value("reason", "the reference failed");
+      judge_outputs(result, problem.plan(), keys, nullptr, tolerances);
+      result["correctness"]["checked"] = true;
+      result["correctness"]["passed"] = nullptr;
+      result.erase("kernel");
+      phases.update(clock.phases());
+      result["phases_s"] = phases;
+      return result;
+    }
+    if (reference.contains("reference_tolerance")) {
+      const json& t = reference["reference_tolerance"];
+      if (t["atol"].is_number()) tolerances.reference_atol = t["atol"].get<double>();
+      if (t["rtol"].is_number()) tolerances.reference_rtol = t["rtol"].get<double>();
+    }
+    for (const char* field : {"reference", "reference_runner"}) {
+      if (reference.contains(field)) result[field] = reference[field];
+    }
+  }
+  judge_outputs(result, problem.plan(), keys, has_reference && result.value("status", "") == "ok" ? &folders : nullptr,
+                tolerances);
+  if (has_reference && result["status"] == "failed" && !result["correctness"]["checked"].get<bool>()) {
+    // The kernel failed a check in its own process (a guard, an input): the reference never ran.
+    // A crash or a hang leaves correctness unchecked.
+    result["correctness"]["checked"] = true;
+    result["correctness"]["passed"] = false;
+  }
+  clock.done("verdict");
+  phases.update(clock.phases());
+  result["phases_s"] = phases;
+  if (result["status"] != "ok") {
+    // A kernel that failed has no timing figures, whichever check failed it.
+    result.erase("kernel");
+    result.erase("reference");
+  } else if (result.contains("kernel")) {
+    harness::add_timing_conclusions(result);
+  }
+  return result;
+}
+
+}  // namespace kopt::pipeline

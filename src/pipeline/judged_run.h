@@ -1,0 +1,21 @@
+#pragma once
+// A bench run as the parent conducts it. The kernel's measuring process runs and times the
+// kernel and keeps its outputs for every set of inputs it was checked on; then, after it has
+// ended, the reference's measuring process (its own, with a clean environment, the kernel's
+// library never loaded) makes the same inputs again from their keys, runs the reference on
+// them and times it; then this process compares the two sides' outputs and decides. The
+// outputs cross through a private folder that is removed afterwards.
+
+#include "core/json_io.h"
+#include "env/gpu_probe.h"
+#include "harness/bench_job.h"
+#include "pipeline/measuring_worker.h"
+
+namespace kopt::pipeline {
+
+// The result document of the run (before provenance), with the verdict. A Triton kernel still
+// runs in one Python process that does both sides (docs/triton.md). Throws kopt::error as
+// run_measuring_child does.
+json run_judged(measuring_worker& worker, const harness::bench_job& job, const env::gpu_device& device, int timeout_s);
+
+}  // namespace kopt::pipeline

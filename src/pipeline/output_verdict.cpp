@@ -1,0 +1,91 @@
+#include "pipeline/output_verdict.h"
+
+#include <fmt/format.h>
+
+#include "harness/output_checks.h"
+
+namespace kopt::pipeline {
+namespace {
+using harness::evidence_key;
+using kernel::buffer_role;
+
+// An `out` buffer is poisoned with NaN before each run: a kernel that reads it before writing
+// it (y += ...) turns the poison into NaNs. Suggest the annotation that gives it real data.
+std::string read_before_write_hint(const kernel::kernel_plan& plan, const json& outputs) {
+  for (const json& comparison : outputs) {
+    if (comparison["passed"].get<bool>()) continue;
+    const std::string name = comparison["name"].get<std::string>();
+    bool nan_seen = false;
+    for (const auto& m : comparison["first_mismatches"]) nan_seen = nan_seen || m["what"] == "NaN";
+    for (const auto& b : plan.buffers) {
+      if (b.param.name == name && b.role == buffer_role::out && nan_seen) {
+        return fmt::format(" (if the kernel reads {0} before writing it, declare it in the source: // kopt: inout({0}))", name);
+      }
+    }
+    return "";
+  }
+  return "";
+}
+
+std::string failure_reason(const kernel::kernel_plan& plan, const evidence_key& key,
+                           const harness::outputs_verdict& verdict) {
+  if (key.what == evidence_key::kind::call) {
+    return fmt::format("timed call {} (checked at random): {}", key.value, *verdict.failure);
+  }
+  return fmt::format("validation failed (seed {}): {}{}{}", key.value, *verdict.failure,
+                     read_before_write_hint(plan, verdict.outputs),
+                     key.when == "after timing" ? " (fresh inputs after timing)" : "");
+}
+
+}  // namespace
+
+void judge_outputs(json& result, const kernel::kernel_plan& plan, const std::vector<evidence_key>& keys,
+                   const evidence_folders* folders, const validate::tolerance_overrides& tolerances) {
+  json correctness = json{{"checked", folders != nullptr}, {"passed", nullptr}};
+  json seeds = json::array();
+  bool passed = result.value("status", "") == "ok";
+  std::size_t compared = 0;
+  for (const evidence_key& key : keys) {
+    if (folders == nullptr) {
+      if (key.what == evidence_key::kind::seed) {
+        // Run and checked for guards and inputs, but not compared: there is nothing to compare with.
+        seeds.push_back(json{{"seed", key.value}, {"when", key.when}, {"passed", nullptr}, {"outputs", json::array()}});
+      }
+      continue;
+    }
+    const auto verdict = harness::compare_outputs(
+        plan, harness::read_evidence(folders->kernel, key, plan, "the kernel's measuring process"),
+        harness::read_evidence(folders->reference, key, plan, "the reference's measuring process"), tolerances);
+    ++compared;
+    if (key.what == evidence_key::kind::seed) {
+      seeds.push_back(json{{"seed", key.value}, {"when", key.when}, {"passed", !verdict.failure}, {"outputs", verdict.outputs}});
+    }
+    if (verdict.failure && passed) {
+      passed = false;
+      result["status"] = "failed";
+      result["reason"] = failure_reason(plan, key, verdict);
+    }
+  }
+  if (folders != nullptr && compared == 0 && passed) {
+    passed = false;
+    result["status"] = "failed";
+    result["reason"] = "nothing was compared: the kernel's measuring process kept no outputs (a kopt bug: "
+                       "report it with the command line)";
+  }
+  if (folders != nullptr) correctness["passed"] = passed;
+  // The Python toolkit's fields: one atol/rtol (the first output's) and the output count.
+  std::size_t outputs = 0;
+  for (const auto& b : plan.buffers) {
+    if (b.role == buffer_role::in) continue;
+    if (outputs++ == 0) {
+      const validate::tolerance tol = validate::resolve_tolerance(b.param.element, tolerances);
+      correctness["atol"] = tol.atol;
+      correctness["rtol"] = tol.rtol;
+    }
+  }
+  correctness["output_tensor_count"] = outputs;
+  correctness["seeds"] = seeds;
+  result["correctness"] = correctness;
+}
+
+}  // namespace kopt::pipeline

@@ -1,0 +1,30 @@
+#pragma once
+// The verdict on the kernel's outputs, given in the parent: every set of inputs the kernel's
+// measuring process kept (validation seeds and checked timed calls) is compared with the
+// reference's outputs for the same inputs, which a separate process made. Neither child sees
+// the other's outputs, and neither decides.
+
+#include <filesystem>
+#include <vector>
+
+#include "core/json_io.h"
+#include "harness/evidence_files.h"
+#include "kernel/buffer_plan.h"
+#include "validate/tolerance.h"
+
+namespace kopt::pipeline {
+
+struct evidence_folders {
+  std::filesystem::path kernel;
+  std::filesystem::path reference;
+};
+
+// Fills result["correctness"] (the seeds' comparisons, the tolerance of the first output, the
+// output count) and, at the first failing key, status "failed" with a reason that starts with
+// the key ("validation failed (seed 1): wrong values: ...", "timed call 57 (checked at
+// random): no write: ..."). `folders` null: there is no reference, nothing is compared.
+// Throws kopt::error when a side left a file missing or of the wrong size.
+void judge_outputs(json& result, const kernel::kernel_plan& plan, const std::vector<harness::evidence_key>& keys,
+                   const evidence_folders* folders, const validate::tolerance_overrides& tolerances);
+
+}  // namespace kopt::pipeline

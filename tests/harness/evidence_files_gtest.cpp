@@ -1,0 +1,69 @@
+// The outputs a measuring child leaves for the parent: written and read back byte for byte, and
+// a missing or truncated file named with its side, never read as if it were complete.
+#include "harness/evidence_files.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "support/kopt_process.h"
+
+namespace kopt::harness {
+namespace {
+namespace fs = std::filesystem;
+
+kernel::kernel_plan axpy_plan() {
+  const std::string source = "extern \"C\" void solve(const float* x, float* y, int N) {}\n";
+  return kernel::plan_kernel("axpy.cu", source, std::nullopt, {{"N", "5"}}, std::nullopt, {});
+}
+
+buffer_contents outputs_of(const kernel::kernel_plan& plan, std::byte fill) {
+  buffer_contents outputs(plan.buffers.size());
+  for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
+    if (plan.buffers[i].role != kernel::buffer_role::in) outputs[i].assign(static_cast<std::size_t>(plan.buffers[i].bytes), fill);
+  }
+  return outputs;
+}
+
+TEST(EvidenceFiles, OutputsComeBackAsTheyWereLeft) {
+  testing::scratch_dir dir;
+  const kernel::kernel_plan plan = axpy_plan();
+  const evidence_key key{evidence_key::kind::call, 41, "timed"};
+  write_evidence(dir.path(), key, plan, outputs_of(plan, std::byte{0x5a}));
+  const buffer_contents back = read_evidence(dir.path(), key, plan, "the kernel's measuring process");
+  ASSERT_EQ(back.size(), plan.buffers.size());
+  EXPECT_TRUE(back[0].empty());  // x is an input: not part of the evidence
+  ASSERT_EQ(back[1].size(), 20u);
+  EXPECT_EQ(back[1][19], std::byte{0x5a});
+}
+
+TEST(EvidenceFiles, AMissingOrTruncatedFileNamesTheSideAndTheKey) {
+  testing::scratch_dir dir;
+  const kernel::kernel_plan plan = axpy_plan();
+  const evidence_key key{evidence_key::kind::seed, 1, "before timing"};
+  try {
+    read_evidence(dir.path(), key, plan, "the reference's measuring process");
+    FAIL() << "a missing file must be an error";
+  } catch (const error& e) {
+    EXPECT_EQ(e.headline(), "the reference's measuring process left no copy of y for seed_1 (20 bytes expected)");
+  }
+  write_evidence(dir.path(), key, plan, outputs_of(plan, std::byte{1}));
+  fs::resize_file(dir.path() / "seed_1" / "y.out.bin", 8);
+  try {
+    read_evidence(dir.path(), key, plan, "the kernel's measuring process");
+    FAIL() << "a truncated file must be an error";
+  } catch (const error& e) {
+    EXPECT_EQ(e.headline(), "the kernel's measuring process left 8 bytes of y for seed_1 (20 bytes expected)");
+  }
+}
+
+TEST(EvidenceFiles, AMalformedKeyIsRefused) {
+  EXPECT_THROW(evidence_key_from_json(json{{"kind", "guess"}, {"value", 1}}), error);
+  EXPECT_THROW(evidence_key_from_json(json{{"kind", "seed"}, {"value", -1}}), error);
+  EXPECT_THROW(evidence_key_from_json(json::array()), error);
+}
+
+}  // namespace
+}  // namespace kopt::harness
