@@ -18,6 +18,8 @@ const std::vector<command_entry>& command_table() {
       {"analyze", "diagnose an Nsight Compute report: bottleneck class, evidence, recommendations",
        make_analyze_command},
       {"kb", "the knowledge base of optimization strategies: list, show, match", make_kb_command},
+      {"memory", "the strategy memory: what worked, what did not, where: list, show, query, export, import",
+       make_memory_command},
       {"harness", "the measuring process of bench (internal)", make_harness_command},
   };
   return table;

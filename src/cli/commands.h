@@ -15,5 +15,6 @@ std::unique_ptr<command> make_profile_command();
 std::unique_ptr<command> make_harness_command();
 std::unique_ptr<command> make_analyze_command();
 std::unique_ptr<command> make_kb_command();
+std::unique_ptr<command> make_memory_command();
 
 }  // namespace kopt::cli

@@ -1,0 +1,192 @@
+// kopt memory list|show|query|export|import: the strategy memory, read and moved.
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "analyze/bottleneck.h"
+#include "cli/commands.h"
+#include "core/error.h"
+#include "core/json_io.h"
+#include "core/text.h"
+#include "memory/memory_files.h"
+#include "memory/memory_store.h"
+
+namespace kopt::cli {
+namespace {
+
+using memory::strategy_summary;
+
+json summary_json(const strategy_summary& s) {
+  return json{{"fingerprint", s.fingerprint},
+              {"backend", s.backend},
+              {"tags", s.tags},
+              {"positive", s.positive},
+              {"negative", s.negative},
+              {"neutral", s.neutral},
+              {"inconclusive", s.inconclusive},
+              {"rejected", s.rejected},
+              {"last_outcome", s.last_outcome},
+              {"last_recorded_at", s.last_recorded_at}};
+}
+
+void print(const std::string& text) { std::fputs(text.c_str(), stdout); }
+
+void print_summaries(const std::vector<strategy_summary>& list, bool as_json, const char* schema,
+                     const std::string& empty_message) {
+  if (as_json) {
+    json entries = json::array();
+    for (const auto& s : list) entries.push_back(summary_json(s));
+    print(json_text(with_schema(schema, 1, json{{"strategies", entries}})) + "\n");
+    return;
+  }
+  if (list.empty()) {
+    print(empty_message + "\n");
+    return;
+  }
+  print(fmt::format("{:<16}  {:<8} {:>4} {:>4} {:>4} {:>4} {:>4}  {}\n", "fingerprint", "backend", "pos", "neg", "neu",
+                    "inc", "rej", "tags"));
+  for (const auto& s : list) {
+    print(fmt::format("{:<16}  {:<8} {:>4} {:>4} {:>4} {:>4} {:>4}  {}\n", s.fingerprint, s.backend, s.positive,
+                      s.negative, s.neutral, s.inconclusive, s.rejected, join(s.tags, ", ")));
+  }
+}
+
+// What worked first: more positives than failures, then by positives.
+void rank(std::vector<strategy_summary>& list) {
+  std::stable_sort(list.begin(), list.end(), [](const strategy_summary& a, const strategy_summary& b) {
+    const auto score = [](const strategy_summary& s) { return s.positive - s.negative - s.rejected; };
+    if (score(a) != score(b)) return score(a) > score(b);
+    return a.positive > b.positive;
+  });
+}
+
+class memory_command final : public command {
+ public:
+  void configure(CLI::App& sub) override {
+    sub.require_subcommand(1);
+    sub.add_option("--memory-db", m_db, "the memory database (default: $KOPT_MEMORY_DB, else "
+                                        "$XDG_DATA_HOME/kopt/memory.db)");
+    m_list = sub.add_subcommand("list", "every strategy with its outcomes");
+    m_list->add_option("--backend", m_backend, "only this backend's (cuda, cutlass, triton)");
+    m_list->add_flag("--json", m_json, "print JSON");
+    m_show = sub.add_subcommand("show", "one strategy's every outcome, with its scope and evidence");
+    m_show->add_option("fingerprint", m_fingerprint, "its fingerprint (see kopt memory list)")->required();
+    m_show->add_flag("--json", m_json, "print JSON");
+    m_query = sub.add_subcommand("query", "what worked for a bottleneck on a backend, best first");
+    m_query->add_option("--backend", m_backend, "cuda, cutlass or triton")->required();
+    m_query->add_option("--class", m_class, "the bottleneck class (kopt analyze): dram, compute, ...")->required();
+    m_query->add_option("--arch", m_arch, "only on this architecture (sm_90a, ...)");
+    m_query->add_flag("--json", m_json, "print JSON");
+    m_export = sub.add_subcommand("export", "write every outcome to a file");
+    m_export->add_option("file", m_file, "where to write (JSON)")->required();
+    m_import = sub.add_subcommand("import", "read a kopt export or the Python toolkit's global_strategy_memory.json");
+    m_import->add_option("file", m_file, "the file to read")->required();
+    m_import->add_flag("--json", m_json, "print JSON");
+    // --memory-db is accepted after the action too (kopt memory list --memory-db F).
+    for (CLI::App* action : {m_list, m_show, m_query, m_export, m_import}) action->fallthrough();
+  }
+
+  int run() override {
+    if (m_query->parsed()) check_query();
+    memory::memory_store store = memory::memory_store::open(memory::default_memory_path(m_db));
+    if (m_list->parsed()) {
+      print_summaries(store.summarize({m_backend.value_or(""), "", ""}), m_json, "memory_list",
+                      fmt::format("the strategy memory {} holds no outcome yet", store.path().string()));
+    } else if (m_show->parsed()) {
+      show(store);
+    } else if (m_query->parsed()) {
+      auto list = store.summarize({m_backend.value_or(""), m_class, m_arch.value_or("")});
+      rank(list);
+      print_summaries(list, m_json, "memory_query",
+                      fmt::format("nothing recorded yet for {} on {}{}", m_class, *m_backend,
+                                  m_arch ? " (" + *m_arch + ")" : ""));
+    } else if (m_export->parsed()) {
+      memory::export_memory_file(store, m_file);
+      print(fmt::format("wrote {} outcomes to {}\n", store.all().size(), m_file));
+    } else {
+      import(store);
+    }
+    return static_cast<int>(exit_status::ok);
+  }
+
+ private:
+  void check_query() const {
+    static const std::vector<std::string> backends = {"cuda", "cutlass", "triton"};
+    if (std::find(backends.begin(), backends.end(), *m_backend) == backends.end()) {
+      throw error(fmt::format("unknown backend \"{}\": use one of {}", *m_backend, join(backends, ", ")));
+    }
+    if (!analyze::parse_bottleneck(m_class)) {
+      std::vector<std::string> names;
+      for (auto c : analyze::all_bottlenecks()) names.emplace_back(analyze::to_string(c));
+      throw error(fmt::format("unknown class \"{}\": use one of {}", m_class, join(names, ", ")));
+    }
+  }
+
+  void show(const memory::memory_store& store) const {
+    const auto history = store.history(m_fingerprint);
+    if (history.empty()) {
+      throw error(fmt::format("no strategy {} in {}: run `kopt memory list` for the fingerprints", m_fingerprint,
+                              store.path().string()));
+    }
+    if (m_json) {
+      json outcomes = json::array();
+      for (const auto& o : history) outcomes.push_back(memory::to_json(o));
+      print(json_text(with_schema("memory_strategy", 1,
+                                  json{{"fingerprint", m_fingerprint}, {"tags", history.front().tags},
+                                       {"outcomes", outcomes}})) +
+            "\n");
+      return;
+    }
+    print(fmt::format("{}  ({})\ntags  {}\n\n", m_fingerprint, history.front().scope.backend,
+                      join(history.front().tags, ", ")));
+    for (const auto& o : history) {
+      print(fmt::format("{}  {:<12} {}  run {} iteration {}{}  op {} dims {} arch {} class {}\n", o.recorded_at,
+                        o.outcome, o.reason, o.run_id, o.iteration, o.candidate.empty() ? "" : " " + o.candidate,
+                        o.scope.op.empty() ? "?" : o.scope.op, o.scope.dims.empty() ? "?" : o.scope.dims,
+                        o.scope.arch.empty() ? "?" : o.scope.arch,
+                        o.scope.bottleneck.empty() ? "?" : o.scope.bottleneck));
+    }
+  }
+
+  void import(memory::memory_store& store) const {
+    const memory::import_report report = memory::import_memory_file(store, m_file);
+    if (m_json) {
+      print(json_text(with_schema("memory_import", 1,
+                                  json{{"format", report.format},
+                                       {"added", report.added},
+                                       {"already_present", report.already_present},
+                                       {"fingerprint_mismatches", report.fingerprint_mismatches}})) +
+            "\n");
+      return;
+    }
+    print(fmt::format("imported {} ({}): {} outcomes added, {} already present\n", m_file, report.format, report.added,
+                      report.already_present));
+    if (!report.fingerprint_mismatches.empty()) {
+      print(fmt::format("skipped {} entries whose key is not the fingerprint of their tags: {}\n",
+                        report.fingerprint_mismatches.size(), join(report.fingerprint_mismatches, ", ")));
+    }
+  }
+
+  CLI::App* m_list = nullptr;
+  CLI::App* m_show = nullptr;
+  CLI::App* m_query = nullptr;
+  CLI::App* m_export = nullptr;
+  CLI::App* m_import = nullptr;
+  std::optional<std::string> m_db;
+  std::optional<std::string> m_backend;
+  std::optional<std::string> m_arch;
+  std::string m_fingerprint;
+  std::string m_class;
+  std::string m_file;
+  bool m_json = false;
+};
+
+}  // namespace
+
+std::unique_ptr<command> make_memory_command() { return std::make_unique<memory_command>(); }
+
+}  // namespace kopt::cli

@@ -1,0 +1,347 @@
+#include "memory/memory_store.h"
+
+#include <sqlite3.h>
+
+#include <array>
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "memory/strategy_fingerprint.h"
+#include "memory/strategy_outcome.h"
+
+namespace kopt::memory {
+namespace fs = std::filesystem;
+namespace {
+
+// "kopt" in ASCII: marks the file as kopt's, so another program's SQLite file is refused.
+constexpr int application_id = 0x6b6f7074;
+
+// Ordered; migration i takes the schema from version i to i + 1. Never edit one that shipped:
+// add the next.
+constexpr std::array<const char*, 2> migrations = {
+    // 1: every outcome, keyed by (run, iteration, candidate).
+    "CREATE TABLE outcomes ("
+    "  run_id TEXT NOT NULL, iteration INTEGER NOT NULL, candidate TEXT NOT NULL,"
+    "  fingerprint TEXT NOT NULL, backend TEXT NOT NULL, tags TEXT NOT NULL,"
+    "  arch TEXT NOT NULL, op TEXT NOT NULL, op_family TEXT NOT NULL, dims TEXT NOT NULL, bottleneck TEXT NOT NULL,"
+    "  outcome TEXT NOT NULL CHECK (outcome IN ('positive','negative','neutral','inconclusive','rejected')),"
+    "  reason TEXT NOT NULL, evidence TEXT NOT NULL, recorded_at TEXT NOT NULL,"
+    "  PRIMARY KEY (run_id, iteration, candidate));"
+    "CREATE INDEX outcomes_by_fingerprint ON outcomes (fingerprint);"
+    "CREATE INDEX outcomes_by_scope ON outcomes (backend, arch, op, dims);",
+    // 2: the query "what worked for this bottleneck on this backend" without a scan.
+    "CREATE INDEX outcomes_by_bottleneck ON outcomes (backend, bottleneck, arch);",
+};
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm parts{};
+  gmtime_r(&now, &parts);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
+  return text;
+}
+
+}  // namespace
+
+struct memory_store::connection {
+  sqlite3* db = nullptr;
+  fs::path path;
+  ~connection() {
+    if (db != nullptr) sqlite3_close_v2(db);
+  }
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw error(fmt::format("strategy memory {}: {}: {}", path.string(), what, sqlite3_errmsg(db)));
+  }
+
+  void exec(const char* sql, const char* what) const {
+    if (sqlite3_exec(db, sql, nullptr, nullptr, nullptr) != SQLITE_OK) fail(what);
+  }
+};
+
+namespace {
+
+// One prepared statement; bind by position (from 1), step, read columns (from 0).
+class statement {
+ public:
+  statement(sqlite3* db, const char* sql, const fs::path& path) : m_db(db), m_path(path) {
+    if (sqlite3_prepare_v2(db, sql, -1, &m_statement, nullptr) != SQLITE_OK) fail("preparing a query");
+  }
+  ~statement() { sqlite3_finalize(m_statement); }
+  statement(const statement&) = delete;
+  statement& operator=(const statement&) = delete;
+
+  statement& bind(int i, const std::string& text) {
+    sqlite3_bind_text(m_statement, i, text.c_str(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+    return *this;
+  }
+  statement& bind(int i, std::int64_t value) {
+    sqlite3_bind_int64(m_statement, i, value);
+    return *this;
+  }
+  // True while there is a row.
+  bool step() {
+    const int rc = sqlite3_step(m_statement);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    fail("reading or writing");
+  }
+  std::string text(int column) const {
+    const unsigned char* value = sqlite3_column_text(m_statement, column);
+    return value == nullptr ? "" : reinterpret_cast<const char*>(value);
+  }
+  std::int64_t integer(int column) const { return sqlite3_column_int64(m_statement, column); }
+
+ private:
+  [[noreturn]] void fail(const char* what) const {
+    throw error(fmt::format("strategy memory {}: {}: {}", m_path.string(), what, sqlite3_errmsg(m_db)));
+  }
+  sqlite3* m_db;
+  const fs::path& m_path;
+  sqlite3_stmt* m_statement = nullptr;
+};
+
+constexpr const char* outcome_columns =
+    "run_id, iteration, candidate, fingerprint, backend, tags, arch, op, op_family, dims, bottleneck, outcome, "
+    "reason, evidence, recorded_at";
+
+recorded_outcome outcome_of_row(const statement& row) {
+  recorded_outcome o;
+  o.run_id = row.text(0);
+  o.iteration = row.integer(1);
+  o.candidate = row.text(2);
+  o.fingerprint = row.text(3);
+  o.scope.backend = row.text(4);
+  o.tags = json::parse(row.text(5)).get<std::vector<std::string>>();
+  o.scope.arch = row.text(6);
+  o.scope.op = row.text(7);
+  o.scope.op_family = row.text(8);
+  o.scope.dims = row.text(9);
+  o.scope.bottleneck = row.text(10);
+  o.outcome = row.text(11);
+  o.reason = row.text(12);
+  o.evidence = json::parse(row.text(13));
+  o.recorded_at = row.text(14);
+  return o;
+}
+
+int read_pragma(sqlite3* db, const char* name, const fs::path& path) {
+  statement query(db, fmt::format("PRAGMA {}", name).c_str(), path);
+  return query.step() ? static_cast<int>(query.integer(0)) : 0;
+}
+
+}  // namespace
+
+memory_store::memory_store(fs::path path, std::unique_ptr<connection> db) : m_path(std::move(path)), m_db(std::move(db)) {}
+memory_store::~memory_store() = default;
+memory_store::memory_store(memory_store&&) noexcept = default;
+memory_store& memory_store::operator=(memory_store&&) noexcept = default;
+
+int memory_store::current_schema_version() { return static_cast<int>(migrations.size()); }
+
+memory_store memory_store::open(const fs::path& path) {
+  std::error_code ec;
+  if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
+  auto c = std::make_unique<connection>();
+  c->path = path;
+  if (sqlite3_open_v2(path.c_str(), &c->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                      nullptr) != SQLITE_OK) {
+    c->fail("cannot open (check the path and its permissions; --memory-db chooses another)");
+  }
+  // Another loop may be writing: wait for it rather than fail.
+  sqlite3_busy_timeout(c->db, 60000);
+  c->exec("PRAGMA journal_mode=WAL", "cannot use write-ahead logging");
+  c->exec("PRAGMA synchronous=NORMAL", "setting durability");
+  c->exec("BEGIN IMMEDIATE", "cannot lock for migration");
+  try {
+    const int id = read_pragma(c->db, "application_id", path);
+    const int version = read_pragma(c->db, "user_version", path);
+    statement tables(c->db, "SELECT count(*) FROM sqlite_master", path);
+    tables.step();
+    if (id != application_id && (id != 0 || tables.integer(0) != 0)) {
+      throw error(fmt::format("{} is not a kopt strategy memory (another program's SQLite file?): give another "
+                              "--memory-db",
+                              path.string()));
+    }
+    if (version > current_schema_version()) {
+      throw error(fmt::format("{} was written by a newer kopt (memory schema {}, this kopt reads up to {}): use that "
+                              "kopt or another --memory-db",
+                              path.string(), version, current_schema_version()));
+    }
+    for (int v = version; v < current_schema_version(); ++v) c->exec(migrations[static_cast<std::size_t>(v)], "migrating");
+    c->exec(fmt::format("PRAGMA application_id={}", application_id).c_str(), "marking the file");
+    c->exec(fmt::format("PRAGMA user_version={}", current_schema_version()).c_str(), "recording the schema version");
+    c->exec("COMMIT", "finishing the migration");
+  } catch (...) {
+    sqlite3_exec(c->db, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+  return memory_store(path, std::move(c));
+}
+
+int memory_store::schema_version() const { return read_pragma(m_db->db, "user_version", m_path); }
+
+bool memory_store::record(recorded_outcome o) {
+  o.tags = normalize_tags(o.tags);
+  const std::string expected = strategy_fingerprint(o.scope.backend, o.tags);
+  if (o.fingerprint.empty()) o.fingerprint = expected;
+  if (o.fingerprint != expected) {
+    throw error(fmt::format("strategy {} does not match its tags ({} for backend {})", o.fingerprint, expected,
+                            o.scope.backend));
+  }
+  parse_outcome(o.outcome);
+  if (o.recorded_at.empty()) o.recorded_at = utc_now();
+  m_db->exec("BEGIN IMMEDIATE", "cannot lock for writing");
+  try {
+    statement insert(m_db->db,
+                     fmt::format("INSERT OR IGNORE INTO outcomes ({}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                                 outcome_columns)
+                         .c_str(),
+                     m_path);
+    insert.bind(1, o.run_id).bind(2, o.iteration).bind(3, o.candidate).bind(4, o.fingerprint).bind(5, o.scope.backend);
+    insert.bind(6, json(o.tags).dump()).bind(7, o.scope.arch).bind(8, o.scope.op).bind(9, o.scope.op_family);
+    insert.bind(10, o.scope.dims).bind(11, o.scope.bottleneck).bind(12, o.outcome).bind(13, o.reason);
+    insert.bind(14, o.evidence.dump()).bind(15, o.recorded_at);
+    insert.step();
+    const bool added = sqlite3_changes(m_db->db) > 0;
+    m_db->exec("COMMIT", "cannot commit");
+    return added;
+  } catch (...) {
+    sqlite3_exec(m_db->db, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+std::vector<strategy_summary> memory_store::summarize(const summary_filter& filter) const {
+  statement query(m_db->db,
+                  "SELECT fingerprint, backend, tags, outcome, recorded_at FROM outcomes "
+                  "WHERE (?1 = '' OR backend = ?1) AND (?2 = '' OR bottleneck = ?2) AND (?3 = '' OR arch = ?3) "
+                  "ORDER BY fingerprint, recorded_at, rowid",
+                  m_path);
+  query.bind(1, filter.backend).bind(2, filter.bottleneck).bind(3, filter.arch);
+  std::vector<strategy_summary> summaries;
+  while (query.step()) {
+    if (summaries.empty() || summaries.back().fingerprint != query.text(0)) {
+      strategy_summary s;
+      s.fingerprint = query.text(0);
+      s.backend = query.text(1);
+      s.tags = json::parse(query.text(2)).get<std::vector<std::string>>();
+      summaries.push_back(std::move(s));
+    }
+    strategy_summary& s = summaries.back();
+    switch (parse_outcome(query.text(3))) {
+      case outcome::positive: ++s.positive; break;
+      case outcome::negative: ++s.negative; break;
+      case outcome::neutral: ++s.neutral; break;
+      case outcome::inconclusive: ++s.inconclusive; break;
+      case outcome::rejected: ++s.rejected; break;
+    }
+    s.last_outcome = query.text(3);
+    s.last_recorded_at = query.text(4);
+  }
+  return summaries;
+}
+
+std::vector<recorded_outcome> memory_store::history(const std::string& fingerprint) const {
+  statement query(m_db->db,
+                  fmt::format("SELECT {} FROM outcomes WHERE fingerprint = ? ORDER BY recorded_at, rowid", outcome_columns)
+                      .c_str(),
+                  m_path);
+  query.bind(1, fingerprint);
+  std::vector<recorded_outcome> list;
+  while (query.step()) list.push_back(outcome_of_row(query));
+  return list;
+}
+
+std::vector<recorded_outcome> memory_store::all() const {
+  statement query(m_db->db,
+                  fmt::format("SELECT {} FROM outcomes ORDER BY recorded_at, rowid", outcome_columns).c_str(), m_path);
+  std::vector<recorded_outcome> list;
+  while (query.step()) list.push_back(outcome_of_row(query));
+  return list;
+}
+
+namespace {
+
+std::vector<std::string> fingerprints_in_scope(sqlite3* db, const fs::path& path, const memory_scope& scope,
+                                               const char* outcomes) {
+  statement query(db,
+                  fmt::format("SELECT DISTINCT fingerprint FROM outcomes WHERE backend = ? AND arch = ? AND op = ? "
+                              "AND dims = ? AND outcome IN ({}) ORDER BY fingerprint",
+                              outcomes)
+                      .c_str(),
+                  path);
+  query.bind(1, scope.backend).bind(2, scope.arch).bind(3, scope.op).bind(4, scope.dims);
+  std::vector<std::string> list;
+  while (query.step()) list.push_back(query.text(0));
+  return list;
+}
+
+}  // namespace
+
+std::vector<std::string> memory_store::blocked(const memory_scope& scope) const {
+  return fingerprints_in_scope(m_db->db, m_path, scope, "'negative', 'rejected'");
+}
+
+std::vector<std::string> memory_store::preferred(const memory_scope& scope) const {
+  return fingerprints_in_scope(m_db->db, m_path, scope, "'positive'");
+}
+
+fs::path default_memory_path(const std::optional<std::string>& flag) {
+  if (flag && !flag->empty()) return *flag;
+  if (const char* env = std::getenv("KOPT_MEMORY_DB"); env != nullptr && *env != '\0') return env;
+  if (const char* data = std::getenv("XDG_DATA_HOME"); data != nullptr && *data != '\0') {
+    return fs::path(data) / "kopt" / "memory.db";
+  }
+  const char* home = std::getenv("HOME");
+  if (home == nullptr || *home == '\0') {
+    throw error("no place for the strategy memory: HOME is not set; give --memory-db PATH or set KOPT_MEMORY_DB");
+  }
+  return fs::path(home) / ".local" / "share" / "kopt" / "memory.db";
+}
+
+json to_json(const recorded_outcome& o) {
+  return json{{"run_id", o.run_id},
+              {"iteration", o.iteration},
+              {"candidate", o.candidate},
+              {"fingerprint", o.fingerprint},
+              {"tags", o.tags},
+              {"scope", json{{"backend", o.scope.backend},
+                             {"arch", o.scope.arch},
+                             {"op", o.scope.op},
+                             {"op_family", o.scope.op_family},
+                             {"dims", o.scope.dims},
+                             {"bottleneck", o.scope.bottleneck}}},
+              {"outcome", o.outcome},
+              {"reason", o.reason},
+              {"evidence", o.evidence},
+              {"recorded_at", o.recorded_at}};
+}
+
+recorded_outcome recorded_outcome_from_json(const json& e) {
+  try {
+    recorded_outcome o;
+    o.run_id = e.at("run_id").get<std::string>();
+    o.iteration = e.at("iteration").get<std::int64_t>();
+    o.candidate = e.at("candidate").get<std::string>();
+    o.fingerprint = e.at("fingerprint").get<std::string>();
+    o.tags = e.at("tags").get<std::vector<std::string>>();
+    const json& s = e.at("scope");
+    o.scope = {s.at("backend").get<std::string>(), s.at("arch").get<std::string>(),       s.at("op").get<std::string>(),
+               s.at("op_family").get<std::string>(), s.at("dims").get<std::string>(), s.at("bottleneck").get<std::string>()};
+    o.outcome = e.at("outcome").get<std::string>();
+    o.reason = e.at("reason").get<std::string>();
+    o.evidence = e.at("evidence");
+    o.recorded_at = e.at("recorded_at").get<std::string>();
+    return o;
+  } catch (const json::exception& problem) {
+    throw error(fmt::format("a memory record is malformed ({}): {}", problem.what(), e.dump().substr(0, 200)));
+  }
+}
+
+}  // namespace kopt::memory

@@ -1,0 +1,102 @@
+#pragma once
+// The strategy memory: every outcome of every strategy, in a SQLite database that loops,
+// runs and kernels share. Keyed so that it transfers (backend, GPU architecture, operator
+// and its family, dimensions, diagnosed bottleneck), versioned with ordered migrations, in
+// WAL mode so that readers never block a writer, and written one transaction per outcome,
+// keyed by (run, iteration, candidate): replaying an update after a kill is a no-op, and two
+// loops writing at once lose nothing (the second waits for the first).
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/json_io.h"
+
+namespace kopt::memory {
+
+// Where an outcome was seen. An empty field is unknown (an imported record, say).
+struct memory_scope {
+  std::string backend;
+  std::string arch;         // sm_90a, ...
+  std::string op;           // operator name (--op, else the kernel's file stem)
+  std::string op_family;
+  std::string dims;         // the dimension flags, as given
+  std::string bottleneck;   // the diagnosed class (analyze): dram, compute, ...
+};
+
+struct recorded_outcome {
+  std::string run_id;
+  std::int64_t iteration = 0;
+  std::string candidate;             // which version of the iteration ("" for the only one)
+  std::string fingerprint;
+  std::vector<std::string> tags;     // normalized
+  memory_scope scope;
+  std::string outcome;               // positive, negative, neutral, inconclusive, rejected
+  std::string reason;
+  json evidence = json::object();    // medians, intervals, diagnosis before and after, ...
+  std::string recorded_at;           // ISO 8601, UTC; filled when empty
+};
+
+// One strategy's history in a set of outcomes.
+struct strategy_summary {
+  std::string fingerprint;
+  std::string backend;
+  std::vector<std::string> tags;
+  std::int64_t positive = 0, negative = 0, neutral = 0, inconclusive = 0, rejected = 0;
+  std::string last_outcome;
+  std::string last_recorded_at;
+};
+
+struct summary_filter {
+  std::string backend;      // "" any
+  std::string bottleneck;   // "" any
+  std::string arch;         // "" any
+};
+
+class memory_store {
+ public:
+  // Opens (creating it and its folder when missing) and migrates the database. Throws
+  // kopt::error naming the file for one that is not a kopt memory or is newer than this kopt.
+  static memory_store open(const std::filesystem::path& path);
+  ~memory_store();
+  memory_store(memory_store&&) noexcept;
+  memory_store& operator=(memory_store&&) noexcept;
+
+  // The schema version this kopt writes, and the database's.
+  static int current_schema_version();
+  int schema_version() const;
+
+  // One transaction. False when (run_id, iteration, candidate) was already recorded (nothing
+  // changes). Throws kopt::error when the fingerprint does not match the tags and backend.
+  bool record(recorded_outcome outcome);
+
+  std::vector<strategy_summary> summarize(const summary_filter& filter) const;
+  // Every outcome of a fingerprint, oldest first.
+  std::vector<recorded_outcome> history(const std::string& fingerprint) const;
+  // Every outcome, oldest first (export).
+  std::vector<recorded_outcome> all() const;
+  // Fingerprints that were negative or rejected in `scope` (its backend, arch, op and dims).
+  std::vector<std::string> blocked(const memory_scope& scope) const;
+  // Fingerprints that were positive in `scope`.
+  std::vector<std::string> preferred(const memory_scope& scope) const;
+
+  const std::filesystem::path& path() const { return m_path; }
+
+ private:
+  struct connection;
+  memory_store(std::filesystem::path path, std::unique_ptr<connection> db);
+  std::filesystem::path m_path;
+  std::unique_ptr<connection> m_db;
+};
+
+// The database kopt uses: --memory-db, else $KOPT_MEMORY_DB, else $XDG_DATA_HOME/kopt/memory.db
+// (~/.local/share/kopt/memory.db).
+std::filesystem::path default_memory_path(const std::optional<std::string>& flag);
+
+json to_json(const recorded_outcome& outcome);
+// Throws kopt::error naming the missing or malformed field.
+recorded_outcome recorded_outcome_from_json(const json& entry);
+
+}  // namespace kopt::memory

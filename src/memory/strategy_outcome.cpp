@@ -1,0 +1,64 @@
+#include "memory/strategy_outcome.h"
+
+#include <algorithm>
+#include <array>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "measure/comparison.h"
+
+namespace kopt::memory {
+namespace {
+
+constexpr std::array<std::string_view, 5> outcome_names = {"positive", "negative", "neutral", "inconclusive",
+                                                            "rejected"};
+constexpr double minimum_margin = 0.01;
+
+}  // namespace
+
+std::string_view to_string(outcome o) { return outcome_names.at(static_cast<std::size_t>(o)); }
+
+outcome parse_outcome(const std::string& name) {
+  for (std::size_t i = 0; i < outcome_names.size(); ++i) {
+    if (outcome_names[i] == name) return static_cast<outcome>(i);
+  }
+  throw error(fmt::format("unknown strategy outcome \"{}\": one of positive, negative, neutral, inconclusive, "
+                          "rejected",
+                          name));
+}
+
+outcome_evidence classify_against(const std::vector<double>& candidate_ms, const std::vector<double>& incumbent_ms,
+                                  double timer_tick_ms) {
+  outcome_evidence e;
+  if (candidate_ms.size() < 2 || incumbent_ms.size() < 2) return e;
+  const measure::comparison c = measure::compare_samples(incumbent_ms, candidate_ms);
+  e.ratio = c.median_ratio;
+  e.ratio_ci95 = c.ratio_ci95;
+  e.incumbent_median_ms = measure::summarize(incumbent_ms).median;
+  e.candidate_median_ms = measure::summarize(candidate_ms).median;
+  e.margin = std::max(minimum_margin, e.incumbent_median_ms > 0 ? 2 * timer_tick_ms / e.incumbent_median_ms : 0.0);
+  const double low = 1 - e.margin;
+  const double high = 1 + e.margin;
+  if (e.ratio_ci95.high < low) {
+    e.verdict = outcome::positive;
+  } else if (e.ratio_ci95.low > high) {
+    e.verdict = outcome::negative;
+  } else if (e.ratio_ci95.low >= low && e.ratio_ci95.high <= high) {
+    e.verdict = outcome::neutral;
+  } else {
+    e.verdict = outcome::inconclusive;
+  }
+  return e;
+}
+
+json to_json(const outcome_evidence& e) {
+  return json{{"outcome", to_string(e.verdict)},
+              {"ratio", e.ratio},
+              {"ratio_ci95", json::array({e.ratio_ci95.low, e.ratio_ci95.high})},
+              {"margin", e.margin},
+              {"candidate_median_ms", e.candidate_median_ms},
+              {"incumbent_median_ms", e.incumbent_median_ms}};
+}
+
+}  // namespace kopt::memory

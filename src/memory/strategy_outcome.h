@@ -1,0 +1,44 @@
+#pragma once
+// The outcome of a strategy: a candidate version against the version it was built from (or
+// the best so far), from their timing samples on the same inputs and protocol. The 95 %
+// interval of the ratio of medians, candidate over incumbent, must settle it:
+//   positive      the whole interval below 1 - m (faster beyond the margin),
+//   negative      the whole interval above 1 + m,
+//   neutral       the whole interval inside [1 - m, 1 + m],
+//   inconclusive  otherwise (the samples cannot tell yet), and said so;
+// with the margin m = max(1 %, 2 timer steps / the incumbent's median). "Lower median than
+// the previous iteration" (the Python toolkit's rule) calls an unchanged kernel positive
+// about half the time; this rule does not. Rejected (build, validation, judge, profile
+// failures) is decided before any timing and is not this function's.
+
+#include <string>
+#include <vector>
+
+#include "core/json_io.h"
+#include "measure/statistics.h"
+
+namespace kopt::memory {
+
+enum class outcome { positive, negative, neutral, inconclusive, rejected };
+
+std::string_view to_string(outcome o);
+// Throws kopt::error for a name that is not an outcome.
+outcome parse_outcome(const std::string& name);
+
+struct outcome_evidence {
+  outcome verdict = outcome::inconclusive;
+  double ratio = 1;                  // median(candidate) / median(incumbent)
+  measure::interval ratio_ci95;
+  double margin = 0.01;              // m
+  double candidate_median_ms = 0;
+  double incumbent_median_ms = 0;
+};
+
+// `timer_tick_ms` is the timer's step (0 when unknown). Needs at least 2 samples per side;
+// fewer is inconclusive.
+outcome_evidence classify_against(const std::vector<double>& candidate_ms, const std::vector<double>& incumbent_ms,
+                                  double timer_tick_ms);
+
+json to_json(const outcome_evidence& evidence);
+
+}  // namespace kopt::memory

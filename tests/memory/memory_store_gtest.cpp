@@ -1,0 +1,158 @@
+// The strategy memory on a real SQLite file: replays are no-ops, fingerprints are checked,
+// scopes block and prefer, older schemas migrate, foreign and newer files are refused, and
+// two writers at once lose nothing.
+#include "memory/memory_store.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "memory/strategy_fingerprint.h"
+#include "support/kopt_process.h"
+
+namespace kopt::memory {
+namespace {
+namespace fs = std::filesystem;
+
+memory_scope softmax_scope() { return {"cuda", "sm_90a", "softmax", "", "--rows=4096 --cols=1024", "dram"}; }
+
+recorded_outcome outcome_of(const std::string& run, std::int64_t iteration, std::vector<std::string> tags,
+                            const char* verdict, memory_scope scope = softmax_scope()) {
+  recorded_outcome o;
+  o.run_id = run;
+  o.iteration = iteration;
+  o.tags = std::move(tags);
+  o.scope = std::move(scope);
+  o.outcome = verdict;
+  o.reason = "test";
+  o.evidence = json{{"ratio", 0.9}};
+  return o;
+}
+
+void run_sql(const fs::path& file, const char* sql) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(file.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+  sqlite3_close(db);
+}
+
+TEST(MemoryStore, AnOutcomeIsRecordedOnceAndAReplayChangesNothing) {
+  testing::scratch_dir dir;
+  memory_store store = memory_store::open(dir.path() / "sub" / "memory.db");
+  EXPECT_EQ(store.schema_version(), memory_store::current_schema_version());
+  EXPECT_TRUE(store.record(outcome_of("run-1", 1, {"Vectorized Float4 IO"}, "positive")));
+  EXPECT_FALSE(store.record(outcome_of("run-1", 1, {"Vectorized Float4 IO"}, "negative")));  // replay after a kill
+  const auto history = store.history(strategy_fingerprint("cuda", {"vectorized_float4_io"}));
+  ASSERT_EQ(history.size(), 1u);
+  EXPECT_EQ(history[0].outcome, "positive");
+  EXPECT_EQ(history[0].tags, std::vector<std::string>{"vectorized_float4_io"});
+  EXPECT_EQ(history[0].evidence["ratio"], 0.9);
+  EXPECT_FALSE(history[0].recorded_at.empty());
+}
+
+TEST(MemoryStore, AFingerprintThatIsNotItsTagsIsRefused) {
+  testing::scratch_dir dir;
+  memory_store store = memory_store::open(dir.path() / "memory.db");
+  recorded_outcome o = outcome_of("run-1", 1, {"baseline"}, "positive");
+  o.fingerprint = "0000000000000000";
+  EXPECT_THROW(store.record(o), error);
+  o = outcome_of("run-1", 1, {"baseline"}, "better");
+  EXPECT_THROW(store.record(o), error);
+  EXPECT_TRUE(store.all().empty());
+}
+
+TEST(MemoryStore, ScopesBlockFailuresAndPreferWinsOnlyWhereTheyHappened) {
+  testing::scratch_dir dir;
+  memory_store store = memory_store::open(dir.path() / "memory.db");
+  store.record(outcome_of("run-1", 1, {"shared_memory_tiling"}, "negative"));
+  store.record(outcome_of("run-1", 2, {"vectorized_float4_io"}, "positive"));
+  store.record(outcome_of("run-1", 3, {"unroll_8"}, "rejected"));
+  memory_scope other = softmax_scope();
+  other.dims = "--rows=128 --cols=65536";
+  store.record(outcome_of("run-2", 1, {"shared_memory_tiling"}, "positive", other));
+  std::vector<std::string> failed = {strategy_fingerprint("cuda", {"unroll_8"}),
+                                     strategy_fingerprint("cuda", {"shared_memory_tiling"})};
+  std::sort(failed.begin(), failed.end());  // listed by fingerprint
+  EXPECT_EQ(store.blocked(softmax_scope()), failed);
+  EXPECT_EQ(store.preferred(softmax_scope()),
+            std::vector<std::string>{strategy_fingerprint("cuda", {"vectorized_float4_io"})});
+  EXPECT_TRUE(store.blocked(other).empty());
+  const auto dram = store.summarize({"cuda", "dram", ""});
+  ASSERT_EQ(dram.size(), 3u);
+  EXPECT_TRUE(store.summarize({"cuda", "compute", ""}).empty());
+}
+
+TEST(MemoryStore, ADatabaseOfTheFirstSchemaIsMigratedWithItsOutcomes) {
+  testing::scratch_dir dir;
+  const fs::path file = dir.path() / "memory.db";
+  // The file as the first schema wrote it.
+  run_sql(file,
+          "CREATE TABLE outcomes (run_id TEXT NOT NULL, iteration INTEGER NOT NULL, candidate TEXT NOT NULL,"
+          " fingerprint TEXT NOT NULL, backend TEXT NOT NULL, tags TEXT NOT NULL, arch TEXT NOT NULL, op TEXT NOT NULL,"
+          " op_family TEXT NOT NULL, dims TEXT NOT NULL, bottleneck TEXT NOT NULL,"
+          " outcome TEXT NOT NULL CHECK (outcome IN ('positive','negative','neutral','inconclusive','rejected')),"
+          " reason TEXT NOT NULL, evidence TEXT NOT NULL, recorded_at TEXT NOT NULL,"
+          " PRIMARY KEY (run_id, iteration, candidate));"
+          "CREATE INDEX outcomes_by_fingerprint ON outcomes (fingerprint);"
+          "CREATE INDEX outcomes_by_scope ON outcomes (backend, arch, op, dims);"
+          "INSERT INTO outcomes VALUES ('old', 1, '', '40f2b8f0ca5ba355', 'cuda', '[\"baseline\"]', 'sm_90a', 'softmax',"
+          " '', '', 'dram', 'neutral', 'kept', '{}', '2026-11-01T00:00:00Z');"
+          "PRAGMA application_id=1802465396; PRAGMA user_version=1;");
+  memory_store store = memory_store::open(file);
+  EXPECT_EQ(store.schema_version(), 2);
+  ASSERT_EQ(store.history("40f2b8f0ca5ba355").size(), 1u);
+  EXPECT_EQ(store.history("40f2b8f0ca5ba355")[0].reason, "kept");
+}
+
+TEST(MemoryStore, AnotherProgramsFileAndANewerSchemaAreRefusedUntouched) {
+  testing::scratch_dir dir;
+  const fs::path foreign = dir.path() / "foreign.db";
+  run_sql(foreign, "CREATE TABLE notes (x TEXT); INSERT INTO notes VALUES ('mine');");
+  try {
+    memory_store::open(foreign);
+    FAIL() << "a foreign database must be refused";
+  } catch (const error& e) {
+    EXPECT_NE(e.headline().find("is not a kopt strategy memory"), std::string::npos) << e.headline();
+  }
+  const fs::path newer = dir.path() / "newer.db";
+  run_sql(newer, "PRAGMA application_id=1802465396; PRAGMA user_version=99; CREATE TABLE future (x);");
+  try {
+    memory_store::open(newer);
+    FAIL() << "a newer schema must be refused";
+  } catch (const error& e) {
+    EXPECT_NE(e.headline().find("written by a newer kopt (memory schema 99"), std::string::npos) << e.headline();
+  }
+}
+
+TEST(MemoryStore, TwoWritersAtOnceLoseNothing) {
+  testing::scratch_dir dir;
+  const fs::path file = dir.path() / "memory.db";
+  memory_store::open(file);
+  constexpr int per_writer = 150;
+  const auto writer = [&](const std::string& run) {
+    memory_store store = memory_store::open(file);
+    for (int i = 0; i < per_writer; ++i) store.record(outcome_of(run, i, {"tag_" + std::to_string(i % 7)}, "neutral"));
+  };
+  std::thread a(writer, "loop-a");
+  std::thread b(writer, "loop-b");
+  a.join();
+  b.join();
+  EXPECT_EQ(memory_store::open(file).all().size(), static_cast<std::size_t>(2 * per_writer));
+}
+
+TEST(MemoryStore, TheDefaultPlaceFollowsTheFlagThenTheEnvironment) {
+  EXPECT_EQ(default_memory_path(std::string("/x/m.db")), fs::path("/x/m.db"));
+  ::setenv("KOPT_MEMORY_DB", "/y/m.db", 1);
+  EXPECT_EQ(default_memory_path(std::nullopt), fs::path("/y/m.db"));
+  ::unsetenv("KOPT_MEMORY_DB");
+  ::setenv("XDG_DATA_HOME", "/data", 1);
+  EXPECT_EQ(default_memory_path(std::nullopt), fs::path("/data/kopt/memory.db"));
+  ::unsetenv("XDG_DATA_HOME");
+}
+
+}  // namespace
+}  // namespace kopt::memory
