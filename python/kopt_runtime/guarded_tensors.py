@@ -61,3 +61,22 @@ def guarded_copy(torch, source, conventions):
 def poison_pattern(tensor, conventions):
     name = torch_support.element_type_of(tensor.dtype, conventions["poison"])
     return conventions["poison"][name] if name else None
+
+
+class GuardedSet:
+    """One set of tensors (kernel's or reference's): guarded copies of setup()'s tensors, the
+    outputs poisoned unless they are inout."""
+
+    def __init__(self, torch, inputs, outputs, inout, conventions):
+        self.kwargs, self.guarded = {}, {}
+        for name, value in inputs.items():
+            copy = guarded_copy(torch, value, conventions) if isinstance(value, torch.Tensor) else None
+            if copy is not None:
+                self.guarded[name] = copy
+                self.kwargs[name] = copy.view
+            else:
+                self.kwargs[name] = value
+        for name in outputs:
+            pattern = poison_pattern(inputs[name], conventions)
+            if name not in inout and name in self.guarded and pattern is not None:
+                self.guarded[name].poison(pattern)

@@ -21,6 +21,7 @@ json to_json(const bench_job& job) {
                      json{{"role", job.role},
                           {"evidence_dir", job.evidence_dir},
                           {"evidence", to_json(job.evidence)},
+                          {"inputs_dir", job.inputs_dir},
                           {"kernel_source", job.kernel_source},
                           {"kernel_library", job.kernel_library},
                           {"reference_source", job.reference_source},
@@ -53,6 +54,7 @@ bench_job bench_job_from_json(const json& d) {
   if (job.role != "kernel" && job.role != "reference") throw error("a measuring job's role is 'kernel' or 'reference', not '" + job.role + "'");
   job.evidence_dir = d.at("evidence_dir").get<std::string>();
   job.evidence = evidence_keys_from_json(d.at("evidence"));
+  job.inputs_dir = d.at("inputs_dir").get<std::string>();
   job.kernel_source = d.at("kernel_source").get<std::string>();
   job.kernel_library = d.at("kernel_library").get<std::string>();
   job.reference_source = d.at("reference_source").get<std::string>();

@@ -23,6 +23,9 @@ struct bench_job {
   std::string role = "kernel";
   std::string evidence_dir;        // "": nothing to keep (no reference to compare with)
   std::vector<evidence_key> evidence;
+  // A Triton reference's inputs: where the kernel's process left each key's tensors (its
+  // module's setup() made them). "" for CUDA, whose inputs either side makes from the key.
+  std::string inputs_dir;
   std::string kernel_source;
   std::string kernel_library;
   std::string reference_source;    // "" without a reference

@@ -11,7 +11,6 @@
 #include "core/text.h"
 #include "core/version.h"
 #include "harness/python_reference.h"
-#include "harness/result_fields.h"
 
 namespace kopt::pipeline {
 namespace fs = std::filesystem;
@@ -36,10 +35,7 @@ void use_python_runner(harness::bench_job& job) {
 
 
 // What the harness adds to a CUDA result in the child and the Python runner leaves to kopt.
-void complete_python_result(json& result) {
-  result["kopt_version"] = version_string;
-  if (result.contains("kernel")) harness::add_timing_conclusions(result);
-}
+void complete_python_result(json& result) { result["kopt_version"] = version_string; }
 
 }  // namespace
 

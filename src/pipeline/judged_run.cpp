@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -13,6 +14,7 @@
 #include "harness/result_fields.h"
 #include "pipeline/bench_preparation.h"
 #include "pipeline/output_verdict.h"
+#include "pipeline/triton_evidence.h"
 
 namespace kopt::pipeline {
 namespace fs = std::filesystem;
@@ -46,26 +48,42 @@ class private_folder {
   fs::path m_path;
 };
 
+void fail(json& result, const std::string& reason) {
+  result["status"] = "failed";
+  result["reason"] = reason;
+}
+
 }  // namespace
 
 json run_judged(measuring_worker& worker, const harness::bench_job& job, const env::gpu_device& device, int timeout_s) {
-  if (is_triton(job)) return run_measuring_child(worker, job, device, timeout_s, measuring_side::kernel);
   phase_clock clock;
+  const bool triton = is_triton(job);
   const bool has_reference = !job.reference_source.empty();
-  const harness::job_problem problem(job);  // the parent's own plan, to read both sides' outputs
+  // The parent's own plan of a CUDA problem; a Triton module's tensors come from its setup(),
+  // so their plan is read from what the kernel's process left (below).
+  std::optional<harness::job_problem> problem;
+  if (!triton) problem.emplace(job);
   const private_folder folder;
   const evidence_folders folders{folder.path() / "kernel", folder.path() / "reference"};
 
   harness::bench_job kernel_job = job;
   kernel_job.role = "kernel";
   kernel_job.reference_library.clear();  // the reference is never loaded beside the kernel
-  kernel_job.evidence_dir = has_reference ? folders.kernel.string() : "";
+  // A Triton kernel always leaves its inputs: whether setup() follows the seed is checked here.
+  kernel_job.evidence_dir = has_reference || triton ? folders.kernel.string() : "";
   json result = run_measuring_child(worker, kernel_job, device, timeout_s, measuring_side::kernel);
   clock.done("kernel_process");
   json phases = json{{"kernel", result.value("phases_s", json(nullptr))}};
   const std::vector<harness::evidence_key> keys = harness::evidence_keys_from_json(result.value("evidence", json::array()));
-  result.erase("evidence");
+  for (const char* internal : {"evidence", "outputs", "inout", "setup_takes_seed"}) result.erase(internal);
   validate::tolerance_overrides tolerances{job.atol, job.rtol, std::nullopt, std::nullopt};
+
+  kernel::kernel_plan triton_plan;
+  if (triton && !keys.empty() && result.value("status", "") == "ok") {
+    triton_plan = plan_from_manifest(folders.kernel, keys.front());
+    if (const auto blind = seed_blindness(folders.kernel, keys, triton_plan, job.kernel_source)) fail(result, *blind);
+  }
+  const kernel::kernel_plan& plan = triton ? triton_plan : problem->plan();
 
   if (has_reference && result.value("status", "") == "ok") {
     harness::bench_job reference_job = job;
@@ -73,6 +91,7 @@ json run_judged(measuring_worker& worker, const harness::bench_job& job, const e
     reference_job.kernel_library.clear();  // nor the kernel beside the reference
     reference_job.evidence = keys;
     reference_job.evidence_dir = folders.reference.string();
+    if (triton) reference_job.inputs_dir = folders.kernel.string();
     reference_job.validation_only = !result.contains("kernel");
     const json reference = run_measuring_child(worker, reference_job, device, timeout_s, measuring_side::reference);
     clock.done("reference_process");
@@ -80,7 +99,7 @@ json run_judged(measuring_worker& worker, const harness::bench_job& job, const e
     if (reference.value("status", "") != "ok") {
       result["status"] = reference.value("status", "crashed");
       result["reason"] = reference.value("reason", "the reference failed");
-      judge_outputs(result, problem.plan(), keys, nullptr, tolerances);
+      judge_outputs(result, plan, keys, nullptr, tolerances);
       result["correctness"]["checked"] = true;
       result["correctness"]["passed"] = nullptr;
       result.erase("kernel");
@@ -97,11 +116,11 @@ json run_judged(measuring_worker& worker, const harness::bench_job& job, const e
       if (reference.contains(field)) result[field] = reference[field];
     }
   }
-  judge_outputs(result, problem.plan(), keys, has_reference && result.value("status", "") == "ok" ? &folders : nullptr,
+  judge_outputs(result, plan, keys, has_reference && result.value("status", "") == "ok" ? &folders : nullptr,
                 tolerances);
   if (has_reference && result["status"] == "failed" && !result["correctness"]["checked"].get<bool>()) {
-    // The kernel failed a check in its own process (a guard, an input): the reference never ran.
-    // A crash or a hang leaves correctness unchecked.
+    // The kernel failed a check in its own process (a guard, an input) or setup() ignored the
+    // seed: the reference never ran. A crash or a hang leaves correctness unchecked.
     result["correctness"]["checked"] = true;
     result["correctness"]["passed"] = false;
   }

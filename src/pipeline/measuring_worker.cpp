@@ -65,7 +65,10 @@ bool is_triton(const harness::bench_job& job) { return job.backend == kernel::to
 
 std::vector<std::string> measuring_child_argv(const harness::bench_job& job, const std::string& job_file,
                                               const std::string& result_file) {
-  if (is_triton(job)) return {job.python, job.python_runner, "triton", job_file, result_file};
+  if (is_triton(job)) {
+    return {job.python, job.python_runner, harness::is_reference_role(job) ? "triton-reference" : "triton", job_file,
+            result_file};
+  }
   return {fs::read_symlink("/proc/self/exe").string(), "harness", job_file, result_file};
 }
 

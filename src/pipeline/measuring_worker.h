@@ -42,7 +42,7 @@ std::unique_ptr<measuring_worker> make_process_worker();
 bool is_triton(const harness::bench_job& job);
 
 // The measuring child's command line: `kopt harness JOB RESULT`, or for a Triton kernel
-// `PYTHON kopt_runner.py triton JOB RESULT`.
+// `PYTHON kopt_runner.py triton JOB RESULT` (its reference: `triton-reference`).
 std::vector<std::string> measuring_child_argv(const harness::bench_job& job, const std::string& job_file,
                                               const std::string& result_file);
 

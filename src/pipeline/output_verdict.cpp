@@ -11,16 +11,25 @@ using kernel::buffer_role;
 
 // An `out` buffer is poisoned with NaN before each run: a kernel that reads it before writing
 // it (y += ...) turns the poison into NaNs. Suggest the annotation that gives it real data.
+// (The GPU drops the poison's payload, so a read poison shows as NaN; Triton's interpreter on
+// the CPU keeps it, so there it reads as poison left in place.)
 std::string read_before_write_hint(const kernel::kernel_plan& plan, const json& outputs) {
   for (const json& comparison : outputs) {
     if (comparison["passed"].get<bool>()) continue;
     const std::string name = comparison["name"].get<std::string>();
-    bool nan_seen = false;
-    for (const auto& m : comparison["first_mismatches"]) nan_seen = nan_seen || m["what"] == "NaN";
+    const bool triton = plan.backend == kernel::backend::triton;
+    bool poison_read = false;
+    for (const auto& m : comparison["first_mismatches"]) {
+      poison_read = poison_read || m["what"] == "NaN" || (triton && m["what"] == "left as poison");
+    }
     for (const auto& b : plan.buffers) {
-      if (b.param.name == name && b.role == buffer_role::out && nan_seen) {
-        return fmt::format(" (if the kernel reads {0} before writing it, declare it in the source: // kopt: inout({0}))", name);
+      if (b.param.name != name || b.role != buffer_role::out || !poison_read) continue;
+      if (triton) {
+        return fmt::format(" (outputs hold NaN poison before each run: if run_kernel reads {0} before writing it, "
+                           "list it in setup()'s \"inout\")",
+                           name);
       }
+      return fmt::format(" (if the kernel reads {0} before writing it, declare it in the source: // kopt: inout({0}))", name);
     }
     return "";
   }

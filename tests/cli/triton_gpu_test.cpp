@@ -43,7 +43,8 @@ bench_outcome bench(const std::vector<std::string>& args, const std::map<std::st
 }
 
 bench_outcome scale_variant(const std::string& variant, const std::vector<std::string>& extra = {}) {
-  std::vector<std::string> args = {test_module("scale.py"), "--ref", test_module("scale_ref.py"), "--n=1000003",
+  const char* reference = variant == "inout" ? "scale_inout_ref.py" : "scale_ref.py";
+  std::vector<std::string> args = {test_module("scale.py"), "--ref", test_module(reference), "--n=1000003",
                                    "--max-seconds", "1"};
   args.insert(args.end(), extra.begin(), extra.end());
   return bench(args, {{"KOPT_TEST_VARIANT", variant}});
@@ -102,7 +103,7 @@ TEST(TritonOnGpu, CorrectInoutKernelPasses) {
 TEST(TritonOnGpu, PartialOutputFails) {
   const auto o = scale_variant("half");
   EXPECT_EQ(o.process.exit_code, 1);
-  EXPECT_NE(first_line(o.process.stderr_text).find("validation failed (seed 0): y:"), std::string::npos)
+  EXPECT_NE(first_line(o.process.stderr_text).find("validation failed (seed 0): partial write: y:"), std::string::npos)
       << o.process.stderr_text;
   EXPECT_FALSE(testing::present(o.result, "kernel"));  // no timing figures for a failed kernel
 }
@@ -131,6 +132,24 @@ TEST(TritonOnGpu, ReadingAnOutputThatIsNotInoutIsCaughtWithTheHint) {
   const auto o = scale_variant("reads_output");
   EXPECT_EQ(o.process.exit_code, 1);
   EXPECT_NE(first_line(o.process.stderr_text).find("list it in setup()'s \"inout\""), std::string::npos)
+      << o.process.stderr_text;
+}
+
+TEST(TritonOnGpu, SeedBlindnessSetupThatIgnoresTheSeedFails) {
+  const auto o = scale_variant("seed_blind");
+  EXPECT_EQ(o.process.exit_code, 1);
+  EXPECT_EQ(first_line(o.process.stderr_text).rfind("kopt: failed: seed blindness: setup() in ", 0), 0u)
+      << o.process.stderr_text;
+  EXPECT_FALSE(testing::present(o.result, "kernel"));
+}
+
+TEST(TritonOnGpu, SlowTheRivalAModulePatchingTorchCannotReachTheReference) {
+  // The module makes `2 * x` return zeros at import and writes zeros: in a shared interpreter
+  // the reference would agree with it.
+  const auto o = scale_variant("patches_reference");
+  EXPECT_EQ(o.process.exit_code, 1);
+  EXPECT_NE(first_line(o.process.stderr_text).find("validation failed (seed 0): constant output: y"),
+            std::string::npos)
       << o.process.stderr_text;
 }
 

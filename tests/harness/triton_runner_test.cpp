@@ -1,13 +1,18 @@
-// The Triton path of kopt's Python runner on the CPU: Triton's interpreter (TRITON_INTERPRET=1)
-// runs tests/data/triton/scale.py and its broken variants through the runner that kopt ships
-// (share/kopt/kopt_runner.py beside the kopt binary), with the harness's comparison from
-// libkopt_harness_abi. What a GPU adds (compiling, timing, the profiler window) runs in
-// bench_gpu_gtest on the GPU machine. Needs python3 with torch and triton (scripts/setup.sh).
+// The Triton path on the CPU, as kopt runs it: Triton's interpreter (TRITON_INTERPRET=1) runs
+// tests/data/triton/scale.py and its broken variants in the kernel's measuring process (the
+// runner kopt ships, share/kopt/kopt_runner.py beside the kopt binary), the reference in a
+// process of its own, and the parent (pipeline::run_judged) compares their outputs. Only the
+// GPU is missing: the worker below starts the same processes without one. What a GPU adds
+// (compiling, timing, the profiler window) runs in triton_gpu_gtest on the GPU machine. Needs
+// python3 with torch and triton (scripts/setup.sh).
 #include <gtest/gtest.h>
 
+#include "core/error.h"
 #include "core/json_io.h"
 #include "core/python.h"
 #include "harness/bench_job.h"
+#include "pipeline/judged_run.h"
+#include "pipeline/measuring_worker.h"
 #include "support/kopt_process.h"
 
 namespace kopt::harness {
@@ -19,8 +24,35 @@ using kopt::testing::scratch_dir;
 fs::path data(const std::string& name) { return fs::path(KOPT_TEST_DATA_DIR) / "triton" / name; }
 
 struct runner_run {
-  process_result process;
-  json result;  // null when the runner wrote none
+  int exit_code = 0;        // 0: a result; 2: kopt's error (the user's module at fault)
+  std::string stderr_text;  // the error's line and detail (a traceback, say)
+  json result;              // null after an error
+};
+
+// The process worker's children, started on this machine without a GPU or its lock.
+class cpu_worker final : public pipeline::measuring_worker {
+ public:
+  cpu_worker(const fs::path& dir, std::map<std::string, std::string> env) : m_dir(dir), m_env(std::move(env)) {}
+
+  env::gpu_probe_result probe_gpus() override { return {}; }
+
+  pipeline::wrapped_child_run run(const std::vector<std::string>&, const bench_job& job, const env::gpu_device&,
+                                  int timeout_s) override {
+    const fs::path job_file = m_dir / (job.role + "-job.json");
+    const fs::path result_file = m_dir / (job.role + "-result.json");
+    fs::remove(result_file);
+    write_json_file(job_file, to_json(job));
+    pipeline::wrapped_child_run run;
+    run.process = run_process({.argv = pipeline::measuring_child_argv(job, job_file.string(), result_file.string()),
+                               .extra_env = m_env,
+                               .timeout = std::chrono::seconds(timeout_s)});
+    if (fs::exists(result_file)) run.result = read_json_file(result_file);
+    return run;
+  }
+
+ private:
+  fs::path m_dir;
+  std::map<std::string, std::string> m_env;
 };
 
 struct triton_fixture {
@@ -43,15 +75,14 @@ struct triton_fixture {
   runner_run run(const std::string& variant = "correct") {
     env["KOPT_TEST_VARIANT"] = variant;
     env["TRITON_CACHE_DIR"] = (dir.path() / "triton-cache").string();
-    const fs::path job_file = dir.path() / "job.json";
-    const fs::path result_file = dir.path() / "result.json";
-    fs::remove(result_file);
-    write_json_file(job_file, to_json(job));
+    cpu_worker worker(dir.path(), env);
     runner_run r;
-    r.process = run_process({.argv = {job.python, job.python_runner, "triton", job_file.string(), result_file.string()},
-                             .extra_env = env,
-                             .timeout = std::chrono::seconds(240)});
-    if (fs::exists(result_file)) r.result = read_json_file(result_file);
+    try {
+      r.result = pipeline::run_judged(worker, job, env::gpu_device{}, 240);
+    } catch (const error& e) {
+      r.exit_code = 2;
+      r.stderr_text = e.headline() + "\n" + e.detail();
+    }
     return r;
   }
 
@@ -62,7 +93,7 @@ struct triton_fixture {
 TEST(TritonRunner, CorrectKernelPassesEverySeed) {
   triton_fixture f;
   const runner_run r = f.run();
-  ASSERT_EQ(r.process.exit_code, 0) << r.process.stderr_text;
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_EQ(r.result["status"], "ok") << r.result.dump(2);
   EXPECT_EQ(r.result["device"], "cpu");
   const json& correctness = r.result["correctness"];
@@ -87,7 +118,7 @@ TEST(TritonRunner, FlagTolerancesWinOverTheReferenceModule) {
   triton_fixture f;
   f.job.atol = 0.5;
   const runner_run r = f.run();
-  ASSERT_EQ(r.process.exit_code, 0) << r.process.stderr_text;
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_EQ(r.result["correctness"]["atol"], 0.5);
   EXPECT_EQ(r.result["correctness"]["rtol"], 1e-6);
 }
@@ -95,9 +126,9 @@ TEST(TritonRunner, FlagTolerancesWinOverTheReferenceModule) {
 TEST(TritonRunner, PartialOutputFails) {
   triton_fixture f;
   const runner_run r = f.run("half");
-  ASSERT_EQ(r.process.exit_code, 0) << r.process.stderr_text;
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_EQ(r.result["status"], "failed");
-  EXPECT_NE(r.result["reason"].get<std::string>().find("validation failed (seed 0): y:"), std::string::npos)
+  EXPECT_NE(r.result["reason"].get<std::string>().find("validation failed (seed 0): partial write: y:"), std::string::npos)
       << r.result["reason"];
   EXPECT_EQ(r.result["correctness"]["seeds"][0]["outputs"][0]["unwritten"], 500);
   EXPECT_FALSE(r.result["correctness"]["passed"].get<bool>());
@@ -106,7 +137,7 @@ TEST(TritonRunner, PartialOutputFails) {
 TEST(TritonRunner, WritePastTheEndIsCaughtByTheGuard) {
   triton_fixture f;
   const runner_run r = f.run("past_end");
-  ASSERT_EQ(r.process.exit_code, 0) << r.process.stderr_text;
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_EQ(r.result["status"], "failed");
   EXPECT_EQ(r.result["reason"], "out-of-bounds write: wrote up to 64 bytes past the end of y") << r.result["reason"];
 }
@@ -114,14 +145,14 @@ TEST(TritonRunner, WritePastTheEndIsCaughtByTheGuard) {
 TEST(TritonRunner, WriteIntoAnInputFails) {
   triton_fixture f;
   const runner_run r = f.run("writes_input");
-  ASSERT_EQ(r.process.exit_code, 0) << r.process.stderr_text;
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_EQ(r.result["reason"], "the kernel wrote into its input x (not among setup()'s outputs)");
 }
 
 TEST(TritonRunner, NanOutputFails) {
   triton_fixture f;
   const runner_run r = f.run("nan");
-  ASSERT_EQ(r.process.exit_code, 0) << r.process.stderr_text;
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_EQ(r.result["status"], "failed");
   EXPECT_EQ(r.result["correctness"]["seeds"][0]["outputs"][0]["first_mismatches"][0]["what"], "NaN");
 }
@@ -129,7 +160,7 @@ TEST(TritonRunner, NanOutputFails) {
 TEST(TritonRunner, ReadingAPoisonedOutputSuggestsInout) {
   triton_fixture f;
   const runner_run r = f.run("reads_output");
-  ASSERT_EQ(r.process.exit_code, 0) << r.process.stderr_text;
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_EQ(r.result["status"], "failed");
   EXPECT_NE(r.result["reason"].get<std::string>().find("list it in setup()'s \"inout\""), std::string::npos)
       << r.result["reason"];
@@ -137,8 +168,9 @@ TEST(TritonRunner, ReadingAPoisonedOutputSuggestsInout) {
 
 TEST(TritonRunner, InoutOutputKeepsItsContentsForKernelAndReference) {
   triton_fixture f;
+  f.job.reference_source = data("scale_inout_ref.py").string();
   const runner_run r = f.run("inout");
-  ASSERT_EQ(r.process.exit_code, 0) << r.process.stderr_text;
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_EQ(r.result["status"], "ok") << r.result["reason"];
   EXPECT_TRUE(r.result["correctness"]["passed"].get<bool>());
 }
@@ -146,7 +178,7 @@ TEST(TritonRunner, InoutOutputKeepsItsContentsForKernelAndReference) {
 TEST(TritonRunner, RunKernelRaisingIsAFailedKernelWithItsTraceback) {
   triton_fixture f;
   const runner_run r = f.run("raises");
-  ASSERT_EQ(r.process.exit_code, 0) << r.process.stderr_text;
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_EQ(r.result["status"], "failed");
   EXPECT_EQ(r.result["reason"], "run_kernel() in " + f.job.kernel_source +
                                     " raised ValueError: the block size does not divide n");
@@ -157,9 +189,31 @@ TEST(TritonRunner, WithoutReferenceOnlyGuardsAndInputsAreChecked) {
   triton_fixture f;
   f.job.reference_source = "";
   const runner_run r = f.run("half");
-  ASSERT_EQ(r.process.exit_code, 0) << r.process.stderr_text;
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_EQ(r.result["status"], "ok");
   EXPECT_FALSE(r.result["correctness"]["checked"].get<bool>());
+}
+
+TEST(TritonRunner, SetupThatIgnoresTheSeedFailsAsSeedBlindness) {
+  triton_fixture f;
+  const runner_run r = f.run("seed_blind");
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_EQ(r.result["status"], "failed");
+  EXPECT_EQ(r.result["reason"].get<std::string>().rfind(
+                "seed blindness: setup() in " + f.job.kernel_source + " returned the same inputs for seeds 0 and 1", 0),
+            0u)
+      << r.result["reason"];
+  EXPECT_FALSE(r.result["correctness"]["passed"].get<bool>());
+}
+
+TEST(TritonRunner, AModuleThatPatchesTorchCannotReachTheReference) {
+  // In one interpreter the patch would make the reference write zeros too, and the kernel pass.
+  triton_fixture f;
+  const runner_run r = f.run("patches_reference");
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_EQ(r.result["status"], "failed");
+  EXPECT_EQ(r.result["reason"].get<std::string>().rfind("validation failed (seed 0): constant output: y", 0), 0u)
+      << r.result["reason"];
 }
 
 // ---------------------------------------------------------------- the module's contract (exit 2)
@@ -170,8 +224,8 @@ TEST(TritonRunner, MissingSetupAndRunKernelAreNamed) {
   triton_fixture f;
   f.use_kernel("import torch\n");
   const runner_run r = f.run();
-  EXPECT_EQ(r.process.exit_code, 2);
-  EXPECT_EQ(first_line(r.process.stderr_text),
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.stderr_text),
             "the Triton kernel " + f.job.kernel_source +
                 " defines no setup() and no run_kernel(): a Triton module needs setup(**dims, seed=...) returning "
                 "{\"inputs\": {...}, \"outputs\": [...]} and run_kernel(**inputs)");
@@ -181,9 +235,9 @@ TEST(TritonRunner, SetupReturningTheWrongShape) {
   triton_fixture f;
   f.use_kernel(std::string(kernel_head) + "def setup(*, n, seed=0):\n    return [torch.zeros(n)]\n");
   const runner_run r = f.run();
-  EXPECT_EQ(r.process.exit_code, 2);
-  EXPECT_NE(first_line(r.process.stderr_text).find("returned list without an \"inputs\" dict"), std::string::npos)
-      << r.process.stderr_text;
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(first_line(r.stderr_text).find("returned list without an \"inputs\" dict"), std::string::npos)
+      << r.stderr_text;
 }
 
 TEST(TritonRunner, OutputNotAmongTheInputs) {
@@ -191,9 +245,9 @@ TEST(TritonRunner, OutputNotAmongTheInputs) {
   f.use_kernel(std::string(kernel_head) +
                "def setup(*, n, seed=0):\n    return {\"inputs\": {\"x\": torch.zeros(n)}, \"outputs\": [\"y\"]}\n");
   const runner_run r = f.run();
-  EXPECT_EQ(r.process.exit_code, 2);
-  EXPECT_NE(first_line(r.process.stderr_text).find("output 'y' is not among the inputs (x)"), std::string::npos)
-      << r.process.stderr_text;
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(first_line(r.stderr_text).find("output 'y' is not among the inputs (x)"), std::string::npos)
+      << r.stderr_text;
 }
 
 TEST(TritonRunner, OutputThatIsNotATensor) {
@@ -201,37 +255,37 @@ TEST(TritonRunner, OutputThatIsNotATensor) {
   f.use_kernel(std::string(kernel_head) +
                "def setup(*, n, seed=0):\n    return {\"inputs\": {\"x\": torch.zeros(n), \"n\": n}, \"outputs\": [\"n\"]}\n");
   const runner_run r = f.run();
-  EXPECT_EQ(r.process.exit_code, 2);
-  EXPECT_NE(first_line(r.process.stderr_text).find("output 'n' is of type int, not a tensor"), std::string::npos)
-      << r.process.stderr_text;
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(first_line(r.stderr_text).find("output 'n' is of type int, not a tensor"), std::string::npos)
+      << r.stderr_text;
 }
 
 TEST(TritonRunner, MissingDimensionIsNamedWithTheFlag) {
   triton_fixture f;
   f.job.dims.clear();
   const runner_run r = f.run();
-  EXPECT_EQ(r.process.exit_code, 2);
-  EXPECT_EQ(first_line(r.process.stderr_text), "setup() in " + f.job.kernel_source + " needs n: pass --n=VALUE");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.stderr_text), "setup() in " + f.job.kernel_source + " needs n: pass --n=VALUE");
 }
 
 TEST(TritonRunner, SetupRaisingShowsItsTraceback) {
   triton_fixture f;
   f.use_kernel(std::string(kernel_head) + "def setup(*, n, seed=0):\n    raise RuntimeError('no memory for n')\n");
   const runner_run r = f.run();
-  EXPECT_EQ(r.process.exit_code, 2);
-  EXPECT_EQ(first_line(r.process.stderr_text),
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.stderr_text),
             "setup() in " + f.job.kernel_source + " raised RuntimeError: no memory for n");
-  EXPECT_NE(r.process.stderr_text.find("Traceback"), std::string::npos);
+  EXPECT_NE(r.stderr_text.find("Traceback"), std::string::npos);
 }
 
 TEST(TritonRunner, ReferenceWritingAnInputIsNamed) {
   triton_fixture f;
   f.job.reference_source = f.dir.write("ref.py", "def reference(*, x, y, n, **_):\n    y.copy_(2 * x)\n    x.zero_()\n").string();
   const runner_run r = f.run();
-  EXPECT_EQ(r.process.exit_code, 2);
-  EXPECT_NE(first_line(r.process.stderr_text).find("wrote into x, which is not among the kernel's outputs (y)"),
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(first_line(r.stderr_text).find("wrote into x, which is not among the kernel's outputs (y)"),
             std::string::npos)
-      << r.process.stderr_text;
+      << r.stderr_text;
 }
 
 // A Python whose `import triton` (or torch) fails, as on a machine without it.
@@ -240,10 +294,10 @@ TEST(TritonRunner, MissingTritonSaysWhatToInstall) {
   f.dir.write("hide/triton/__init__.py", "raise ImportError('No module named triton')\n");
   f.env["PYTHONPATH"] = (f.dir.path() / "hide").string();
   const runner_run r = f.run();
-  EXPECT_EQ(r.process.exit_code, 2);
-  EXPECT_NE(first_line(r.process.stderr_text).find("triton is not installed"), std::string::npos)
-      << r.process.stderr_text;
-  EXPECT_NE(first_line(r.process.stderr_text).find("pip install triton==3.6.0"), std::string::npos);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(first_line(r.stderr_text).find("triton is not installed"), std::string::npos)
+      << r.stderr_text;
+  EXPECT_NE(first_line(r.stderr_text).find("pip install triton==3.6.0"), std::string::npos);
 }
 
 TEST(TritonRunner, MissingTorchSaysWhatToInstall) {
@@ -251,9 +305,9 @@ TEST(TritonRunner, MissingTorchSaysWhatToInstall) {
   f.dir.write("hide/torch/__init__.py", "raise ImportError('No module named torch')\n");
   f.env["PYTHONPATH"] = (f.dir.path() / "hide").string();
   const runner_run r = f.run();
-  EXPECT_EQ(r.process.exit_code, 2);
-  EXPECT_NE(first_line(r.process.stderr_text).find("torch is not installed"), std::string::npos)
-      << r.process.stderr_text;
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(first_line(r.stderr_text).find("torch is not installed"), std::string::npos)
+      << r.stderr_text;
 }
 
 }  // namespace
