@@ -2,6 +2,11 @@
 
 #include <array>
 
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "core/text.h"
+
 namespace kopt::analyze {
 namespace {
 
@@ -17,6 +22,13 @@ std::optional<bottleneck> parse_bottleneck(std::string_view name) {
     if (names[i] == name) return static_cast<bottleneck>(i);
   }
   return std::nullopt;
+}
+
+bottleneck bottleneck_named(const std::string& name) {
+  if (const auto b = parse_bottleneck(name)) return *b;
+  std::vector<std::string> known;
+  for (const auto b : all_bottlenecks()) known.emplace_back(to_string(b));
+  throw error(fmt::format("unknown class \"{}\": use one of {}", name, join(known, ", ")));
 }
 
 const std::vector<bottleneck>& all_bottlenecks() {

@@ -83,13 +83,7 @@ class kb_command final : public command {
     } else if (m_show->parsed()) {
       show();
     } else {
-      const auto cls = analyze::parse_bottleneck(m_class);
-      if (!cls) {
-        std::vector<std::string> names;
-        for (auto c : analyze::all_bottlenecks()) names.emplace_back(analyze::to_string(c));
-        throw error(fmt::format("unknown class \"{}\": use one of {}", m_class, join(names, ", ")));
-      }
-      print_list(analyze::kb_entries_for(backend, *cls), m_json, "kb_match");
+      print_list(analyze::kb_entries_for(backend, analyze::bottleneck_named(m_class)), m_json, "kb_match");
     }
     return static_cast<int>(exit_status::ok);
   }

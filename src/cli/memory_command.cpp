@@ -119,11 +119,7 @@ class memory_command final : public command {
     if (std::find(backends.begin(), backends.end(), *m_backend) == backends.end()) {
       throw error(fmt::format("unknown backend \"{}\": use one of {}", *m_backend, join(backends, ", ")));
     }
-    if (!analyze::parse_bottleneck(m_class)) {
-      std::vector<std::string> names;
-      for (auto c : analyze::all_bottlenecks()) names.emplace_back(analyze::to_string(c));
-      throw error(fmt::format("unknown class \"{}\": use one of {}", m_class, join(names, ", ")));
-    }
+    analyze::bottleneck_named(m_class);
   }
 
   void show(const memory::memory_store& store) const {
