@@ -89,8 +89,28 @@ bool looks_numeric(const std::string& word) {
 
 std::vector<std::string> attach_dimension_values(const CLI::App& sub, const std::vector<std::string>& args) {
   std::vector<std::string> out;
+  bool separated = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& word = args[i];
+    if (!separated && word == "--") {
+      separated = true;
+      continue;
+    }
+    if (separated) {
+      // No option of kopt's after `--`: a --NAME=VALUE (or --NAME VALUE) is a dimension whatever
+      // its name, as --dim NAME=VALUE is; any other word is a positional (a file named -x.cu).
+      if (word.size() > 2 && word.rfind("--", 0) == 0) {
+        std::string assignment = word.substr(2);
+        if (assignment.find('=') == std::string::npos && i + 1 < args.size()) assignment += "=" + args[++i];
+        out.push_back("--dim");
+        out.push_back(assignment);
+      } else {
+        // A relative path that starts with '-' is written ./-x.cu, which names the same file
+        // and cannot be read as an option.
+        out.push_back(word.rfind('-', 0) == 0 ? "./" + word : word);
+      }
+      continue;
+    }
     const bool unknown_long_option = word.size() > 2 && word.rfind("--", 0) == 0 &&
                                      word.find('=') == std::string::npos &&
                                      sub.get_option_no_throw(word) == nullptr;

@@ -23,7 +23,9 @@ std::vector<dimension_arg> collect_dimension_args(const std::vector<std::string>
 // `args` (the words after the subcommand's name) with every `--NAME VALUE` pair that is not
 // one of `sub`'s options and whose VALUE is a number written as `--NAME=VALUE`. Without it,
 // `kopt inspect --N 5 k.cu` would give 5 to the kernel positional: CLI11 cannot know that an
-// unknown option takes a value.
+// unknown option takes a value. After `--` kopt reads no option of its own: `--NAME=VALUE` and
+// `--NAME VALUE` become `--dim NAME=VALUE` (a dimension whatever its name, --seed included),
+// and other words are positionals (a kernel file named -x.cu is passed as ./-x.cu).
 std::vector<std::string> attach_dimension_values(const CLI::App& sub, const std::vector<std::string>& args);
 
 // Long option names of `sub` (without dashes): names a kernel scalar must not use

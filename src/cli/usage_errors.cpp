@@ -44,10 +44,13 @@ std::string full_name(const CLI::App* sub) {
   return "kopt " + name;
 }
 
-std::vector<std::string> subcommand_names(const CLI::App& app) {
+// Hidden ones (an empty group: kopt's internal measuring process) are offered to no user.
+std::vector<std::string> subcommand_names(const CLI::App& app, bool include_hidden = false) {
   const std::function<bool(const CLI::App*)> every;  // empty: CLI11 lists them all
   std::vector<std::string> names;
-  for (const CLI::App* sub : app.get_subcommands(every)) names.push_back(sub->get_name());
+  for (const CLI::App* sub : app.get_subcommands(every)) {
+    if (include_hidden || !sub->get_group().empty()) names.push_back(sub->get_name());
+  }
   return names;
 }
 
@@ -67,9 +70,10 @@ std::string with_suggestion(const std::string& word, const std::vector<std::stri
 // An unknown command: the first plain word that names none.
 std::string unknown_command(const CLI::App& app, const std::vector<std::string>& words) {
   const std::vector<std::string> names = subcommand_names(app);
+  const std::vector<std::string> known = subcommand_names(app, true);
   for (const std::string& word : words) {
     if (word.rfind("-", 0) == 0) continue;
-    if (std::find(names.begin(), names.end(), word) != names.end()) return "";
+    if (std::find(known.begin(), known.end(), word) != known.end()) return "";
     return fmt::format("unknown command '{}'{} (kopt --help lists them)", word, with_suggestion(word, names));
   }
   return fmt::format("give a command: {} (kopt --help says what each does)", fmt::join(names, ", "));

@@ -24,5 +24,19 @@ TEST(AttachDimensionValues, UnknownOptionsTakeTheirNumber) {
   EXPECT_EQ(attach_dimension_values(sub, {"k.cu", "--N"}), (words{"k.cu", "--N"}));
 }
 
+TEST(DimensionArgs, AfterTheSeparatorEveryFlagIsADimensionAndEveryWordAPositional) {
+  CLI::App sub;
+  int gpu = 0;
+  sub.add_option("--gpu", gpu);
+  sub.allow_extras();
+  using words = std::vector<std::string>;
+  // --gpu is kopt's before `--`, the kernel's after it (like --dim gpu=1).
+  EXPECT_EQ(attach_dimension_values(sub, {"--gpu", "1", "--", "k.cu", "--gpu=2", "--seed", "7"}),
+            (words{"--gpu", "1", "k.cu", "--dim", "gpu=2", "--dim", "seed=7"}));
+  // A file whose name starts with '-' is named so that it cannot be read as an option.
+  EXPECT_EQ(attach_dimension_values(sub, {"--", "-odd.cu"}), (words{"./-odd.cu"}));
+  EXPECT_EQ(attach_dimension_values(sub, {"--", "/abs/k.cu"}), (words{"/abs/k.cu"}));
+}
+
 }  // namespace
 }  // namespace kopt::cli

@@ -113,6 +113,15 @@ TEST_F(InspectCommand, ScalarNamedLikeAKoptFlag) {
       << r.stdout_text;
 }
 
+TEST_F(InspectCommand, AfterTheSeparatorAScalarNamedLikeAFlagIsADimensionAndADashFileIsAFile) {
+  m_dir.write("-odd.cu", "extern \"C\" void solve(float* y, int N, int seed) {}\n");
+  const auto r = run_kopt({"inspect", "--json", "--", "-odd.cu", "--N=4", "--seed=3"}, {}, m_dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const auto j = nlohmann::json::parse(r.stdout_text);
+  EXPECT_EQ(j["dimensions"]["N"], 4);
+  EXPECT_EQ(j["dimensions"]["seed"], 3);
+}
+
 TEST_F(InspectCommand, TritonModule) {
   const auto r = inspect("def setup(N, seed=0):\n    pass\n", {"--N=4096", "--json"}, "k.py");
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
