@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "compile/cutlass_locator.h"
+#include "compile/exported_symbols.h"
 #include "compile/include_scan.h"
 #include "compile/shell_safety.h"
 #include "compile/toolchain.h"
@@ -167,6 +168,18 @@ compile_result compile_kernel(const compile_request& request) {
     fs::remove_all(build_dir, ec);
     result.status = compile_status::failed;
     result.failure_reason = fmt::format("nvcc {}", run.describe_end());
+    result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(steady::now() - started);
+    return result;
+  }
+  if (!exports_function(build_dir / library_name, "solve")) {
+    // Nothing could call it: a declaration alone, a solve() without extern "C" (a mangled
+    // name), or one the preprocessor left out.
+    fs::remove_all(build_dir, ec);
+    result.status = compile_status::failed;
+    result.failure_reason = fmt::format(
+        "{} exports no solve(): define extern \"C\" void solve(...) in it (a declaration alone, a solve() "
+        "without extern \"C\", or one left out by the preprocessor builds no entry point)",
+        source.filename().string());
     result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(steady::now() - started);
     return result;
   }

@@ -69,6 +69,19 @@ TEST(CompileCommand, CompileErrorIsExitOneWithCompilerMessages) {
   EXPECT_NE(r.stderr_text.find("identifier \"undefined_call\" is undefined"), std::string::npos);
 }
 
+TEST(CompileCommand, ASourceThatExportsNoSolveIsTheKernelsFailure) {
+  scratch_dir dir;
+  for (const char* text : {"extern \"C\" void solve(float* x, int n);\n__global__ void k(float* x) {}\n",
+                           "__global__ void k(float* x) {}\nvoid solve(float* x) { k<<<1, 1>>>(x); }\n"}) {
+    const auto source = dir.write("nosolve.cu", text);
+    const auto r = run_kopt({"compile", source.string(), "--json"});
+    EXPECT_EQ(r.exit_code, 1) << text;
+    EXPECT_NE(r.stderr_text.find("nosolve.cu exports no solve(): define extern \"C\" void solve(...)"),
+              std::string::npos)
+        << r.stderr_text;
+  }
+}
+
 TEST(CompileCommand, DefinesReachTheCompiler) {
   scratch_dir dir;
   const auto source = dir.write("k.cu",
