@@ -30,6 +30,20 @@ std::string summary_line(const analyze::kernel_diagnosis& d) {
                      d.verdict.at_hardware_limit ? ", at hardware limit" : "", pct(d.sol.sm_pct), pct(d.sol.memory_pct));
 }
 
+// No confident class without the data: a page or file that lacks the speed-of-light metrics in
+// every launch (the details page passed as the raw one, a CSV of "n/a") is refused whole.
+void require_speed_of_light(const analyze::analysis& a) {
+  for (const auto& k : a.kernels) {
+    if (k.sol.sm_pct && k.sol.memory_pct) return;
+  }
+  throw error(fmt::format("{} has no launch with the speed-of-light metrics kopt classifies by "
+                          "(sm__throughput.avg.pct_of_peak_sustained_elapsed and "
+                          "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed): pass the raw page "
+                          "of a report captured with kopt profile or ncu --set full (ncu -i REPORT.ncu-rep --csv "
+                          "--page raw --print-units base), not the details page",
+                          a.report));
+}
+
 class analyze_command final : public command {
  public:
   void configure(CLI::App& sub) override {
@@ -56,6 +70,7 @@ class analyze_command final : public command {
     a.backend = backend.name;
     a.backend_how = backend.how;
     a.kernels = analyze::diagnose(in.raw, in.details, a.backend, in.source);
+    require_speed_of_light(a);
 
     const fs::path out = m_out ? *m_out : fs::absolute(m_report).parent_path();
     const json document = analyze::to_json(a);

@@ -188,6 +188,42 @@ TEST(AnalyzeCommand, BadInputsNameTheProblem) {
             std::string::npos);
 }
 
+TEST(AnalyzeCommand, APageWithoutTheSpeedOfLightMetricsIsRefusedNotClassified) {
+  scratch_dir dir;
+  copy_case(dir, "vector_add");
+  // The details page passed as the raw one.
+  const auto details = run_kopt({"analyze", (dir.path() / "vector_add_details.csv").string()});
+  EXPECT_EQ(details.exit_code, 2);
+  EXPECT_NE(first_line(details.stderr_text).find("has no launch with the speed-of-light metrics"), std::string::npos)
+      << details.stderr_text;
+  // A raw page whose every metric reads n/a.
+  const std::string raw = read_text_file(dir.path() / "vector_add_raw.csv");
+  const auto header_end = raw.find('\n');
+  const auto units_end = raw.find('\n', header_end + 1);
+  std::string blanked = raw.substr(0, units_end + 1);
+  std::string row = raw.substr(units_end + 1);
+  std::size_t cell = 0;
+  std::string out_row;
+  bool quoted = false;
+  for (const char c : row) {  // cells 11 and on (the metrics) become n/a
+    if (c == '"') quoted = !quoted;
+    if (c == ',' && !quoted) {
+      out_row += cell < 11 ? "," : "\"n/a\",";
+      ++cell;
+      continue;
+    }
+    if (cell < 11 || c == '\n') out_row += c;
+  }
+  const auto na = dir.write("na_raw.csv", blanked + out_row);
+  fs::remove(dir.path() / "analysis.json");
+  const auto empty = run_kopt({"analyze", na.string()});
+  EXPECT_EQ(empty.exit_code, 2) << empty.stdout_text;
+  EXPECT_NE(first_line(empty.stderr_text).find("na_raw.csv has no launch with the speed-of-light metrics"),
+            std::string::npos)
+      << empty.stderr_text;
+  EXPECT_FALSE(fs::exists(dir.path() / "analysis.json")) << "nothing is written for a refused page";
+}
+
 TEST(AnalyzeCommand, ReportWithoutNcuSaysSo) {
   scratch_dir dir;
   const auto report = dir.write("x.ncu-rep", "not really a report");
