@@ -51,6 +51,23 @@ std::optional<fs::path> sibling_source(const fs::path& raw_csv) {
   return sibling_page(raw_csv, "source", {".csv"});
 }
 
+// Advice is attached by launch ID; from another report's details page it would land on the
+// wrong kernel. Every launch the details name must be the raw page's launch of that ID.
+void require_same_report(const analysis_inputs& in, const fs::path& report) {
+  if (!in.details || in.details->format != "csv") return;  // the text page does not give IDs
+  for (const profile::rule_advice& a : in.details->advice) {
+    if (a.launch_id.empty() || a.kernel_name.empty()) continue;
+    const auto launch = std::find_if(in.raw.launches.begin(), in.raw.launches.end(),
+                                     [&](const profile::kernel_launch& l) { return l.id == a.launch_id; });
+    if (launch == in.raw.launches.end() || launch->kernel_name != a.kernel_name) {
+      throw error(fmt::format("the details page {} is not of the same report as {}: its launch {} is {}, there {}; "
+                              "pass the details page exported from the same report (--details)",
+                              in.details_file, report.string(), a.launch_id, a.kernel_name,
+                              launch == in.raw.launches.end() ? "no such launch" : launch->kernel_name));
+    }
+  }
+}
+
 analysis_inputs load_analysis_inputs(const fs::path& report, const std::optional<fs::path>& details,
                                      const std::string& ncu_bin) {
   if (!fs::exists(report)) {
@@ -80,6 +97,7 @@ analysis_inputs load_analysis_inputs(const fs::path& report, const std::optional
     if (const std::optional<fs::path> source = sibling_source(report)) {
       attach_source(in, read_text_file(*source, "ncu source page"), source->string());
     }
+    require_same_report(in, report);
   }
   return in;
 }

@@ -224,6 +224,18 @@ TEST(AnalyzeCommand, APageWithoutTheSpeedOfLightMetricsIsRefusedNotClassified) {
   EXPECT_FALSE(fs::exists(dir.path() / "analysis.json")) << "nothing is written for a refused page";
 }
 
+TEST(AnalyzeCommand, DetailsOfAnotherReportAreRefusedNotMergedByLaunchId) {
+  scratch_dir dir;
+  const auto raw = copy_case(dir, "vector_add");
+  copy_case(dir, "histogram");
+  const auto r = run_kopt({"analyze", raw.string(), "--details", (dir.path() / "histogram_details.csv").string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(first_line(r.stderr_text).find("is not of the same report as"), std::string::npos) << r.stderr_text;
+  EXPECT_NE(first_line(r.stderr_text).find("its launch 0 is zero_kernel(int *, int), there vector_add_kernel"),
+            std::string::npos)
+      << r.stderr_text;
+}
+
 TEST(AnalyzeCommand, ReportWithoutNcuSaysSo) {
   scratch_dir dir;
   const auto report = dir.write("x.ncu-rep", "not really a report");
