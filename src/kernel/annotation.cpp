@@ -1,5 +1,7 @@
 #include "kernel/annotation.h"
 
+#include <cmath>
+
 #include <cstdlib>
 #include <span>
 
@@ -174,6 +176,11 @@ class item_parser {
       const double value = std::strtod(digits.c_str(), &end);
       if (end == nullptr || *end != '\0') {
         fail(last.line, fmt::format("kopt annotation {}: '{}' is not a number", written, last.text));
+      }
+      if (!std::isfinite(value)) {
+        fail(last.line, fmt::format("kopt annotation {}: '{}' is beyond the range of a double: give a finite "
+                                    "bound",
+                                    written, last.text));
       }
       result.floating = arg[0].is("-") ? -value : value;
       return result;

@@ -73,9 +73,17 @@ scalar_value parse_value(const parameter& p, const dimension_arg& arg) {
   }
   const auto value = parse_int64(arg.value);
   if (!value) {
-    const bool is_number = parse_double(arg.value).has_value();
-    bad_value(p, arg, fmt::format("'{}' is not {}", arg.value,
-                                  is_number ? "a whole number" : "an integer"));
+    // Digits that do not fit 64 bits are a whole number all the same: say what they do not fit.
+    const std::string& v = arg.value;
+    const std::size_t digits_from = !v.empty() && (v[0] == '-' || v[0] == '+') ? 1 : 0;
+    const bool all_digits = v.size() > digits_from &&
+                            v.find_first_not_of("0123456789", digits_from) == std::string::npos;
+    if (all_digits) {
+      bad_value(p, arg, fmt::format("{} does not fit in {} ({} to {})", v, p.spelled_type, type.min_value(),
+                                    type.max_value()));
+    }
+    const bool is_number = parse_double(v).has_value();
+    bad_value(p, arg, fmt::format("'{}' is not {}", v, is_number ? "a whole number" : "an integer"));
   }
   if (*value < type.min_value() || *value > type.max_value()) {
     bad_value(p, arg, fmt::format("{} does not fit in {} ({} to {})", arg.value, p.spelled_type,

@@ -250,6 +250,14 @@ signature parse_signature(const token_stream& source, std::string_view file_labe
   signature result;
   result.line = definition->line;
   result.parameters = parse_parameters(*definition, file_label);
+  for (std::size_t i = 0; i < result.parameters.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (result.parameters[i].name == result.parameters[j].name) {
+        throw error(fmt::format("{}:{}: solve() has two parameters named {} (parameters {} and {}): rename one",
+                                file_label, result.parameters[i].line, result.parameters[i].name, j + 1, i + 1));
+      }
+    }
+  }
   for (const occurrence* found : c_linkage) {
     if (found == definition) continue;
     check_agreement(*found, parse_parameters(*found, file_label), *definition,

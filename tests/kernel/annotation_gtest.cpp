@@ -148,6 +148,12 @@ TEST(AnnotationErrors, WrongArguments) {
             "k.cu:1: kopt annotation range(x, 0, N*): expected a number, a name or '(' after '*'");
 }
 
+TEST(AnnotationErrors, ABoundBeyondADoubleIsRefusedNotMadeInfinite) {
+  EXPECT_EQ(parse_error("// kopt: range(x, -1e400, 1e400)\n"),
+            "k.cu:1: kopt annotation range(x, -1e400, 1e400): '1e400' is beyond the range of a double: give a finite "
+            "bound");
+}
+
 TEST(AnnotationErrors, DuplicatesForOneBuffer) {
   EXPECT_EQ(parse_error("// kopt: C[N]\n// kopt: C[M]\n"),
             "k.cu:2: second size for buffer C in kopt annotations (the first is at line 1): keep one");

@@ -99,6 +99,10 @@ TEST(ScalarBindingErrors, ValuesThatDoNotParseOrFit) {
   EXPECT_EQ(bind_error(with(valid_dims(), {"N", "4k"})),
             "bad value for dimension N: '4k' is not an integer (solve() declares 'int N'); pass "
             "e.g. --N=4096");
+  // Digits beyond 64 bits are still a whole number: what they do not fit is the type.
+  EXPECT_EQ(bind_error(with(valid_dims(), {"N", "9223372036854775808"})),
+            "bad value for dimension N: 9223372036854775808 does not fit in int (-2147483648 to 2147483647) "
+            "(solve() declares 'int N'); pass e.g. --N=4096");
   EXPECT_EQ(bind_error(with(valid_dims(), {"N", "3000000000"})),
             "bad value for dimension N: 3000000000 does not fit in int (-2147483648 to "
             "2147483647) (solve() declares 'int N'); pass e.g. --N=4096");

@@ -120,6 +120,11 @@ TEST(SignatureCorpusErrors, TwoDefinitions) {
             "per file");
 }
 
+TEST(SignatureErrors, TwoParametersWithOneName) {
+  EXPECT_EQ(error_headline([] { parse_signature("extern \"C\" void solve(const float* x, float* x, int N) {}", "k.cu"); }),
+            "k.cu:1: solve() has two parameters named x (parameters 1 and 2): rename one");
+}
+
 TEST(SignatureCorpusErrors, DeclarationThatDisagreesWithTheDefinition) {
   EXPECT_EQ(corpus_error("declaration_mismatch.cu"),
             "bad/declaration_mismatch.cu:3: this declaration of solve() disagrees with its "
