@@ -15,13 +15,18 @@
 #include "cli/usage_errors.h"
 #include "core/error.h"
 #include "core/json_io.h"
+#include "core/text.h"
 #include "core/version.h"
 
 namespace {
 
 // Every error leaves the same way: `kopt: error: HEADLINE` (and its detail) on stderr, and with
 // --json the same as a JSON object on stdout, so a program reading stdout always gets JSON.
-int report_error(const std::string& headline, const std::string& detail, bool json) {
+// A headline that quotes a huge input (a megabyte of annotation, say) is cut in the middle: the
+// line stays readable and its end still says what to do.
+int report_error(const std::string& full_headline, const std::string& detail, bool json) {
+  constexpr std::size_t longest_headline = 1000;
+  const std::string headline = kopt::shorten_middle(full_headline, longest_headline);
   std::fprintf(stderr, "kopt: error: %s\n", headline.c_str());
   if (!detail.empty()) std::fprintf(stderr, "%s%s", detail.c_str(), detail.back() == '\n' ? "" : "\n");
   constexpr auto status = kopt::exit_status::usage_or_environment;

@@ -56,6 +56,18 @@ std::string shorten(std::string_view text, size_t max_bytes) {
   return std::string(text.substr(0, end)) + "...";
 }
 
+std::string shorten_middle(std::string_view text, size_t max_bytes) {
+  if (text.size() <= max_bytes) return std::string(text);
+  const auto is_continuation = [&](size_t i) { return (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80; };
+  const size_t tail = max_bytes / 4;
+  size_t head_end = max_bytes - tail - 40;  // room for the marker
+  while (head_end > 0 && is_continuation(head_end)) --head_end;
+  size_t tail_start = text.size() - tail;
+  while (tail_start < text.size() && is_continuation(tail_start)) ++tail_start;
+  return fmt::format("{} [... {} bytes cut ...] {}", text.substr(0, head_end), tail_start - head_end,
+                     text.substr(tail_start));
+}
+
 std::string format_bytes(double bytes) {
   static constexpr std::array<const char*, 5> units = {"B", "KiB", "MiB", "GiB", "TiB"};
   size_t unit = 0;

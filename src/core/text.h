@@ -14,6 +14,9 @@ std::string to_lower(std::string_view text);
 // `text` when it fits in `max_bytes`, else its start and "..." in `max_bytes` (at least 4),
 // cut between UTF-8 characters so that JSON writers still accept it.
 std::string shorten(std::string_view text, size_t max_bytes);
+// `text` when it fits in `max_bytes`, else its start, " [... N bytes cut ...] " and its end (the
+// end of an error line says what to do), cut between UTF-8 characters. `max_bytes` >= 64.
+std::string shorten_middle(std::string_view text, size_t max_bytes);
 // Human-readable byte count: "4.00 MiB".
 std::string format_bytes(double bytes);
 // 1234567 -> "1,234,567".

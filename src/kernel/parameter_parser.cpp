@@ -215,6 +215,15 @@ class parameter_builder {
   }
 
   [[noreturn]] void fail_unnamed(const std::string& spelled) const {
+    // One word that is no type at all is most often a macro that expands to the parameters.
+    const bool one_unknown_word = m_tokens.size() == 1 && m_tokens[0].is_identifier() &&
+                                  !find_element_type(m_tokens[0].text).has_value();
+    if (one_unknown_word) {
+      fail(fmt::format("{}", m_context.index + 1),
+           fmt::format("is the single word {0}, which is no type: if {0} is a macro, write solve()'s "
+                       "parameters out (kopt reads solve() as written, before the preprocessor)",
+                       spelled));
+    }
     fail(fmt::format("{}", m_context.index + 1),
          fmt::format("({}) has no name: kopt refers to buffers and dimensions by name; "
                      "name it",

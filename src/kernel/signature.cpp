@@ -54,6 +54,7 @@ class solve_finder {
         start = i + 1;
       }
     }
+    if (start < m_tokens.size()) examine(start, m_tokens.size(), false);  // a statement the file cut off
     return std::move(m_found);
   }
 
@@ -99,7 +100,10 @@ class solve_finder {
     }
     if (name == end) return;
     const size_t close = matching_close(m_tokens, name + 1);
-    if (close >= end) return;
+    if (close >= end) {
+      if (!m_unterminated_line) m_unterminated_line = m_tokens[name].line;
+      return;
+    }
 
     bool c_linkage = inside_extern_c();
     bool returns_void = false;
@@ -147,6 +151,10 @@ class solve_finder {
   std::string_view m_file;
   std::vector<scope_kind> m_scopes;
   std::vector<occurrence> m_found;
+
+ public:
+  // The line of a `solve(` whose parameter list never closes, if there was one.
+  std::optional<int> m_unterminated_line;
 };
 
 std::vector<parameter> parse_parameters(const occurrence& found, std::string_view file_label) {
@@ -216,12 +224,18 @@ const parameter* signature::find(std::string_view name) const {
 }
 
 signature parse_signature(const token_stream& source, std::string_view file_label) {
-  const auto all = solve_finder(source.tokens, file_label).run();
+  solve_finder finder(source.tokens, file_label);
+  const auto all = finder.run();
   std::vector<const occurrence*> c_linkage;
   for (const auto& found : all) {
     if (found.c_linkage) c_linkage.push_back(&found);
   }
   if (c_linkage.empty()) {
+    if (finder.m_unterminated_line) {
+      throw error(fmt::format("{}:{}: the parameter list of solve( never closes: add the ')' (and the body) it "
+                              "is missing",
+                              file_label, *finder.m_unterminated_line));
+    }
     if (!all.empty()) {
       throw error(fmt::format("{}:{}: solve() has C++ linkage, so its symbol name is mangled: "
                               "declare it extern \"C\" void solve(...)",

@@ -122,6 +122,16 @@ TEST_F(InspectCommand, AfterTheSeparatorAScalarNamedLikeAFlagIsADimensionAndADas
   EXPECT_EQ(j["dimensions"]["seed"], 3);
 }
 
+TEST_F(InspectCommand, AHugeAnnotationIsNotEchoedWhole) {
+  std::string sum;
+  for (int i = 0; i < 200000; ++i) sum += "N+";
+  const auto file = m_dir.write("huge.cu", "// kopt: x[" + sum + "]]\nextern \"C\" void solve(const float* x, float* y, int N) {}\n");
+  const auto r = run_kopt({"inspect", file.string(), "--N=4"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_LT(first_line(r.stderr_text).size(), 1100u) << first_line(r.stderr_text).size();
+  EXPECT_NE(first_line(r.stderr_text).find("bytes cut ...]"), std::string::npos) << first_line(r.stderr_text).substr(0, 300);
+}
+
 TEST_F(InspectCommand, TritonModule) {
   const auto r = inspect("def setup(N, seed=0):\n    pass\n", {"--N=4096", "--json"}, "k.py");
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;

@@ -35,5 +35,15 @@ TEST(Text, ShortensBetweenUtf8Characters) {
   EXPECT_EQ(shorten("x = \xc2\xb5s and more", 9), "x = \xc2\xb5...");
 }
 
+TEST(Text, ShortensInTheMiddleKeepingTheEndThatSaysWhatToDo) {
+  const std::string line = "k.cu:1: kopt annotation x[" + std::string(100000, '(') + "]: nested too deep; simplify it";
+  const std::string cut = shorten_middle(line, 400);
+  EXPECT_LE(cut.size(), 400u);
+  EXPECT_EQ(cut.rfind("k.cu:1: kopt annotation x[(((", 0), 0u);
+  EXPECT_NE(cut.find("bytes cut ...]"), std::string::npos);
+  EXPECT_EQ(cut.substr(cut.size() - 31), "]: nested too deep; simplify it");
+  EXPECT_EQ(shorten_middle("short", 400), "short");
+}
+
 }  // namespace
 }  // namespace kopt

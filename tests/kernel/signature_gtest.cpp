@@ -120,6 +120,19 @@ TEST(SignatureCorpusErrors, TwoDefinitions) {
             "per file");
 }
 
+TEST(SignatureErrors, AParameterListThatNeverClosesIsNamedAsSuch) {
+  EXPECT_EQ(error_headline([] { parse_signature("extern \"C\" void solve(const float* x, float* y, int N\n", "k.cu"); }),
+            "k.cu:1: the parameter list of solve( never closes: add the ')' (and the body) it is missing");
+}
+
+TEST(SignatureErrors, AMacroForTheParametersIsNamedAsOne) {
+  EXPECT_EQ(error_headline([] {
+              parse_signature("#define SIG const float* x, float* y, int N\nextern \"C\" void solve(SIG) {}\n", "k.cu");
+            }),
+            "k.cu:2: solve() parameter 1 is the single word SIG, which is no type: if SIG is a macro, write solve()'s "
+            "parameters out (kopt reads solve() as written, before the preprocessor)");
+}
+
 TEST(SignatureErrors, TwoParametersWithOneName) {
   EXPECT_EQ(error_headline([] { parse_signature("extern \"C\" void solve(const float* x, float* x, int N) {}", "k.cu"); }),
             "k.cu:1: solve() has two parameters named x (parameters 1 and 2): rename one");
