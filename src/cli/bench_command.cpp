@@ -11,6 +11,7 @@
 #include "cli/bench_report.h"
 #include "cli/bench_setup.h"
 #include "cli/commands.h"
+#include "cli/option_checks.h"
 #include "cli/compile_failure.h"
 #include "core/error.h"
 #include "core/json_io.h"
@@ -36,9 +37,9 @@ class bench_command final : public command {
     m_sub = &sub;
     sub.allow_extras();
     m_target.add_to(sub);
-    sub.add_option("--warmup", m_job.warmup, "calls before sampling, at least; then until the median of the last 5 stops moving (1 %, at most 1 s)")->default_val(3);
-    sub.add_option("--repeat", m_job.repeat, "samples (at least; more until the median is stable)")->default_val(10);
-    sub.add_option("--max-seconds", m_job.max_seconds, "sampling time limit per version [s]")->default_val(10.0);
+    sub.add_option("--warmup", m_job.warmup, "calls before sampling, at least; then until the median of the last 5 stops moving (1 %, at most 1 s)")->default_val(3)->check(at_least(0, "calls"));
+    sub.add_option("--repeat", m_job.repeat, "samples (at least; more until the median is stable)")->default_val(10)->check(at_least(1, "samples"));
+    sub.add_option("--max-seconds", m_job.max_seconds, "sampling time limit per version [s]")->default_val(10.0)->check(above_zero("seconds"));
     sub.add_option("--seed", m_job.seed, "seed of the random inputs")->default_val(0);
     sub.add_option("--atol", m_atol, "absolute tolerance (default by output type)");
     sub.add_option("--rtol", m_rtol, "relative tolerance (default by output type)");

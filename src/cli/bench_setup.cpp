@@ -2,6 +2,7 @@
 
 #include "cli/dimension_args.h"
 #include "cli/kernel_flags.h"
+#include "cli/option_checks.h"
 
 namespace kopt::cli {
 
@@ -16,9 +17,11 @@ void bench_target_options::add_to(CLI::App& sub) {
       ->allow_extra_args(false);
   sub.add_option("--ptr-size", ptr_size, "element count of buffers without an annotated size");
   sub.add_option("--arch", arch, "target architecture (default: the GPU's)");
-  sub.add_option("--gpu", gpu, "CUDA device ordinal")->default_val(0);
+  sub.add_option("--gpu", gpu, "CUDA device ordinal")->default_val(0)->check(at_least(0, "a device ordinal"));
   sub.add_option("--nvcc-bin", nvcc_bin, "nvcc to use");
-  sub.add_option("--timeout", timeout, "time limit of the measuring process [s]")->default_val(600);
+  sub.add_option("--timeout", timeout, "time limit of the measuring process [s]")
+      ->default_val(600)
+      ->check(above_zero("seconds"));
   sub.footer("Dimensions: --NAME=VALUE, e.g. --rows=4096 --cols=1024.");
 }
 

@@ -7,6 +7,7 @@
 
 #include "cli/bench_setup.h"
 #include "cli/commands.h"
+#include "cli/option_checks.h"
 #include "cli/compile_failure.h"
 #include "core/error.h"
 #include "core/text.h"
@@ -41,7 +42,7 @@ class profile_command final : public command {
     m_profile_calls_option = sub.add_option("--profile-calls", m_profile_calls,
                                             "solve() calls inside the profiler window (default 1, or enough for "
                                             "--launch-skip + --launch-count)");
-    sub.add_option("--warmup", m_job.warmup, "solve() calls before the profiler window")->default_val(3);
+    sub.add_option("--warmup", m_job.warmup, "solve() calls before the profiler window")->default_val(3)->check(at_least(0, "calls"));
     sub.add_option("--seed", m_job.seed, "seed of the random inputs")->default_val(0);
     sub.add_flag("--json", m_json, "print profile.json instead of the summary");
   }

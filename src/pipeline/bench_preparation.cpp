@@ -39,13 +39,18 @@ void complete_python_result(json& result) { result["kopt_version"] = version_str
 
 }  // namespace
 
+kernel::kernel_plan plan_target(const bench_target& options) {
+  const fs::path kernel_file = fs::absolute(options.kernel);
+  const std::string source = read_text_file(kernel_file, "kernel file");
+  std::optional<kernel::backend> requested;
+  if (!options.backend.empty()) requested = kernel::parse_backend_name(options.backend);
+  return kernel::plan_kernel(kernel_file, source, requested, options.dims, options.ptr_size, options.own_flag_names);
+}
+
 prepared_bench prepare_bench(const bench_target& options, harness::bench_job& job, measuring_worker& worker) {
   prepared_bench p;
   p.kernel_file = fs::absolute(options.kernel);
-  const std::string source = read_text_file(p.kernel_file, "kernel file");
-  std::optional<kernel::backend> requested;
-  if (!options.backend.empty()) requested = kernel::parse_backend_name(options.backend);
-  p.plan = kernel::plan_kernel(p.kernel_file, source, requested, options.dims, options.ptr_size, options.own_flag_names);
+  p.plan = plan_target(options);
   const bool triton = p.plan.backend == kernel::backend::triton;
   if (triton) {
     // Checked before anything slow: that the module parses and defines setup() and run_kernel().

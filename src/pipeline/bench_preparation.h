@@ -53,6 +53,10 @@ struct prepared_bench {
   std::optional<build_failure> failed_build;  // set: nothing more can be done
 };
 
+// The kernel planned from its source with the target's dimensions: what checks the command
+// line's arguments before anything needs a GPU or a tool. Throws kopt::error.
+kernel::kernel_plan plan_target(const bench_target& target);
+
 // Plans, checks the reference, finds the GPU (through `worker`) and builds; fills the job's
 // sources, libraries and dimensions. Throws kopt::error for usage and environment problems.
 prepared_bench prepare_bench(const bench_target& target, harness::bench_job& job, measuring_worker& worker);

@@ -82,7 +82,9 @@ profile_outcome failed(profile_outcome outcome, const profile::capture_outcome& 
 profile_outcome run_profile(const profile_request& request, measuring_worker& worker,
                             const std::function<void(const std::string&)>& on_capture_start) {
   const auto started = clock_type::now();
-  // Before anything needs a GPU: without ncu there is nothing to do.
+  // The arguments first, so that a typo is found on any machine; then, before anything needs
+  // a GPU: without ncu there is nothing to do.
+  plan_target(request.target);
   const compile::located_tool ncu = compile::require_ncu(request.ncu_bin);
   profile::check_capture_options(request.capture);
   if (request.profile_calls && *request.profile_calls < 1) {

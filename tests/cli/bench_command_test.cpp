@@ -27,6 +27,22 @@ TEST(BenchCommand, MissingDimensionIsNamedBeforeAnythingRuns) {
   EXPECT_NE(first_line(r.stderr_text).find("--N=VALUE"), std::string::npos) << r.stderr_text;
 }
 
+TEST(BenchCommand, OptionsOutOfRangeAreNamedBeforeTheGpuIsNeeded) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--warmup=-3"}, "kopt: error: kopt bench: --warmup: -3 is too few: give 0 or more (calls)"},
+      {{"--repeat", "0"}, "kopt: error: kopt bench: --repeat: 0 is too few: give 1 or more (samples)"},
+      {{"--timeout", "0"}, "kopt: error: kopt bench: --timeout: 0 is not above 0: give a positive number (seconds)"},
+      {{"--max-seconds", "-1"}, "kopt: error: kopt bench: --max-seconds: -1 is not above 0: give a positive number"},
+  };
+  for (const auto& [flags, expected] : cases) {
+    std::vector<std::string> args = {"bench", example("vector_add.cu"), "--N=1024"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    const auto r = run_kopt(args, no_gpu);
+    EXPECT_EQ(r.exit_code, 2) << flags[0];
+    EXPECT_EQ(first_line(r.stderr_text).rfind(expected, 0), 0u) << r.stderr_text;
+  }
+}
+
 TEST(BenchCommand, MissingReferenceFile) {
   const auto r = run_kopt({"bench", example("vector_add.cu"), "--ref", "/nonexistent/ref.cu", "--N=1024"}, no_gpu);
   EXPECT_EQ(r.exit_code, 2);

@@ -24,6 +24,13 @@ fs::path version_only_ncu(const scratch_dir& dir) {
   return script;
 }
 
+TEST(ProfileCommand, ABadDimensionIsNamedBeforeNcuIsLookedFor) {
+  const auto r = run_kopt({"profile", example("vector_add.cu"), "--N=abc", "--ncu-bin", "/nonexistent/ncu"}, no_gpu);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.stderr_text).rfind("kopt: error: bad value for dimension N: 'abc' is not an integer", 0), 0u)
+      << r.stderr_text;
+}
+
 TEST(ProfileCommand, MissingNcuBinIsNamedBeforeTheGpuIsNeeded) {
   const auto r = run_kopt({"profile", example("softmax_naive.cu"), "--rows=4096", "--cols=1024", "--ncu-bin",
                            "/nonexistent/ncu"},
