@@ -48,6 +48,7 @@ class bench_command final : public command {
                  "every call and stay in L2 as the generator left them");
     sub.add_option("--json-out", m_json_out, "write the result JSON to this file");
     sub.add_flag("--json", m_json, "print the result JSON");
+    sub.add_flag("--verbose", m_verbose, "also say where the wall time went (each process's steps, the verdict)");
     sub.add_flag("--profile-mode", m_job.profile_mode,
                  "run only warm-up and then --profile-calls calls between cuProfilerStart/Stop, for "
                  "ncu --profile-from-start off; nothing is validated or timed");
@@ -79,6 +80,7 @@ class bench_command final : public command {
                   prepared.kernel_build.arch.name.c_str());
       const bool triton = prepared.plan.backend == kernel::backend::triton;
       print_bench_result(stdout, result, triton ? result.buffer_bytes : prepared.plan.total_bytes);
+      if (m_verbose) print_phases(stdout, result);
     }
     if (m_job.profile_mode && result.ok()) {
       std::printf("profile mode: %d call(s) of solve() ran inside the profiler window\n", m_job.profile_calls);
@@ -101,6 +103,7 @@ class bench_command final : public command {
   std::string m_sanitize;
   std::string m_json_out;
   bool m_json = false;
+  bool m_verbose = false;
 };
 
 }  // namespace

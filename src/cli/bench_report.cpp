@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/text.h"
 #include "harness/result_fields.h"
 #include "measure/timer_resolution.h"
 
@@ -118,6 +119,26 @@ void print_bench_result(std::FILE* out, const pipeline::bench_result& r, std::in
   if (!r.reference_runner.is_null()) print_python_runner(out, "reference", r.reference_runner);
   if (!r.python_runner.is_null()) print_python_runner(out, "kernel and reference", r.python_runner);
   for (const std::string& warning : r.warnings) std::fprintf(out, "warning: %s\n", warning.c_str());
+}
+
+void print_phases(std::FILE* out, const pipeline::bench_result& r) {
+  if (!r.phases_s.is_object()) return;
+  std::vector<std::string> parts;
+  for (const auto& [name, value] : r.phases_s.items()) {
+    if (!value.is_number()) continue;
+    std::string part = fmt::format("{} {:.2f} s", name, value.get<double>());
+    // "kernel_process" has the kernel's own steps under "kernel".
+    const std::string side = name.size() > 8 && name.ends_with("_process") ? name.substr(0, name.size() - 8) : "";
+    if (!side.empty() && r.phases_s.contains(side) && r.phases_s[side].is_object()) {
+      std::vector<std::string> steps;
+      for (const auto& [step, seconds] : r.phases_s[side].items()) {
+        if (seconds.is_number()) steps.push_back(fmt::format("{} {:.2f}", step, seconds.get<double>()));
+      }
+      if (!steps.empty()) part += " (" + join(steps, ", ") + ")";
+    }
+    parts.push_back(part);
+  }
+  if (!parts.empty()) std::fprintf(out, "where the time went: %s\n", join(parts, "; ").c_str());
 }
 
 }  // namespace kopt::cli

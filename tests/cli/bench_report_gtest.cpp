@@ -79,5 +79,20 @@ TEST(BenchReport, CudaKernelWithoutReference) {
   EXPECT_NE(text.find("warning: 2 other process(es)"), std::string::npos) << text;
 }
 
+TEST(BenchReport, PhasesSayWhereTheWallTimeWent) {
+  json r = json::parse(R"x({"status": "ok", "correctness": {"checked": true},
+    "phases_s": {"kernel": {"validation": 0.5, "timing": 3.21}, "reference": {"outputs": 0.77},
+                 "kernel_process": 4.19, "reference_process": 1.5, "verdict": 1.83}})x");
+  std::FILE* out = std::tmpfile();
+  print_phases(out, pipeline::bench_result_from_child(r));
+  std::rewind(out);
+  char buffer[1024] = {};
+  const std::size_t n = std::fread(buffer, 1, sizeof buffer - 1, out);
+  std::fclose(out);
+  EXPECT_EQ(std::string(buffer, n),
+            "where the time went: kernel_process 4.19 s (validation 0.50, timing 3.21); reference_process 1.50 s "
+            "(outputs 0.77); verdict 1.83 s\n");
+}
+
 }  // namespace
 }  // namespace kopt::cli
