@@ -98,6 +98,8 @@ TEST(Fuzz, AFindingFailsTheTestAndKeepsItsInput) {
   EXPECT_NONFATAL_FAILURE(fuzz("self_check", {"solve(float* x)"}, 1,
                                [](const std::string&) { throw std::runtime_error("boom"); }),
                           "threw boom (input kept in");
+  std::error_code ec;
+  fs::remove(fs::temp_directory_path() / "kopt-fuzz-self_check-0.txt", ec);
 }
 
 TEST(Fuzz, KernelFrontEnd) {
