@@ -79,7 +79,14 @@ class analyze_command final : public command {
     if (m_json) {
       std::fputs((json_text(document) + "\n").c_str(), stdout);
     } else {
-      for (const auto& k : a.kernels) std::fputs((summary_line(k) + "\n").c_str(), stdout);
+      for (const auto& k : a.kernels) {
+        std::fputs((summary_line(k) + "\n").c_str(), stdout);
+        if (!k.recommendations.empty()) {
+          const auto& first = k.recommendations.front();
+          std::fputs(fmt::format("    first to try: {} (kopt kb show {})\n", first.title, first.id).c_str(), stdout);
+        }
+      }
+      std::fputs(fmt::format("wrote analysis.md and analysis.json in {}\n", out.string()).c_str(), stdout);
     }
     return static_cast<int>(exit_status::ok);
   }

@@ -95,6 +95,7 @@ class compile_command final : public command {
     sub.add_option("--gpu", m_gpu, "CUDA device ordinal whose architecture is the default")->default_val(0);
     sub.add_option("--nvcc-bin", m_nvcc_bin, "nvcc to use (path or name on PATH)");
     sub.add_flag("--json", m_json, "print the result as JSON");
+    sub.add_option("-o,--output", m_output, "also copy the built library to this file");
   }
 
   int run() override {
@@ -120,9 +121,13 @@ class compile_command final : public command {
       if (const env::gpu_device* device = gpus.device(m_gpu)) request.device = device->capability;
     }
     const compile::compile_result result = compile::compile_kernel(request);
+    // The library stays in the cache; -o writes a copy of it (whole or not at all).
+    if (result.ok() && !m_output.empty()) copy_library(result.library);
 
     if (m_json) {
-      std::printf("%s\n", json_text(result_json(result, kernel, backend)).c_str());
+      json document = result_json(result, kernel, backend);
+      if (result.ok() && !m_output.empty()) document["output"] = std::filesystem::absolute(m_output).string();
+      std::printf("%s\n", json_text(document).c_str());
     } else if (result.ok()) {
       print_summary(result, backend);
     }
@@ -131,10 +136,27 @@ class compile_command final : public command {
   }
 
  private:
+  // A copy beside the target renamed onto it: a reader never sees half a library.
+  void copy_library(const std::filesystem::path& library) const {
+    namespace fs = std::filesystem;
+    const fs::path target = fs::absolute(m_output);
+    const fs::path partial = target.string() + ".partial";
+    std::error_code ec;
+    fs::copy_file(library, partial, fs::copy_options::overwrite_existing, ec);
+    if (!ec) fs::rename(partial, target, ec);
+    if (ec) {
+      std::error_code ignored;
+      fs::remove(partial, ignored);
+      throw error(fmt::format("cannot write -o {}: {} (check that its folder exists and is writable)", m_output,
+                              ec.message()));
+    }
+  }
+
   void print_summary(const compile::compile_result& r, kernel::backend backend) const {
     std::printf("kernel:  %s (%s, %s%s)\n", m_kernel.c_str(), std::string(kernel::to_string(backend)).c_str(),
                 r.arch.name.c_str(), r.cutlass_version.empty() ? "" : fmt::format(", CUTLASS {}", r.cutlass_version).c_str());
     std::printf("library: %s\n", r.library.c_str());
+    if (!m_output.empty()) std::printf("copied:  %s\n", m_output.c_str());
     const double elapsed = static_cast<double>(r.elapsed.count()) / 1000.0;
     if (r.status == compile::compile_status::cache_hit) {
       std::printf("cache:   hit in %.2f s (the original build took %.2f s)\n", elapsed, r.build_seconds);
@@ -149,6 +171,7 @@ class compile_command final : public command {
   std::string m_arch;
   std::string m_backend;
   std::string m_nvcc_bin;
+  std::string m_output;
   int m_gpu = 0;
   bool m_json = false;
 };

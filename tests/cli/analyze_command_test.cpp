@@ -32,7 +32,10 @@ TEST(AnalyzeCommand, OneLinePerKernelAndBothFilesBesideTheReport) {
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_EQ(r.stdout_text,
             "[0] zero_kernel(int *, int): launch (SM 0.0 %, memory 0.5 %)\n"
-            "[1] histogram_shared_kernel(const int *, int *, int, int): launch (SM 21.0 %, memory 37.5 %)\n");
+            "    first to try: Launch enough blocks to fill every SM (kopt kb show cuda-more-blocks)\n"
+            "[1] histogram_shared_kernel(const int *, int *, int, int): launch (SM 21.0 %, memory 37.5 %)\n"
+            "    first to try: Launch enough blocks to fill every SM (kopt kb show cuda-more-blocks)\n"
+            "wrote analysis.md and analysis.json in " + dir.path().string() + "\n");
   const auto doc = nlohmann::json::parse(read_text_file(dir.path() / "analysis.json"));
   EXPECT_EQ(doc["schema"], "kopt.analysis/v2");
   EXPECT_EQ(doc["details_file"], (dir.path() / "histogram_details.csv").string());

@@ -82,6 +82,19 @@ TEST(CompileCommand, ASourceThatExportsNoSolveIsTheKernelsFailure) {
   }
 }
 
+TEST(CompileCommand, OutputWritesACopyOfTheLibrary) {
+  scratch_dir dir;
+  const auto target = dir.path() / "vector_add.so";
+  const auto r = run_kopt({"compile", example("vector_add.cu"), "-o", target.string(), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const auto document = nlohmann::json::parse(r.stdout_text);
+  EXPECT_EQ(document["output"], target.string());
+  EXPECT_EQ(fs::file_size(target), fs::file_size(document["library"].get<std::string>()));
+  const auto nowhere = run_kopt({"compile", example("vector_add.cu"), "-o", (dir.path() / "no/such/x.so").string()});
+  EXPECT_EQ(nowhere.exit_code, 2);
+  EXPECT_EQ(first_line(nowhere.stderr_text).rfind("kopt: error: cannot write -o ", 0), 0u) << nowhere.stderr_text;
+}
+
 TEST(CompileCommand, DefinesReachTheCompiler) {
   scratch_dir dir;
   const auto source = dir.write("k.cu",
