@@ -3,7 +3,8 @@
 // the kernel process's), cut down to what locating the GPU driver, Python and its packages
 // needs. Variables that change numerics or inject code (LD_PRELOAD, NVIDIA_TF32_OVERRIDE,
 // TORCH_*, CUBLAS_*, ...) do not reach the reference, so its outputs and times do not depend
-// on them.
+// on them. KOPT_REFERENCE_KEEP_ENV=NAME,NAME keeps more of the user's variables (a sanitizer's
+// runtime in LD_PRELOAD, say).
 
 #include <string>
 #include <vector>

@@ -199,6 +199,13 @@ TEST_F(BenchPipeline, TheReferencesProcessGetsNoVariableThatInjectsCodeOrChanges
   EXPECT_FALSE(has("HOME"));
   EXPECT_TRUE(kept_for_reference("LD_LIBRARY_PATH"));
   EXPECT_TRUE(kept_for_reference("LC_ALL"));
+  // Only the user can ask for more, by name.
+  ::setenv("KOPT_REFERENCE_KEEP_ENV", "ASAN_OPTIONS,LD_PRELOAD", 1);
+  EXPECT_TRUE(kept_for_reference("LD_PRELOAD"));
+  EXPECT_TRUE(kept_for_reference("ASAN_OPTIONS"));
+  EXPECT_FALSE(kept_for_reference("NVIDIA_TF32_OVERRIDE"));
+  EXPECT_FALSE(kept_for_reference("LD_PRELOA"));
+  ::unsetenv("KOPT_REFERENCE_KEEP_ENV");
 }
 
 TEST_F(BenchPipeline, ASanitizerPassRunsTheKernelAloneUnderTheTool) {
