@@ -12,6 +12,7 @@
 #include "analyze/quantities.h"
 #include "core/error.h"
 #include "core/json_io.h"
+#include "core/text.h"
 
 namespace kopt::analyze {
 namespace {
@@ -88,6 +89,13 @@ std::vector<kb_entry> load_all() {
 const std::vector<std::string>& knowledge_backends() {
   static const std::vector<std::string> backends = {"cuda", "cutlass", "triton"};
   return backends;
+}
+
+const std::string& knowledge_backend_named(const std::string& name) {
+  const auto& known = knowledge_backends();
+  const auto found = std::find(known.begin(), known.end(), name);
+  if (found == known.end()) throw error(fmt::format("unknown backend \"{}\": use one of {}", name, join(known, ", ")));
+  return *found;
 }
 
 std::vector<kb_entry> parse_knowledge(std::string_view json_text, std::string_view source) {

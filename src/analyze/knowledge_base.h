@@ -33,6 +33,8 @@ struct kb_entry {
 };
 
 const std::vector<std::string>& knowledge_backends();
+// `name` when it is one of knowledge_backends(); throws kopt::error listing them otherwise.
+const std::string& knowledge_backend_named(const std::string& name);
 
 // Every entry of every backend, parsed and checked once. A broken embedded file is a bug in
 // kopt itself and aborts with the reason.

@@ -103,13 +103,7 @@ analysis_inputs load_analysis_inputs(const fs::path& report, const std::optional
 }
 
 backend_choice choose_backend(const std::optional<std::string>& requested, const profile::raw_report& raw) {
-  const auto& known = analyze::knowledge_backends();
-  if (requested) {
-    if (std::find(known.begin(), known.end(), *requested) == known.end()) {
-      throw error(fmt::format("unknown backend \"{}\": use one of {}", *requested, join(known, ", ")));
-    }
-    return {*requested, "from --backend"};
-  }
+  if (requested) return {analyze::knowledge_backend_named(*requested), "from --backend"};
   // ncu drops namespaces from template arguments, so CUTLASS shows by its type names.
   for (const auto& k : raw.launches) {
     for (const char* marker : {"cutlass", "cute::", "CollectiveMma", "GemmUniversal", "CollectiveEpilogue"}) {

@@ -48,12 +48,7 @@ void print_list(const std::vector<const kb_entry*>& entries, bool as_json, const
 }
 
 std::string check_backend(const std::optional<std::string>& backend) {
-  if (!backend) return {};
-  const auto& known = analyze::knowledge_backends();
-  if (std::find(known.begin(), known.end(), *backend) == known.end()) {
-    throw error(fmt::format("unknown backend \"{}\": use one of {}", *backend, join(known, ", ")));
-  }
-  return *backend;
+  return backend ? analyze::knowledge_backend_named(*backend) : std::string();
 }
 
 class kb_command final : public command {

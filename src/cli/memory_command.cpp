@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "analyze/bottleneck.h"
+#include "analyze/knowledge_base.h"
 #include "cli/commands.h"
 #include "core/error.h"
 #include "core/json_io.h"
@@ -115,10 +116,7 @@ class memory_command final : public command {
 
  private:
   void check_query() const {
-    static const std::vector<std::string> backends = {"cuda", "cutlass", "triton"};
-    if (std::find(backends.begin(), backends.end(), *m_backend) == backends.end()) {
-      throw error(fmt::format("unknown backend \"{}\": use one of {}", *m_backend, join(backends, ", ")));
-    }
+    analyze::knowledge_backend_named(*m_backend);
     analyze::bottleneck_named(m_class);
   }
 
