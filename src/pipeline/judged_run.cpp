@@ -1,8 +1,5 @@
 #include "pipeline/judged_run.h"
 
-#include <stdlib.h>
-#include <unistd.h>
-
 #include <filesystem>
 #include <optional>
 
@@ -10,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/phase_clock.h"
+#include "core/private_folder.h"
 #include "harness/job_problem.h"
 #include "harness/result_fields.h"
 #include "pipeline/bench_preparation.h"
@@ -19,34 +17,6 @@
 namespace kopt::pipeline {
 namespace fs = std::filesystem;
 namespace {
-
-// A folder only this user can enter, memory-backed where the machine has /dev/shm, removed
-// when the run ends whatever happened.
-class private_folder {
- public:
-  private_folder() {
-    std::error_code ec;
-    const fs::path shm = "/dev/shm";
-    const fs::path base =
-        fs::is_directory(shm, ec) && ::access(shm.c_str(), W_OK) == 0 ? shm : fs::temp_directory_path();
-    std::string pattern = (base / "kopt-evidence-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) {
-      throw error(fmt::format("cannot make a private folder in {} for the kernel's and the reference's outputs",
-                              base.string()));
-    }
-    m_path = pattern;
-  }
-  ~private_folder() {
-    std::error_code ec;
-    fs::remove_all(m_path, ec);
-  }
-  private_folder(const private_folder&) = delete;
-  private_folder& operator=(const private_folder&) = delete;
-  const fs::path& path() const { return m_path; }
-
- private:
-  fs::path m_path;
-};
 
 void fail(json& result, const std::string& reason) {
   result["status"] = "failed";
@@ -63,7 +33,7 @@ json run_judged(measuring_worker& worker, const harness::bench_job& job, const e
   // so their plan is read from what the kernel's process left (below).
   std::optional<harness::job_problem> problem;
   if (!triton) problem.emplace(job);
-  const private_folder folder;
+  const private_folder folder("kopt-evidence", "the kernel's and the reference's outputs");
   const evidence_folders folders{folder.path() / "kernel", folder.path() / "reference"};
 
   harness::bench_job kernel_job = job;

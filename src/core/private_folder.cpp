@@ -1,0 +1,29 @@
+#include "core/private_folder.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+
+namespace kopt {
+namespace fs = std::filesystem;
+
+private_folder::private_folder(const std::string& prefix, const std::string& purpose) {
+  std::error_code ec;
+  const fs::path shm = "/dev/shm";
+  const fs::path base = fs::is_directory(shm, ec) && ::access(shm.c_str(), W_OK) == 0 ? shm : fs::temp_directory_path();
+  std::string pattern = (base / (prefix + "-XXXXXX")).string();
+  if (::mkdtemp(pattern.data()) == nullptr) {
+    throw error(fmt::format("cannot make a private folder in {} for {}", base.string(), purpose));
+  }
+  m_path = pattern;
+}
+
+private_folder::~private_folder() {
+  std::error_code ec;
+  fs::remove_all(m_path, ec);
+}
+
+}  // namespace kopt
