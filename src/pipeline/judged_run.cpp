@@ -55,6 +55,7 @@ json run_judged(measuring_worker& worker, const harness::bench_job& job, const e
   }
   const kernel::kernel_plan& plan = triton ? triton_plan : problem->plan();
 
+  bool reference_failed = false;
   if (has_reference && result.value("status", "") == "ok") {
     harness::bench_job reference_job = job;
     reference_job.role = "reference";
@@ -67,28 +68,27 @@ json run_judged(measuring_worker& worker, const harness::bench_job& job, const e
     clock.done("reference_process");
     phases["reference"] = reference.value("phases_s", json(nullptr));
     if (reference.value("status", "") != "ok") {
+      reference_failed = true;
       result["status"] = reference.value("status", "crashed");
       result["reason"] = reference.value("reason", "the reference failed");
-      judge_outputs(result, plan, keys, nullptr, tolerances);
-      result["correctness"]["checked"] = true;
-      result["correctness"]["passed"] = nullptr;
-      result.erase("kernel");
-      phases.update(clock.phases());
-      result["phases_s"] = phases;
-      return result;
-    }
-    if (reference.contains("reference_tolerance")) {
-      const json& t = reference["reference_tolerance"];
-      if (t["atol"].is_number()) tolerances.reference_atol = t["atol"].get<double>();
-      if (t["rtol"].is_number()) tolerances.reference_rtol = t["rtol"].get<double>();
-    }
-    for (const char* field : {"reference", "reference_runner"}) {
-      if (reference.contains(field)) result[field] = reference[field];
+    } else {
+      if (reference.contains("reference_tolerance")) {
+        const json& t = reference["reference_tolerance"];
+        if (t["atol"].is_number()) tolerances.reference_atol = t["atol"].get<double>();
+        if (t["rtol"].is_number()) tolerances.reference_rtol = t["rtol"].get<double>();
+      }
+      for (const char* field : {"reference", "reference_runner"}) {
+        if (reference.contains(field)) result[field] = reference[field];
+      }
     }
   }
   judge_outputs(result, plan, keys, has_reference && result.value("status", "") == "ok" ? &folders : nullptr,
                 tolerances);
-  if (has_reference && result["status"] == "failed" && !result["correctness"]["checked"].get<bool>()) {
+  if (reference_failed) {
+    // Nothing could be compared: whether the kernel is right is not known.
+    result["correctness"]["checked"] = true;
+    result["correctness"]["passed"] = nullptr;
+  } else if (has_reference && result["status"] == "failed" && !result["correctness"]["checked"].get<bool>()) {
     // The kernel failed a check in its own process (a guard, an input) or setup() ignored the
     // seed: the reference never ran. A crash or a hang leaves correctness unchecked.
     result["correctness"]["checked"] = true;
