@@ -49,8 +49,6 @@ class timed_call_checks {
   // After the last call: checks it unless it was.
   void finish(std::uint64_t last_call);
 
-  // The calls whose outputs went to the sink, in order.
-  const std::vector<std::uint64_t>& kept_calls() const { return m_kept; }
   // {"calls", "checked", "checked_calls", "outputs_kept", "outputs_unchecked_for_memory", "rule"}
   json summary() const;
 
@@ -68,7 +66,7 @@ class timed_call_checks {
   bool m_topping_up = false;
   std::uint64_t m_calls = 0;
   std::vector<std::uint64_t> m_checked;
-  std::vector<std::uint64_t> m_kept;
+  std::size_t m_outputs_kept = 0;
   std::size_t m_kept_bytes = 0;
   std::uint64_t m_skipped_for_memory = 0;
 };
