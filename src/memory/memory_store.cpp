@@ -46,6 +46,11 @@ std::string utc_now() {
   return text;
 }
 
+// SQLite's own message after what kopt was doing, with the file.
+[[noreturn]] void fail_on(sqlite3* db, const fs::path& path, const std::string& what) {
+  throw error(fmt::format("strategy memory {}: {}: {}", path.string(), what, sqlite3_errmsg(db)));
+}
+
 }  // namespace
 
 struct memory_store::connection {
@@ -55,9 +60,7 @@ struct memory_store::connection {
     if (db != nullptr) sqlite3_close_v2(db);
   }
 
-  [[noreturn]] void fail(const std::string& what) const {
-    throw error(fmt::format("strategy memory {}: {}: {}", path.string(), what, sqlite3_errmsg(db)));
-  }
+  [[noreturn]] void fail(const std::string& what) const { fail_on(db, path, what); }
 
   void exec(const char* sql, const char* what) const {
     if (sqlite3_exec(db, sql, nullptr, nullptr, nullptr) != SQLITE_OK) fail(what);
@@ -98,9 +101,7 @@ class statement {
   std::int64_t integer(int column) const { return sqlite3_column_int64(m_statement, column); }
 
  private:
-  [[noreturn]] void fail(const char* what) const {
-    throw error(fmt::format("strategy memory {}: {}: {}", m_path.string(), what, sqlite3_errmsg(m_db)));
-  }
+  [[noreturn]] void fail(const char* what) const { fail_on(m_db, m_path, what); }
   sqlite3* m_db;
   const fs::path& m_path;
   sqlite3_stmt* m_statement = nullptr;
