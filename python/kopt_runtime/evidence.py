@@ -22,11 +22,16 @@ def _write(path, data):
         f.write(data)
 
 
+def write_output_files(torch, folder, kwargs, names):
+    """`<name>.out.bin` in `folder` for each of `names`: the tensor's elements in logical order."""
+    for name in names:
+        _write(os.path.join(folder, name + ".out.bin"), torch_support.bytes_of(torch, kwargs[name]))
+
+
 def write_outputs(torch, root, key, kwargs, names):
     folder = os.path.join(root, folder_name(key))
     os.makedirs(folder, exist_ok=True)
-    for name in names:
-        _write(os.path.join(folder, name + ".out.bin"), torch_support.bytes_of(torch, kwargs[name]))
+    write_output_files(torch, folder, kwargs, names)
 
 
 def write_inputs(torch, root, key, before, outputs, inout, scalars, known_types):

@@ -11,7 +11,7 @@ import json
 import os
 import time
 
-from . import modules, torch_support
+from . import evidence, modules, torch_support
 from .harness_abi import HarnessAbi, TimedCallFailed
 from .json_files import write_json_atomically
 from .problems import UserCodeProblem, describe_exception, exception_detail
@@ -99,9 +99,7 @@ def run_seed(torch, path, reference, parameters, folder, device, overhead):
     called = time.perf_counter()
     written = any(not torch_support.same_bytes(torch, before[p["name"]], kwargs[p["name"]]) for p in outputs)
     require_written(path, [p["name"] for p in outputs], written, returned)
-    for p in outputs:
-        with open(os.path.join(folder, p["name"] + ".out.bin"), "wb") as f:
-            f.write(torch_support.bytes_of(torch, kwargs[p["name"]]))
+    evidence.write_output_files(torch, folder, kwargs, [p["name"] for p in outputs])
     done = time.perf_counter()
     overhead["exchange_s"] += (loaded - started) + (done - called)
     overhead["reference_calls_s"] += called - loaded
