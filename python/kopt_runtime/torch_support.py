@@ -2,6 +2,7 @@
 install, element types in kopt's names, bytes of tensors, and facts for provenance."""
 
 import ctypes
+import os
 import sys
 
 from .problems import UserCodeProblem
@@ -32,6 +33,17 @@ def require_gpu(torch):
         raise UserCodeProblem(f"torch {torch.__version__} in {sys.executable} cannot use the GPU "
                               "(torch.cuda.is_available() is False): install a CUDA build of torch")
     torch.zeros(1, device="cuda")  # create the context now, not inside the first measurement
+
+
+def choose_device(torch):
+    """"cuda"; or "cpu" under Triton's interpreter (TRITON_INTERPRET=1) on a machine without a
+    GPU: checks only, no timing. Anything else without a usable GPU is the user's to fix."""
+    if torch.cuda.is_available():
+        require_gpu(torch)
+        return "cuda"
+    if os.environ.get("TRITON_INTERPRET") == "1":
+        return "cpu"
+    require_gpu(torch)
 
 
 def element_type_of(dtype, known):

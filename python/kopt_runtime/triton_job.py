@@ -189,22 +189,13 @@ class TritonBench:
                 "cache_dir": os.environ.get("TRITON_CACHE_DIR"), "kernels": self.kernel_facts}
 
 
-def choose_device(torch):
-    if torch.cuda.is_available():
-        torch_support.require_gpu(torch)
-        return "cuda"
-    if os.environ.get("TRITON_INTERPRET") == "1":
-        return "cpu"  # Triton's interpreter on CPU tensors: checks only, no timing
-    torch_support.require_gpu(torch)
-
-
 def run(job_path, result_path):
     started = time.perf_counter()
     job = read_json(job_path)
     modules.check_triton_kernel(job["kernel_source"])
     torch = torch_support.import_torch()
     triton = torch_support.import_triton()
-    device = choose_device(torch)
+    device = torch_support.choose_device(torch)
     bench = TritonBench(job, torch, triton, device)
     result = {"status": "ok", "reason": "", "backend": "triton", "device": device}
     startup_s = time.perf_counter() - started

@@ -9,7 +9,6 @@ compares. Then it times the reference on the first seed's inputs with the harnes
 A fault of the reference (it raises, writes into an input, writes no output) is a
 UserCodeProblem (exit 2)."""
 
-import os
 import time
 
 from . import evidence, modules, torch_support
@@ -51,11 +50,7 @@ def run(job_path, result_path):
     path = job["reference_source"]
     modules.check_reference(path)  # cheap; before the seconds torch takes to import
     torch = torch_support.import_torch()
-    device = "cuda" if torch.cuda.is_available() else "cpu"
-    if device == "cpu" and os.environ.get("TRITON_INTERPRET") != "1":
-        torch_support.require_gpu(torch)
-    if device == "cuda":
-        torch_support.require_gpu(torch)
+    device = torch_support.choose_device(torch)
     module, reference = load_reference(path)
     abi = HarnessAbi(job["harness_abi_library"])
     conventions = abi.conventions()
