@@ -1,8 +1,5 @@
 #include "env/preflight.h"
 
-#include <chrono>
-#include <ctime>
-
 #include <fmt/format.h>
 
 #include "compile/arch.h"
@@ -10,6 +7,7 @@
 #include "compile/toolchain.h"
 #include "core/error.h"
 #include "core/text.h"
+#include "core/utc_time.h"
 #include "env/ncu_probe.h"
 #include "env/python_probe.h"
 
@@ -20,15 +18,6 @@ namespace {
 std::string not_found_text(const compile::tool_search& search) {
   if (!search.refused.empty()) return fmt::format("refused: {}", join(search.refused, "; "));
   return fmt::format("not found (looked in {})", join(search.looked_in, ", "));
-}
-
-std::string utc_now() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
 }
 
 check_item found(std::string name, bool required, std::string value) {
@@ -133,7 +122,7 @@ std::string_view to_string(check_state state) {
 
 preflight_report run_preflight(const preflight_options& options) {
   preflight_report report;
-  report.generated_at = utc_now();
+  report.generated_at = utc_timestamp();
   report.options = options;
   const kernel::backend backend = options.backend;
   const bool needs_nvcc = backend != kernel::backend::triton;

@@ -3,13 +3,12 @@
 #include <sqlite3.h>
 
 #include <array>
-#include <chrono>
 #include <cstdlib>
-#include <ctime>
 
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/utc_time.h"
 #include "memory/strategy_fingerprint.h"
 #include "memory/strategy_outcome.h"
 
@@ -36,15 +35,6 @@ constexpr std::array<const char*, 2> migrations = {
     // 2: the query "what worked for this bottleneck on this backend" without a scan.
     "CREATE INDEX outcomes_by_bottleneck ON outcomes (backend, bottleneck, arch);",
 };
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm parts{};
-  gmtime_r(&now, &parts);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
-  return text;
-}
 
 // SQLite's own message after what kopt was doing, with the file.
 [[noreturn]] void fail_on(sqlite3* db, const fs::path& path, const std::string& what) {
@@ -196,7 +186,7 @@ bool memory_store::record(recorded_outcome o) {
                             o.scope.backend));
   }
   parse_outcome(o.outcome);
-  if (o.recorded_at.empty()) o.recorded_at = utc_now();
+  if (o.recorded_at.empty()) o.recorded_at = utc_timestamp();
   m_db->exec("BEGIN IMMEDIATE", "cannot lock for writing");
   try {
     statement insert(m_db->db,

@@ -1,4 +1,4 @@
-#include "cli/analyze_inputs.h"
+#include "pipeline/analysis_inputs.h"
 
 #include <algorithm>
 #include <initializer_list>
@@ -13,7 +13,7 @@
 #include "core/text.h"
 #include "profile/report_pages.h"
 
-namespace kopt::cli {
+namespace kopt::pipeline {
 namespace {
 
 namespace fs = std::filesystem;
@@ -124,4 +124,4 @@ backend_choice choose_backend(const std::optional<std::string>& requested, const
   return {"cuda", "default; pass --backend to choose"};
 }
 
-}  // namespace kopt::cli
+}  // namespace kopt::pipeline

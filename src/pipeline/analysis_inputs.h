@@ -11,7 +11,7 @@
 #include "profile/rule_advice.h"
 #include "profile/source_counters.h"
 
-namespace kopt::cli {
+namespace kopt::pipeline {
 
 struct analysis_inputs {
   profile::raw_report raw;
@@ -43,4 +43,4 @@ struct backend_choice {
 // `requested` wins (and must be a known backend); otherwise guessed from the launches.
 backend_choice choose_backend(const std::optional<std::string>& requested, const profile::raw_report& raw);
 
-}  // namespace kopt::cli
+}  // namespace kopt::pipeline

@@ -1,0 +1,32 @@
+#pragma once
+// `analyze` as a function: an ncu report (or its raw CSV) to one diagnosis per profiled launch,
+// written as analysis.md and analysis.json. The CLI and the loop call it alike.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "analyze/analyzer.h"
+#include "core/json_io.h"
+
+namespace kopt::pipeline {
+
+struct analysis_request {
+  std::filesystem::path report;                  // .ncu-rep or raw CSV
+  std::optional<std::filesystem::path> details;  // none: the sibling of a raw CSV, if any
+  std::optional<std::string> backend;            // none: guessed from the kernel names
+  std::optional<std::filesystem::path> out;      // none: beside the report
+  std::string ncu_bin;                           // for a .ncu-rep; "": searched
+};
+
+struct analysis_outcome {
+  analyze::analysis analysis;
+  json document = nullptr;                       // analysis.json's contents
+  std::filesystem::path out;                     // where analysis.md and analysis.json are
+};
+
+// Throws kopt::error for unreadable or foreign inputs, and for a report in which no launch has
+// the speed-of-light metrics kopt classifies by (nothing is written then).
+analysis_outcome run_analysis(const analysis_request& request);
+
+}  // namespace kopt::pipeline
