@@ -20,6 +20,8 @@ const std::vector<command_entry>& command_table() {
       {"kb", "the knowledge base of optimization strategies: list, show, match", make_kb_command},
       {"memory", "the strategy memory: what worked, what did not, where: list, show, query, export, import",
        make_memory_command},
+      {"loop", "the optimization loop: one iteration per call, or --agent CMD to run N; with memory",
+       make_loop_command},
       {"harness", "the measuring process of bench (internal)", make_harness_command},
   };
   return table;

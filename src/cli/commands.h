@@ -16,5 +16,6 @@ std::unique_ptr<command> make_harness_command();
 std::unique_ptr<command> make_analyze_command();
 std::unique_ptr<command> make_kb_command();
 std::unique_ptr<command> make_memory_command();
+std::unique_ptr<command> make_loop_command();
 
 }  // namespace kopt::cli

@@ -1,0 +1,181 @@
+// kopt loop KERNEL --max-iterations N [--ref REF] [dims]: one iteration of the optimization loop
+// per call (an agent or a person edits the kernel between calls), or with --agent CMD up to N
+// iterations with CMD writing each next version. The options of loop::run_loop_step and
+// loop::run_agent_loop, and the printing of what they did.
+
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "cli/bench_setup.h"
+#include "cli/commands.h"
+#include "cli/option_checks.h"
+#include "core/error.h"
+#include "core/json_io.h"
+#include "loop/agent_loop.h"
+#include "loop/loop_step.h"
+#include "memory/memory_store.h"
+
+namespace kopt::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string median_text(const loop::iteration_record& r) {
+  return r.median_ms ? fmt::format("{:.6g} ms", *r.median_ms) : std::string("not timed");
+}
+
+void print_record(const loop::step_outcome& step) {
+  const loop::iteration_record& r = *step.record;
+  std::printf("v%lld %s: %s (%s)\n", static_cast<long long>(r.iteration), r.outcome.c_str(), r.reason.c_str(),
+              median_text(r).c_str());
+}
+
+json step_json(const loop::step_outcome& step) {
+  json out = loop::to_json(step.manifest);
+  out["run_dir"] = step.run_dir.string();
+  out["this_iteration"] = step.record ? json(step.record->iteration) : json(nullptr);
+  return out;
+}
+
+class loop_command final : public command {
+ public:
+  void configure(CLI::App& sub) override {
+    m_sub = &sub;
+    sub.allow_extras();
+    m_target.command_name = "kopt loop";
+    m_target.gpu_purpose = "measure on";
+    m_target.add_to(sub);
+    sub.add_option("--max-iterations", m_max_iterations, "iterations after v0 (v0..vN)")
+        ->required()
+        ->check(at_least(0, "iterations"));
+    sub.add_option("--run-dir", m_run_dir, "the run folder to continue (default: a new optimize_runs/run_<time> "
+                                           "beside the kernel)");
+    sub.add_option("--iteration", m_iteration, "the iteration this call evaluates (must be the run's next)");
+    sub.add_flag("--preflight-only", m_settings.preflight_only, "check the environment into the run folder and stop");
+    sub.add_option("--warmup", m_settings.job.warmup, "calls before sampling, at least")->default_val(3)->check(at_least(0, "calls"));
+    sub.add_option("--repeat", m_settings.job.repeat, "samples, at least")->default_val(10)->check(at_least(1, "samples"));
+    sub.add_option("--max-seconds", m_settings.job.max_seconds, "sampling time limit per version [s]")
+        ->default_val(10.0)
+        ->check(above_zero("seconds"));
+    sub.add_option("--seed", m_settings.job.seed, "seed of the random inputs")->default_val(0);
+    sub.add_option("--atol", m_atol, "absolute tolerance (default by output type); frozen for the run");
+    sub.add_option("--rtol", m_rtol, "relative tolerance (default by output type); frozen for the run");
+    sub.add_option("--ncu-bin", m_settings.ncu_bin, "ncu to use (default: PATH, CUDA_HOME, /usr/local/cuda)");
+    sub.add_option("--kernel-name-regex", m_settings.capture.kernel_name_regex, "profile only kernels whose name matches");
+    m_launch_skip = sub.add_option("--launch-skip", m_skip, "launches to skip in kopt's profiler window");
+    m_launch_count = sub.add_option("--launch-count", m_count, "launches to profile in kopt's profiler window");
+    sub.add_option("--op", m_settings.op, "the operator's name in the memory (default: the kernel's file stem)");
+    sub.add_option("--op-family", m_settings.op_family, "the operator's family in the memory (softmax, gemm, ...)");
+    sub.add_option("--memory-db", m_memory_db, "the strategy memory (default: $KOPT_MEMORY_DB, else "
+                                               "$XDG_DATA_HOME/kopt/memory.db)");
+    sub.add_option("--agent", m_agent.command,
+                   "run up to --max-iterations iterations, running this command after each to write the next "
+                   "version (split into words, never run through a shell; see docs/loop.md)");
+    sub.add_option("--agent-timeout", m_agent_timeout_s, "time limit of one agent run [s]")
+        ->default_val(1800)
+        ->check(above_zero("seconds"));
+    sub.add_option("--patience", m_agent.patience, "with --agent: stop after this many iterations without a new best")
+        ->default_val(3)
+        ->check(at_least(1, "iterations"));
+    sub.add_option("--target-speedup", m_target_speedup, "with --agent: stop once the best is this much faster than the reference")
+        ->check(above_zero("a speedup"));
+    sub.add_flag("--json", m_json, "print the run manifest (with run_dir) instead of the summary");
+  }
+
+  int run() override {
+    m_settings.target = m_target.to_target(*m_sub);
+    m_settings.max_iterations = m_max_iterations;
+    if (!m_run_dir.empty()) m_settings.run_dir = m_run_dir;
+    m_settings.iteration = m_iteration;
+    if (m_atol) m_settings.atol = m_atol;
+    if (m_rtol) m_settings.rtol = m_rtol;
+    if (m_launch_skip->count() > 0) m_settings.capture.launch_skip = m_skip;
+    if (m_launch_count->count() > 0) m_settings.capture.launch_count = m_count;
+    m_settings.memory_db = memory::default_memory_path(m_memory_db);
+    m_agent.timeout = std::chrono::seconds(m_agent_timeout_s);
+    m_agent.target_speedup = m_target_speedup;
+    if (!m_agent.command.empty() && (m_settings.preflight_only || m_iteration)) {
+      throw error("--agent runs the iterations itself: leave out --preflight-only and --iteration");
+    }
+    const auto worker = pipeline::make_process_worker();
+    const loop::loop_services services = loop::gpu_services(*worker);
+    const auto progress = [this](const std::string& what) {
+      if (!m_json) std::fprintf(stderr, "kopt loop: %s\n", what.c_str());
+    };
+    if (!m_agent.command.empty()) return run_with_agent(services, progress);
+    const loop::step_outcome step = loop::run_loop_step(m_settings, services, progress);
+    if (m_json) {
+      std::printf("%s\n", json_text(step_json(step)).c_str());
+    } else if (!step.record) {
+      std::printf("preflight passed; wrote preflight_check.md in %s\n", step.run_dir.c_str());
+    } else {
+      print_record(step);
+      print_next_steps(step);
+    }
+    const bool rejected = step.record && step.record->outcome == "rejected";
+    return static_cast<int>(rejected ? exit_status::kernel_failed : exit_status::ok);
+  }
+
+ private:
+  int run_with_agent(const loop::loop_services& services, const loop::step_progress& progress) {
+    const loop::agent_loop_outcome outcome = loop::run_agent_loop(m_settings, m_agent, services, progress);
+    const loop::run_manifest& m = outcome.last.manifest;
+    if (m_json) {
+      json out = step_json(outcome.last);
+      out["stop_reason"] = outcome.stop_reason;
+      std::printf("%s\n", json_text(out).c_str());
+    } else {
+      for (const auto& r : m.iterations) {
+        std::printf("v%lld %s: %s (%s)\n", static_cast<long long>(r.iteration), r.outcome.c_str(), r.reason.c_str(),
+                    median_text(r).c_str());
+      }
+      std::printf("stopped: %s\n", outcome.stop_reason.c_str());
+      if (m.best) std::printf("best: v%lld (%s)\n", static_cast<long long>(*m.best), m.find(*m.best)->snapshot.c_str());
+      std::printf("run folder: %s (final_summary.md)\n", outcome.last.run_dir.c_str());
+    }
+    if (outcome.failed) std::fprintf(stderr, "kopt: loop ended early: %s\n", outcome.stop_reason.c_str());
+    return static_cast<int>(outcome.failed ? exit_status::kernel_failed : exit_status::ok);
+  }
+
+  void print_next_steps(const loop::step_outcome& step) const {
+    const loop::run_manifest& m = step.manifest;
+    const std::int64_t done = step.record->iteration;
+    if (m.best) std::printf("best: v%lld (%s)\n", static_cast<long long>(*m.best), m.find(*m.best)->snapshot.c_str());
+    std::printf("run folder: %s\n", step.run_dir.c_str());
+    if (done >= m.max_iterations) {
+      std::printf("the run is complete (v0..v%lld): see final_summary.md\n", static_cast<long long>(m.max_iterations));
+      return;
+    }
+    std::printf("next: write v%lld into %s, fill the strategy tags in %s/iter_v%lld/optimization_proposal.md, then run "
+                "the same command with --run-dir %s\n",
+                static_cast<long long>(done + 1), m.kernel.c_str(), step.run_dir.c_str(), static_cast<long long>(done),
+                step.run_dir.c_str());
+  }
+
+  CLI::App* m_sub = nullptr;
+  bench_target_options m_target;
+  loop::loop_settings m_settings;
+  loop::agent_settings m_agent;
+  std::int64_t m_max_iterations = 0;
+  std::string m_run_dir;
+  std::optional<std::int64_t> m_iteration;
+  std::optional<double> m_atol;
+  std::optional<double> m_rtol;
+  int m_skip = 0;
+  int m_count = 0;
+  CLI::Option* m_launch_skip = nullptr;
+  CLI::Option* m_launch_count = nullptr;
+  std::optional<std::string> m_memory_db;
+  int m_agent_timeout_s = 1800;
+  std::optional<double> m_target_speedup;
+  bool m_json = false;
+};
+
+}  // namespace
+
+std::unique_ptr<command> make_loop_command() { return std::make_unique<loop_command>(); }
+
+}  // namespace kopt::cli

@@ -1,0 +1,69 @@
+#pragma once
+// One iteration of the optimization loop, as a function: snapshot the version, bench it
+// (judge and time), profile it with ncu, analyse the profile, compare it with the best version
+// so far, classify the strategy, choose the best, write the iteration's files and the next
+// proposal, commit the manifest, then record the outcome in the strategy memory. The first
+// call of a run also runs preflight and freezes the problem (reference, sizes, tolerances).
+//
+// The steps that need a GPU come through `loop_services`, so that CPU tests drive the whole
+// orchestration with recorded results.
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "env/preflight.h"
+#include "harness/bench_job.h"
+#include "loop/run_manifest.h"
+#include "pipeline/analysis_pipeline.h"
+#include "pipeline/bench_pipeline.h"
+#include "pipeline/profile_pipeline.h"
+#include "profile/ncu_command.h"
+
+namespace kopt::loop {
+
+struct loop_settings {
+  pipeline::bench_target target;              // the kernel file the agent edits, its reference, dims
+  harness::bench_job job;                     // warm-up, repeat, seed, sampling limits
+  std::optional<double> atol;
+  std::optional<double> rtol;
+  profile::ncu_capture_options capture;       // --kernel-name-regex, --launch-skip/count
+  std::string ncu_bin;
+  std::int64_t max_iterations = 1;
+  std::filesystem::path run_dir;              // empty: a new run beside the kernel
+  std::optional<std::int64_t> iteration;      // --iteration: must be the next one
+  bool preflight_only = false;
+  std::string op;                             // "": the kernel's file stem
+  std::string op_family;
+  std::filesystem::path memory_db;
+};
+
+struct loop_services {
+  std::function<env::preflight_report(const env::preflight_options&)> preflight;
+  std::function<pipeline::bench_outcome(const pipeline::bench_request&)> bench;
+  std::function<pipeline::profile_outcome(const pipeline::profile_request&)> profile;
+  std::function<pipeline::analysis_outcome(const pipeline::analysis_request&)> analyze;
+};
+
+// The real steps, measuring through `worker` (which must outlive the services).
+loop_services gpu_services(pipeline::measuring_worker& worker);
+
+struct step_outcome {
+  std::filesystem::path run_dir;
+  run_manifest manifest;                      // as committed
+  std::optional<iteration_record> record;     // none after --preflight-only
+  bool problem_changed = false;               // the version declared another problem: the run must stop
+};
+
+// What the step is doing, for a progress line ("bench", "profile", ...).
+using step_progress = std::function<void(const std::string&)>;
+
+// Throws kopt::error for usage and environment problems (a missing file, a run folder of
+// another kernel, a changed reference, preflight not ready, the run's last iteration reached).
+// A version that fails (build, judge, profile) is a rejected iteration, not an exception.
+step_outcome run_loop_step(const loop_settings& settings, const loop_services& services,
+                           const step_progress& progress = {});
+
+}  // namespace kopt::loop

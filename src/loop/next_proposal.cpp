@@ -1,0 +1,75 @@
+#include "loop/next_proposal.h"
+
+#include <set>
+
+#include <fmt/format.h>
+
+#include "core/json_io.h"
+#include "loop/diagnosis_digest.h"
+#include "loop/outcome_records.h"
+#include "loop/proposal.h"
+#include "loop/run_directory.h"
+#include "loop/strategy_tags.h"
+#include "loop/suggestion_ranking.h"
+
+namespace kopt::loop {
+namespace {
+
+namespace fs = std::filesystem;
+
+// No version to build from yet: the agent must first make one pass.
+std::string repair_proposal(const run_manifest& m) {
+  const iteration_record& last = m.iterations.back();
+  return fmt::format("# Optimization proposal for v{0}\n\nNo version has passed the judge with a full profile yet. "
+                     "v{1} was rejected: {2}\n\nWrite v{0} so that it passes; the first version that does becomes the "
+                     "baseline.\n\n## Plan\n\n<!-- what you fix -->\n\n{3}\n\n<!-- one tag per line, e.g. \"- "
+                     "fix_out_of_bounds_write\" -->\n",
+                     last.iteration + 1, last.iteration, last.reason, strategy_tags_heading);
+}
+
+std::vector<std::string> tags_of(const run_manifest& m, const memory::memory_store& store, const std::string& fp) {
+  for (const auto& r : m.iterations) {
+    if (r.fingerprint == fp) return r.tags;
+  }
+  const auto history = store.history(fp);
+  return history.empty() ? std::vector<std::string>{} : history.front().tags;
+}
+
+}  // namespace
+
+std::string next_proposal_markdown(const run_manifest& m, const fs::path& run_dir, const memory::memory_store& store) {
+  if (!m.best) return repair_proposal(m);
+  const iteration_record& best = *m.find(*m.best);
+  const fs::path analysis_file = iteration_dir(run_dir, best.iteration) / "analysis.json";
+  proposal_inputs in;
+  in.next_iteration = m.iterations.back().iteration + 1;
+  in.best_snapshot = best.snapshot;
+  in.best_iteration = best.iteration;
+  in.best_median_ms = best.median_ms.value_or(0);
+  if (best.speedup_vs_reference) in.best_speedup = fmt::format("{:.3f}x the reference", *best.speedup_vs_reference);
+  in.diagnosis = digest_analysis(read_json_file(analysis_file), analysis_file.string());
+
+  const memory::memory_scope scope = scope_of(m, m.arch, in.diagnosis.bottleneck);
+  std::set<std::string> blocked(m.blocked.begin(), m.blocked.end());
+  for (const auto& fp : store.blocked(scope)) blocked.insert(fp);
+  const auto history = store.summarize({m.backend, in.diagnosis.bottleneck, m.arch});
+  const std::string scope_label = fmt::format("{}-bound {} kernels ({})", in.diagnosis.bottleneck, m.backend, m.arch);
+  in.suggestions = rank_suggestions(in.diagnosis.suggestions, history, blocked, m.backend, scope_label);
+
+  for (const auto& fp : blocked) {
+    const bool in_run = std::find(m.blocked.begin(), m.blocked.end(), fp) != m.blocked.end();
+    in.blocked.push_back({fp, tags_of(m, store, fp), in_run ? "slower or failed in this run" : "slower or failed before on this operator"});
+  }
+  std::set<std::string> preferred;
+  for (const auto& fp : store.preferred(scope)) preferred.insert(fp);
+  for (const auto& h : history) {
+    if (h.positive > h.negative + h.rejected && !blocked.count(h.fingerprint)) preferred.insert(h.fingerprint);
+  }
+  for (const auto& fp : preferred) {
+    if (blocked.count(fp)) continue;
+    in.preferred.push_back({fp, tags_of(m, store, fp), fmt::format("worked before on {}", scope_label)});
+  }
+  return proposal_markdown(in);
+}
+
+}  // namespace kopt::loop

@@ -1,0 +1,41 @@
+#include "loop/outcome_records.h"
+
+#include "core/text.h"
+
+namespace kopt::loop {
+
+memory::memory_scope scope_of(const run_manifest& m, const std::string& arch, const std::string& bottleneck) {
+  return {m.backend, arch, m.op, m.op_family, join(m.frozen.dims, " "), bottleneck};
+}
+
+void record_in_memory(const run_manifest& m, const iteration_record& r, memory::memory_store& store) {
+  if (r.fingerprint.empty() || r.outcome == "baseline") return;
+  // The diagnosis before the change is what the strategy was chosen for.
+  const iteration_record* parent = r.parent ? m.find(*r.parent) : nullptr;
+  const std::string before = parent ? parent->bottleneck : "";
+  memory::recorded_outcome o;
+  o.run_id = m.run_id;
+  o.iteration = r.iteration;
+  o.fingerprint = r.fingerprint;
+  o.tags = r.tags;
+  o.scope = scope_of(m, m.arch, before);
+  o.outcome = r.outcome;
+  o.reason = r.reason;
+  o.evidence = {{"comparison", r.comparison},
+                {"candidate_median_ms", r.median_ms ? json(*r.median_ms) : json(nullptr)},
+                {"candidate_median_ci95_ms", r.median_ci95_ms},
+                {"parent_iteration", r.parent ? json(*r.parent) : json(nullptr)},
+                {"parent_median_ms", parent && parent->median_ms ? json(*parent->median_ms) : json(nullptr)},
+                {"parent_median_ci95_ms", parent ? parent->median_ci95_ms : json(nullptr)},
+                {"bottleneck_before", before},
+                {"bottleneck_after", r.bottleneck},
+                {"speedup_vs_reference", r.speedup_vs_reference ? json(*r.speedup_vs_reference) : json(nullptr)}};
+  o.recorded_at = r.finished_at;
+  store.record(std::move(o));
+}
+
+void replay_into_memory(const run_manifest& m, memory::memory_store& store) {
+  for (const iteration_record& r : m.iterations) record_in_memory(m, r, store);
+}
+
+}  // namespace kopt::loop

@@ -1,0 +1,23 @@
+#pragma once
+// From the run's manifest to the strategy memory. The manifest is committed first; the memory
+// is then told, one transaction per outcome keyed by (run, iteration, candidate). A call killed
+// in between leaves an outcome the memory lacks, and the next call replays it (a replay of one
+// already recorded changes nothing).
+
+#include <string>
+
+#include "loop/run_manifest.h"
+#include "memory/memory_store.h"
+
+namespace kopt::loop {
+
+// Where the run's outcomes transfer: backend, architecture, operator, dimensions and the
+// bottleneck the strategy addressed.
+memory::memory_scope scope_of(const run_manifest& m, const std::string& arch, const std::string& bottleneck);
+
+// Records `r` when it is a strategy's outcome (tagged, and not the baseline).
+void record_in_memory(const run_manifest& m, const iteration_record& r, memory::memory_store& store);
+
+void replay_into_memory(const run_manifest& m, memory::memory_store& store);
+
+}  // namespace kopt::loop

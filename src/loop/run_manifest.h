@@ -1,0 +1,82 @@
+#pragma once
+// run_manifest.json: the run's one record of what happened, written only by kopt, atomically,
+// after everything an iteration produced is in place (so its presence is the iteration's
+// commit point). It carries a checksum of its own content: a manifest edited behind kopt's
+// back is refused rather than trusted.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/json_io.h"
+
+namespace kopt::loop {
+
+inline constexpr const char* run_manifest_name = "run_manifest.json";
+inline constexpr const char* run_manifest_schema = "run_manifest";  // written as kopt.run_manifest/v1
+inline constexpr int run_manifest_version = 1;
+
+// What defines the problem, fixed at v0 and checked at every iteration: the agent cannot
+// move the goalposts.
+struct frozen_problem {
+  std::string reference_sha256;   // the reference file's content ("" without a reference)
+  std::string problem_sha256;     // buffers, roles, sizes, value ranges and scalars as planned
+  std::string tolerances;         // "--atol/--rtol as given" ("default by dtype" when not)
+  std::vector<std::string> dims;  // the dimension flags, as given
+};
+
+// One evaluated version.
+struct iteration_record {
+  std::int64_t iteration = 0;
+  std::string snapshot;                     // relative to the run folder: iter_vK/<stem>_vK.<ext>
+  std::string source_sha256;
+  std::optional<std::int64_t> parent;       // the version it was compared with (the best when it ran)
+  std::vector<std::string> tags;            // normalized; v0: ["baseline"]
+  std::string fingerprint;                  // "" when no tags were given
+  std::string outcome;                      // baseline, positive, negative, neutral, inconclusive, rejected
+  std::string reason;                       // one line
+  bool eligible = false;                    // passed the judge and has a full profile
+  std::optional<double> median_ms;          // kernel GPU time, cold
+  json median_ci95_ms = nullptr;
+  std::optional<double> reference_median_ms;
+  std::optional<double> speedup_vs_reference;
+  std::string bottleneck;                   // the diagnosed class of the slowest launch ("" without a profile)
+  bool at_hardware_limit = false;
+  json comparison = nullptr;                // memory::to_json(outcome_evidence) against the parent
+  std::string finished_at;
+};
+
+struct run_manifest {
+  std::string run_id;                       // the run folder's name
+  std::string kopt_version;
+  std::string created_at;
+  std::string updated_at;
+  std::string kernel;                       // as given (absolute)
+  std::string reference;                    // absolute; "" without one
+  std::string backend;
+  std::string arch;
+  std::string op;                           // --op, else the kernel's file stem
+  std::string op_family;
+  std::int64_t max_iterations = 0;
+  std::string memory_db;
+  frozen_problem frozen;
+  json settings = json::object();           // warm-up, repeat, seed, tolerances, gpu, ...
+  std::vector<iteration_record> iterations; // in order, v0 first
+  std::optional<std::int64_t> best;         // the best eligible iteration
+  std::vector<std::string> blocked;         // fingerprints blocked for the rest of the run
+
+  const iteration_record* find(std::int64_t iteration) const;
+};
+
+json to_json(const run_manifest& manifest);
+
+// Writes the manifest with its checksum, atomically.
+void write_run_manifest(const std::filesystem::path& run_dir, run_manifest manifest);
+
+// Throws kopt::error when the file is missing, of another schema or version, or its checksum
+// does not match its content (edited outside kopt).
+run_manifest read_run_manifest(const std::filesystem::path& run_dir);
+
+}  // namespace kopt::loop

@@ -1,0 +1,111 @@
+#include "loop/run_opening.h"
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "core/files.h"
+#include "core/hash.h"
+#include "core/text.h"
+#include "core/utc_time.h"
+#include "core/version.h"
+#include "kernel/scalar_binding.h"
+#include "loop/run_directory.h"
+
+namespace kopt::loop {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string tolerance_text(const loop_settings& s) {
+  if (!s.atol && !s.rtol) return "default by output type";
+  return fmt::format("atol={} rtol={}", s.atol ? fmt::format("{}", *s.atol) : "default",
+                     s.rtol ? fmt::format("{}", *s.rtol) : "default");
+}
+
+std::string file_sha256(const fs::path& file, const char* what) { return sha256_hex(read_text_file(file, what)); }
+
+run_manifest new_manifest(const loop_settings& s, const fs::path& dir) {
+  const kernel::kernel_plan plan = pipeline::plan_target(s.target);  // a bad kernel or flag fails here, before a GPU
+  run_manifest m;
+  m.run_id = dir.filename().string();
+  m.kopt_version = version_string;
+  m.created_at = utc_timestamp();
+  m.kernel = fs::absolute(s.target.kernel).string();
+  if (!s.target.ref.empty()) {
+    m.reference = fs::absolute(s.target.ref).string();
+    m.frozen.reference_sha256 = file_sha256(s.target.ref, "reference");
+  }
+  m.backend = std::string(kernel::to_string(plan.backend));
+  m.arch = s.target.arch;
+  m.op = s.op.empty() ? s.target.kernel.stem().string() : s.op;
+  m.op_family = s.op_family;
+  m.max_iterations = s.max_iterations;
+  m.memory_db = s.memory_db.string();
+  m.frozen.tolerances = tolerance_text(s);
+  m.frozen.dims = dimension_flags(s.target);
+  m.settings = {{"warmup", s.job.warmup},      {"repeat", s.job.repeat},
+                {"max_seconds", s.job.max_seconds}, {"seed", s.job.seed},
+                {"hot", s.job.hot},            {"gpu", s.target.gpu},
+                {"kernel_name_regex", s.capture.kernel_name_regex}};
+  return m;
+}
+
+[[noreturn]] void moved(const std::string& what, const std::string& frozen, const std::string& now) {
+  throw error(fmt::format("the run's {} is frozen at v0 ({}) but this call gives {}: the problem a version is judged "
+                          "on cannot change within a run; pass the run's own, or start a new run without --run-dir",
+                          what, frozen.empty() ? "none" : frozen, now.empty() ? "none" : now));
+}
+
+void check_frozen(const run_manifest& m, const loop_settings& s) {
+  if (fs::absolute(s.target.kernel).string() != m.kernel) moved("kernel file", m.kernel, fs::absolute(s.target.kernel).string());
+  const std::string ref = s.target.ref.empty() ? "" : fs::absolute(s.target.ref).string();
+  if (ref != m.reference) moved("reference", m.reference, ref);
+  if (!ref.empty() && file_sha256(ref, "reference") != m.frozen.reference_sha256) {
+    throw error(fmt::format("the reference {} changed since v0 (its SHA-256 differs): the reference defines the "
+                            "answer and is frozen for the run; restore it, or start a new run",
+                            ref));
+  }
+  if (dimension_flags(s.target) != m.frozen.dims) moved("dimensions", join(m.frozen.dims, " "), join(dimension_flags(s.target), " "));
+  if (tolerance_text(s) != m.frozen.tolerances) moved("tolerances", m.frozen.tolerances, tolerance_text(s));
+}
+
+}  // namespace
+
+std::vector<std::string> dimension_flags(const pipeline::bench_target& target) {
+  std::vector<std::string> flags;
+  for (const auto& d : target.dims) flags.push_back(kernel::spell_dimension(d));
+  return flags;
+}
+
+opened_run open_run(const loop_settings& s) {
+  if (!fs::is_regular_file(s.target.kernel)) {
+    throw error(fmt::format("{} not found: pass the kernel file the loop optimizes", s.target.kernel.string()));
+  }
+  opened_run run;
+  const bool resuming = !s.run_dir.empty() && fs::exists(s.run_dir / run_manifest_name);
+  if (resuming) {
+    run.dir = fs::absolute(s.run_dir);
+  } else if (!s.run_dir.empty()) {
+    run.dir = fs::absolute(s.run_dir);
+    std::error_code ec;
+    fs::create_directories(run.dir, ec);
+    if (ec) throw error(fmt::format("cannot create the run folder {}: {}", run.dir.string(), ec.message()));
+  } else {
+    run.dir = create_run_dir(s.target.kernel);
+  }
+  run.lock = std::make_unique<file_lock>(run.dir / ".kopt-loop.lock");
+  if (!run.lock->try_lock()) {
+    throw error(fmt::format("another kopt loop is working in {}: wait for it to finish, or use another --run-dir",
+                            run.dir.string()));
+  }
+  if (resuming) {
+    run.manifest = read_run_manifest(run.dir);
+    check_frozen(run.manifest, s);
+  } else {
+    run.manifest = new_manifest(s, run.dir);
+  }
+  run.fresh = run.manifest.iterations.empty();
+  return run;
+}
+
+}  // namespace kopt::loop

@@ -1,0 +1,29 @@
+#pragma once
+// Starting or resuming a run: the run folder and its manifest, the lock that keeps two loops
+// out of one run, and the checks that the problem frozen at v0 has not moved.
+
+#include <filesystem>
+#include <memory>
+
+#include "core/file_lock.h"
+#include "loop/loop_step.h"
+#include "loop/run_manifest.h"
+
+namespace kopt::loop {
+
+struct opened_run {
+  std::filesystem::path dir;
+  run_manifest manifest;
+  std::unique_ptr<file_lock> lock;   // held while the step runs
+  bool fresh = false;                // no iteration recorded yet
+};
+
+// A new run (no --run-dir, or a --run-dir without a manifest) or the one in --run-dir.
+// Throws kopt::error when the run is another kernel's, is in use by another loop, or its
+// frozen reference, dimensions or tolerances differ from the settings.
+opened_run open_run(const loop_settings& settings);
+
+// The dimension flags as the user would type them again ("--rows=4096", "--dim seed=3").
+std::vector<std::string> dimension_flags(const pipeline::bench_target& target);
+
+}  // namespace kopt::loop

@@ -1,0 +1,108 @@
+#include "loop/run_summaries.h"
+
+#include <fmt/format.h>
+
+#include "core/text.h"
+
+namespace kopt::loop {
+namespace {
+
+std::string ms(const std::optional<double>& value) { return value ? fmt::format("{:.6g}", *value) : "n/a"; }
+
+std::string interval(const json& ci) {
+  if (!ci.is_array() || ci.size() != 2) return "n/a";
+  return fmt::format("[{:.6g}, {:.6g}]", ci[0].get<double>(), ci[1].get<double>());
+}
+
+std::string speedup(const std::optional<double>& value) { return value ? fmt::format("{:.3f}x", *value) : "n/a"; }
+
+std::string comparison_line(const iteration_record& r) {
+  const json& c = r.comparison;
+  if (!c.is_object()) return "";
+  return fmt::format("median ratio v{}/v{} = {:.4f}, 95 % interval {}, margin ±{:.2f} %", r.iteration,
+                     r.parent.value_or(0), c.value("ratio", 0.0), interval(c.value("ratio_ci95", json(nullptr))),
+                     100 * c.value("margin", 0.0));
+}
+
+std::string tags_text(const iteration_record& r) { return r.tags.empty() ? "(none given)" : join(r.tags, ", "); }
+
+}  // namespace
+
+std::optional<double> fast_p(const run_manifest& m, double p) {
+  if (m.reference.empty() || m.iterations.empty()) return std::nullopt;
+  std::size_t fast = 0;
+  for (const auto& r : m.iterations) {
+    if (r.outcome != "rejected" && r.speedup_vs_reference && *r.speedup_vs_reference > p) ++fast;
+  }
+  return static_cast<double>(fast) / static_cast<double>(m.iterations.size());
+}
+
+std::string iteration_summary_markdown(const run_manifest& m, const iteration_record& r) {
+  std::string md = fmt::format("# Iteration v{} of {}\n\n", r.iteration, m.run_id);
+  md += fmt::format("- version: `{}` (sha256 {})\n", r.snapshot, r.source_sha256.substr(0, 16));
+  md += fmt::format("- strategy tags: {}{}\n", tags_text(r), r.fingerprint.empty() ? "" : " (`" + r.fingerprint + "`)");
+  md += fmt::format("- outcome: **{}**: {}\n", r.outcome, r.reason);
+  if (r.parent) md += fmt::format("- compared with: v{} (the best when it ran); {}\n", *r.parent, comparison_line(r));
+  md += fmt::format("- kernel median: {} ms, 95 % interval {}\n", ms(r.median_ms), interval(r.median_ci95_ms));
+  if (!m.reference.empty()) {
+    md += fmt::format("- reference median: {} ms; speedup {}\n", ms(r.reference_median_ms), speedup(r.speedup_vs_reference));
+  }
+  if (!r.bottleneck.empty()) {
+    md += fmt::format("- bottleneck: {}{} (analysis.md)\n", r.bottleneck, r.at_hardware_limit ? ", at the hardware limit" : "");
+  }
+  md += fmt::format("- eligible as best: {}\n", r.eligible ? "yes (passed the judge, fully profiled)" : "no");
+  md += fmt::format("- best after this iteration: {}\n", m.best ? fmt::format("v{}", *m.best) : "none yet");
+  return md;
+}
+
+std::string final_summary_markdown(const run_manifest& m, const std::vector<std::string>& reproduce) {
+  std::string md = fmt::format("# {}: {}\n\n", m.run_id, m.kernel);
+  md += fmt::format("Backend {}, {}, dimensions `{}`, reference {}. {} of at most {} iterations after v0.\n\n", m.backend,
+                    m.arch, join(m.frozen.dims, " "), m.reference.empty() ? "none" : "`" + m.reference + "`",
+                    m.iterations.empty() ? 0 : m.iterations.size() - 1, m.max_iterations);
+  const iteration_record* baseline = m.find(0);
+  const iteration_record* best = m.best ? m.find(*m.best) : nullptr;
+  md += "## Baseline and best\n\n";
+  if (baseline) md += fmt::format("- v0: {} ms ({})\n", ms(baseline->median_ms), baseline->outcome);
+  if (best) {
+    md += fmt::format("- best: v{} `{}`: {} ms, speedup over the reference {}", best->iteration, best->snapshot,
+                      ms(best->median_ms), speedup(best->speedup_vs_reference));
+    if (baseline && baseline->median_ms && best->median_ms && *best->median_ms > 0) {
+      md += fmt::format(", {:.3f}x v0", *baseline->median_ms / *best->median_ms);
+    }
+    md += fmt::format("\n- the best version's reports: iter_v{0}/benchmark_result.json, iter_v{0}/full.ncu-rep, "
+                      "iter_v{0}/analysis.md\n",
+                      best->iteration);
+  } else {
+    md += "- no eligible version yet (none passed the judge with a full profile)\n";
+  }
+  md += "\n## Iterations\n\n| v | strategy tags | outcome | median ms | 95 % interval | speedup | bottleneck | reason |\n"
+        "|---|---|---|---|---|---|---|---|\n";
+  for (const auto& r : m.iterations) {
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", r.iteration, tags_text(r), r.outcome, ms(r.median_ms),
+                      interval(r.median_ci95_ms), speedup(r.speedup_vs_reference), r.bottleneck, r.reason);
+  }
+  std::vector<std::string> unsettled;
+  for (const auto& r : m.iterations) {
+    if (r.outcome == "neutral" || r.outcome == "inconclusive") {
+      unsettled.push_back(fmt::format("v{} {} ({})", r.iteration, r.outcome, comparison_line(r)));
+    }
+  }
+  if (!unsettled.empty()) md += "\nNot a win, not a loss: " + join(unsettled, "; ") + ".\n";
+  if (!m.reference.empty()) {
+    md += fmt::format("\nfast_p (share of iterations correct and faster than the reference by p): fast_1.0 = {:.2f}, "
+                      "fast_1.5 = {:.2f}, fast_2.0 = {:.2f}\n",
+                      fast_p(m, 1.0).value_or(0), fast_p(m, 1.5).value_or(0), fast_p(m, 2.0).value_or(0));
+  }
+  md += "\n## Memory\n\n";
+  if (m.blocked.empty()) md += "No strategy was blocked in this run.\n";
+  for (const auto& fp : m.blocked) md += fmt::format("- blocked: `{}`\n", fp);
+  for (const auto& r : m.iterations) {
+    if (r.outcome == "positive") md += fmt::format("- worked: {} (v{})\n", tags_text(r), r.iteration);
+  }
+  md += fmt::format("\nOutcomes are in the strategy memory `{}` (`kopt memory list`).\n", m.memory_db);
+  md += "\n## Reproduce\n\n```\n" + join(reproduce, "\n") + "\n```\n";
+  return md;
+}
+
+}  // namespace kopt::loop

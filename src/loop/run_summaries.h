@@ -1,0 +1,21 @@
+#pragma once
+// The human-readable records of a run, printed from the manifest (the one owner of what
+// happened): iteration_summary.md for one iteration and final_summary.md for the run.
+
+#include <string>
+#include <vector>
+
+#include "loop/run_manifest.h"
+
+namespace kopt::loop {
+
+std::string iteration_summary_markdown(const run_manifest& manifest, const iteration_record& record);
+
+// `reproduce`: the commands that re-run the best version's measurements.
+std::string final_summary_markdown(const run_manifest& manifest, const std::vector<std::string>& reproduce);
+
+// KernelBench's fast_p: the share of iterations that are correct and faster than the reference
+// by more than p. nullopt without a reference.
+std::optional<double> fast_p(const run_manifest& manifest, double p);
+
+}  // namespace kopt::loop

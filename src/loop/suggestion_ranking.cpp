@@ -1,0 +1,54 @@
+#include "loop/suggestion_ranking.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "memory/strategy_fingerprint.h"
+
+namespace kopt::loop {
+namespace {
+
+// The share of `tags` that `strategy` also lists (both normalized).
+double overlap(const std::vector<std::string>& tags, const std::vector<std::string>& strategy) {
+  if (tags.empty()) return 0;
+  const auto shared = std::count_if(tags.begin(), tags.end(), [&](const std::string& t) {
+    return std::find(strategy.begin(), strategy.end(), t) != strategy.end();
+  });
+  return static_cast<double>(shared) / static_cast<double>(tags.size());
+}
+
+}  // namespace
+
+std::vector<ranked_suggestion> rank_suggestions(const std::vector<suggestion>& suggestions,
+                                                const std::vector<memory::strategy_summary>& history,
+                                                const std::set<std::string>& blocked_fingerprints,
+                                                const std::string& backend, const std::string& scope_label) {
+  std::vector<ranked_suggestion> ranked;
+  for (const suggestion& s : suggestions) {
+    ranked_suggestion r{s, 0, "", false};
+    const std::vector<std::string> tags = memory::normalize_tags(s.tags);
+    r.blocked = !tags.empty() && blocked_fingerprints.count(memory::strategy_fingerprint(backend, tags)) > 0;
+    std::int64_t worked = 0, failed = 0;
+    for (const memory::strategy_summary& h : history) {
+      const double share = overlap(tags, h.tags);
+      if (share == 0) continue;
+      worked += h.positive;
+      failed += h.negative + h.rejected;
+      r.evidence += share * static_cast<double>(h.positive - h.negative - h.rejected);
+    }
+    if (worked + failed > 0) {
+      r.memory_note = fmt::format("strategies sharing its tags worked {}x, were slower or failed {}x before on {}",
+                                  worked, failed, scope_label);
+    }
+    ranked.push_back(std::move(r));
+  }
+  std::stable_sort(ranked.begin(), ranked.end(), [](const ranked_suggestion& a, const ranked_suggestion& b) {
+    if (a.blocked != b.blocked) return !a.blocked;
+    if (a.evidence != b.evidence) return a.evidence > b.evidence;
+    return a.entry.score > b.entry.score;
+  });
+  return ranked;
+}
+
+}  // namespace kopt::loop

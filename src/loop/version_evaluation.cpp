@@ -1,0 +1,121 @@
+#include "loop/version_evaluation.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/files.h"
+#include "core/text.h"
+#include "loop/problem_fingerprint.h"
+
+namespace kopt::loop {
+namespace {
+
+namespace fs = std::filesystem;
+
+void say(const step_progress& progress, const std::string& what) {
+  if (progress) progress(what);
+}
+
+// "softmax.cu(12): error: identifier "x" is undefined (nvcc exit code 2)": the first error the
+// compiler gave, which is what the agent must fix.
+std::string build_failure_line(const compile::compile_result& build) {
+  for (const std::string& line : split_lines(build.compiler_output)) {
+    if (line.find("error") != std::string::npos) return fmt::format("{} ({})", shorten(line, 300), build.failure_reason);
+  }
+  return build.failure_reason;
+}
+
+// benchmark.stdout.txt and benchmark.stderr.txt: what a person reads first when the JSON is
+// too much (the Python toolkit kept its benchmark script's output under these names).
+void write_bench_texts(const fs::path& dir, const pipeline::bench_outcome& bench) {
+  std::string out;
+  std::string err;
+  if (bench.prepared.failed_build) {
+    err = fmt::format("compile failed: {}\n{}\n", bench.prepared.failed_build->result.failure_reason,
+                      bench.prepared.failed_build->result.compiler_output);
+  } else {
+    const pipeline::bench_result& r = bench.result;
+    out = fmt::format("status: {}\n", r.status);
+    if (r.kernel.is_object()) out += fmt::format("kernel median: {} ms ({})\n", r.kernel.value("median_ms", 0.0), r.protocol);
+    if (r.reference.is_object()) out += fmt::format("reference median: {} ms\n", r.reference.value("median_ms", 0.0));
+    if (r.speedup_vs_reference) out += fmt::format("speedup vs reference: {:.3f}x\n", *r.speedup_vs_reference);
+    for (const auto& w : r.warnings) out += "warning: " + w + "\n";
+    if (!r.ok()) err = fmt::format("{}: {}\n{}\n", r.status, r.reason, r.detail);
+  }
+  write_file_atomic(dir / "benchmark.stdout.txt", out);
+  write_file_atomic(dir / "benchmark.stderr.txt", err);
+}
+
+// The kernel timing samples a bench result holds (none for a failed run), and its timer step.
+std::vector<double> kernel_samples(const json& document) {
+  if (!document.contains("kernel") || !document["kernel"].is_object()) return {};
+  return document["kernel"].value("samples_ms", std::vector<double>{});
+}
+
+double timer_tick_ms(const json& document) {
+  if (!document.contains("kernel") || !document["kernel"].is_object()) return 0;
+  const json tick = document["kernel"].value("timer_tick_ns", json(nullptr));
+  return tick.is_number() ? tick.get<double>() / 1e6 : 0;
+}
+
+}  // namespace
+
+memory::outcome_evidence compare_bench_results(const json& candidate, const json& incumbent) {
+  return memory::classify_against(kernel_samples(candidate), kernel_samples(incumbent),
+                                  std::max(timer_tick_ms(candidate), timer_tick_ms(incumbent)));
+}
+
+version_evaluation evaluate_version(const loop_settings& settings, const loop_services& services,
+                                    const std::string& backend, const fs::path& dir, const step_progress& progress) {
+  version_evaluation e;
+  say(progress, "bench: validating against the reference and timing");
+  pipeline::bench_request bench_request{settings.target, settings.job, settings.atol, settings.rtol, ""};
+  const pipeline::bench_outcome bench = services.bench(bench_request);
+  write_bench_texts(dir, bench);
+  if (bench.prepared.failed_build) {
+    e.failure = "build failed: " + build_failure_line(bench.prepared.failed_build->result);
+    return e;
+  }
+  e.arch = bench.prepared.kernel_build.arch.name;
+  e.problem_sha256 = problem_sha256(bench.prepared.plan);
+  write_json_file(dir / "benchmark_result.json", bench.document);
+  const pipeline::bench_result& result = bench.result;
+  if (!result.ok()) {
+    e.failure = fmt::format("bench {}: {}", result.status, result.reason);
+    return e;
+  }
+  e.median_ms = result.kernel.value("median_ms", 0.0);
+  e.median_ci95_ms = result.kernel.value("median_ci95_ms", json(nullptr));
+  if (result.reference.is_object()) e.reference_median_ms = result.reference.value("median_ms", 0.0);
+  e.speedup_vs_reference = result.speedup_vs_reference;
+
+  say(progress, "profile: one Nsight Compute pass (--set full)");
+  pipeline::profile_request profile_request;
+  profile_request.target = settings.target;
+  profile_request.job = settings.job;
+  profile_request.capture = settings.capture;
+  profile_request.out = dir;
+  profile_request.ncu_bin = settings.ncu_bin;
+  const pipeline::profile_outcome profiled = services.profile(profile_request);
+  if (profiled.failure) {
+    e.failure = "profile failed: " + profiled.failure->headline;
+    return e;
+  }
+  if (profiled.prepared.failed_build) {
+    e.failure = "profile failed: the kernel did not build for profiling";
+    return e;
+  }
+
+  say(progress, "analyze: diagnosing the profile");
+  pipeline::analysis_request analysis_request;
+  analysis_request.report = dir / "ncu_raw.csv";
+  analysis_request.backend = backend;
+  analysis_request.out = dir;
+  analysis_request.ncu_bin = settings.ncu_bin;
+  const pipeline::analysis_outcome analysis = services.analyze(analysis_request);
+  e.diagnosis = digest_analysis(analysis.document, (dir / "analysis.json").string());
+  return e;
+}
+
+}  // namespace kopt::loop

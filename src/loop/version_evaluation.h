@@ -1,0 +1,38 @@
+#pragma once
+// Measuring one version for the loop: bench (the judge and the timing), then one ncu profile
+// and its analysis, each written into the iteration's folder under the Python toolkit's file
+// names. A step that fails ends the evaluation with the reason; nothing is thrown for a
+// kernel's failure.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/json_io.h"
+#include "loop/diagnosis_digest.h"
+#include "loop/loop_step.h"
+#include "memory/strategy_outcome.h"
+
+namespace kopt::loop {
+
+struct version_evaluation {
+  std::string failure;                     // "" when every step passed; else "build failed: ..."
+  std::string problem_sha256;              // "" when the build failed before planning finished
+  std::optional<double> median_ms;
+  json median_ci95_ms = nullptr;
+  std::optional<double> reference_median_ms;
+  std::optional<double> speedup_vs_reference;
+  std::optional<diagnosis_digest> diagnosis;
+  std::string arch;                        // what the kernel was built for
+};
+
+version_evaluation evaluate_version(const loop_settings& settings, const loop_services& services,
+                                    const std::string& backend, const std::filesystem::path& iteration_dir,
+                                    const step_progress& progress);
+
+// The outcome of the candidate's kernel against the incumbent's, from the samples of their two
+// bench results (memory::classify_against, with the coarser of their timer steps).
+memory::outcome_evidence compare_bench_results(const json& candidate, const json& incumbent);
+
+}  // namespace kopt::loop

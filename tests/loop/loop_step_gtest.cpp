@@ -1,0 +1,237 @@
+// The loop's orchestration on the CPU, through scripted measurements: what each iteration
+// decides and writes, how the memory learns, and that the goalposts cannot move.
+#include "loop/loop_step.h"
+
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "core/files.h"
+#include "loop/run_directory.h"
+#include "loop/strategy_tags.h"
+#include "memory/memory_store.h"
+#include "memory/strategy_fingerprint.h"
+#include "scripted_services.h"
+#include "support/kopt_process.h"
+
+namespace kopt::loop {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::scripted_gpu;
+using testing::softmax_version;
+
+class LoopStep : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    m_kernel = m_work.write("softmax.cu", softmax_version(1.0));
+    fs::copy_file(kopt::testing::source_dir() / "examples" / "softmax_ref.py", m_work.path() / "softmax_ref.py");
+    m_services = m_gpu.services();
+  }
+
+  loop_settings settings() const {
+    loop_settings s;
+    s.target.kernel = m_kernel;
+    s.target.ref = m_work.path() / "softmax_ref.py";
+    s.target.dims = {{"rows", "4096"}, {"cols", "1024"}};
+    s.max_iterations = 6;
+    s.run_dir = m_run_dir;
+    s.memory_db = m_work.path() / "memory.db";
+    return s;
+  }
+
+  // Writes version `speed` with `tags` named in the previous iteration's proposal, then runs a step.
+  step_outcome next(double speed, const std::vector<std::string>& tags, const std::string& extra = "") {
+    write_file_atomic(m_kernel, softmax_version(speed, extra));
+    const run_manifest m = read_run_manifest(m_run_dir);
+    const fs::path proposal = iteration_dir(m_run_dir, m.iterations.back().iteration) / "optimization_proposal.md";
+    std::string text = read_text_file(proposal);
+    for (const auto& t : tags) text += "- " + t + "\n";
+    write_file_atomic(proposal, text);
+    return run_loop_step(settings(), m_services);
+  }
+
+  step_outcome first() {
+    step_outcome v0 = run_loop_step(settings(), m_services);
+    m_run_dir = v0.run_dir;
+    return v0;
+  }
+
+  kopt::testing::scratch_dir m_work;
+  fs::path m_kernel;
+  fs::path m_run_dir;
+  scripted_gpu m_gpu;
+  loop_services m_services;
+};
+
+TEST_F(LoopStep, TheFirstCallChecksTheMachineMeasuresTheBaselineAndWritesTheToolkitsLayout) {
+  const step_outcome v0 = first();
+  EXPECT_EQ(v0.run_dir.parent_path(), m_work.path() / "optimize_runs");
+  EXPECT_EQ(v0.run_dir.filename().string().rfind("run_", 0), 0u);
+  for (const char* file : {"run_manifest.json", "final_summary.md", "preflight_check.md", "preflight_check.json"}) {
+    EXPECT_TRUE(fs::exists(v0.run_dir / file)) << file;
+  }
+  const fs::path dir = v0.run_dir / "iter_v0";
+  for (const char* file : {"softmax_v0.cu", "benchmark_result.json", "benchmark.stdout.txt", "benchmark.stderr.txt",
+                           "full.ncu-rep", "ncu_raw.csv", "ncu_details.csv", "analysis.md", "analysis.json",
+                           "iteration_summary.md", "optimization_proposal.md"}) {
+    EXPECT_TRUE(fs::exists(dir / file)) << file;
+  }
+  ASSERT_TRUE(v0.record);
+  EXPECT_EQ(v0.record->outcome, "baseline");
+  EXPECT_EQ(v0.record->tags, std::vector<std::string>{"baseline"});
+  EXPECT_TRUE(v0.record->eligible);
+  EXPECT_EQ(v0.manifest.best, 0);
+  EXPECT_FALSE(v0.record->bottleneck.empty());
+  const std::string proposal = read_text_file(dir / "optimization_proposal.md");
+  EXPECT_NE(proposal.find("## Strategy tags"), std::string::npos);
+  EXPECT_NE(proposal.find("iter_v0/softmax_v0.cu"), std::string::npos);
+  EXPECT_NE(proposal.find("## Ranked suggestions\n\n1. "), std::string::npos) << proposal;
+  EXPECT_TRUE(parse_strategy_tags(proposal).empty()) << "the template's tag list starts empty";
+  EXPECT_EQ(read_run_manifest(v0.run_dir).iterations.size(), 1u);
+}
+
+TEST_F(LoopStep, FasterBeyondTheNoiseIsPositiveAndBecomesTheBest) {
+  first();
+  const step_outcome v1 = next(0.8, {"Vectorized float4 IO", "thread_retile_128"});
+  EXPECT_EQ(v1.record->outcome, "positive") << v1.record->reason;
+  EXPECT_EQ(v1.manifest.best, 1);
+  EXPECT_EQ(v1.record->parent, 0);
+  EXPECT_EQ(v1.record->tags, (std::vector<std::string>{"thread_retile_128", "vectorized_float4_io"}));
+  EXPECT_EQ(v1.record->fingerprint, memory::strategy_fingerprint("cuda", v1.record->tags));
+  const auto history = memory::memory_store::open(settings().memory_db).history(v1.record->fingerprint);
+  ASSERT_EQ(history.size(), 1u);
+  EXPECT_EQ(history[0].outcome, "positive");
+  EXPECT_EQ(history[0].scope.op, "softmax");
+  EXPECT_EQ(history[0].scope.dims, "--rows=4096 --cols=1024");
+  EXPECT_EQ(history[0].scope.bottleneck, v1.manifest.find(0)->bottleneck) << "keyed by the diagnosis it addressed";
+}
+
+TEST_F(LoopStep, AnUnchangedKernelIsNeutralNotPositive) {
+  first();
+  const step_outcome v1 = next(1.0, {"comment_only"});
+  EXPECT_EQ(v1.record->outcome, "neutral") << v1.record->reason;
+  EXPECT_EQ(v1.manifest.best, 0);
+}
+
+TEST_F(LoopStep, RecoveringFromARegressionIsNotAWin) {
+  first();
+  const step_outcome v1 = next(1.3, {"retile_64"});
+  EXPECT_EQ(v1.record->outcome, "negative");
+  // Back to v0's speed: faster than v1, but judged against the best it was built from.
+  const step_outcome v2 = next(1.0, {"revert_to_128"});
+  EXPECT_EQ(v2.record->parent, 0);
+  EXPECT_EQ(v2.record->outcome, "neutral") << v2.record->reason;
+  EXPECT_EQ(v2.manifest.best, 0);
+}
+
+TEST_F(LoopStep, ABlockedStrategyIsRejectedWithoutMeasuring) {
+  first();
+  const step_outcome v1 = next(1.3, {"retile_64"});
+  ASSERT_EQ(v1.manifest.blocked, std::vector<std::string>{v1.record->fingerprint});
+  const int benches = m_gpu.bench_calls;
+  const step_outcome v2 = next(0.7, {"retile_64"});
+  EXPECT_EQ(v2.record->outcome, "rejected");
+  EXPECT_NE(v2.record->reason.find("blocked strategy reused"), std::string::npos);
+  EXPECT_EQ(m_gpu.bench_calls, benches);
+  const std::string proposal = read_text_file(v2.run_dir / "iter_v2" / "optimization_proposal.md");
+  EXPECT_NE(proposal.find(v1.record->fingerprint + "`: retile_64"), std::string::npos) << proposal;
+}
+
+TEST_F(LoopStep, AFailingVersionIsRejectedWithTheJudgesReasonAndBlocked) {
+  first();
+  const step_outcome v1 = next(0.5, {"skip_max_pass"}, "// fails validation");
+  EXPECT_EQ(v1.record->outcome, "rejected");
+  EXPECT_NE(v1.record->reason.find("validation failed (seed 0)"), std::string::npos) << v1.record->reason;
+  EXPECT_FALSE(v1.record->eligible);
+  EXPECT_EQ(m_gpu.profile_calls, 1) << "a rejected version is not profiled";
+  EXPECT_EQ(v1.manifest.best, 0);
+}
+
+TEST_F(LoopStep, AVersionThatDeclaresAnotherProblemIsRejectedAndStopsTheRun) {
+  first();
+  // Half-size buffers: the version would be timed on half the work.
+  std::string half = softmax_version(0.5);
+  half.replace(half.find("// kopt: input[rows*cols] output[rows*cols]"), 44, "// kopt: input[rows*cols/2] output[rows*cols/2]");
+  write_file_atomic(m_kernel, half);
+  const step_outcome v1 = run_loop_step(settings(), m_services);
+  EXPECT_TRUE(v1.problem_changed);
+  EXPECT_EQ(v1.record->outcome, "rejected");
+  EXPECT_NE(v1.record->reason.find("problem changed"), std::string::npos);
+}
+
+TEST_F(LoopStep, AChangedReferenceDimensionOrToleranceFailsTheCall) {
+  first();
+  loop_settings other_dims = settings();
+  other_dims.target.dims = {{"rows", "2048"}, {"cols", "1024"}};
+  EXPECT_THROW(run_loop_step(other_dims, m_services), error);
+  loop_settings other_tolerance = settings();
+  other_tolerance.atol = 1.0;
+  EXPECT_THROW(run_loop_step(other_tolerance, m_services), error);
+  write_file_atomic(m_work.path() / "softmax_ref.py", "def reference(**kw):\n    pass\n");
+  try {
+    run_loop_step(settings(), m_services);
+    FAIL() << "a changed reference was accepted";
+  } catch (const error& e) {
+    EXPECT_NE(e.headline().find("changed since v0"), std::string::npos) << e.headline();
+  }
+  EXPECT_EQ(read_run_manifest(m_run_dir).iterations.size(), 1u);
+}
+
+TEST_F(LoopStep, AManifestEditedOutsideKoptIsRefused) {
+  first();
+  const fs::path file = m_run_dir / "run_manifest.json";
+  std::string text = read_text_file(file);
+  text.replace(text.find("\"best\": 0"), 9, "\"best\": 1");
+  write_file_atomic(file, text);
+  try {
+    next(0.8, {"x"});
+    FAIL() << "an edited manifest was trusted";
+  } catch (const error& e) {
+    EXPECT_NE(e.headline().find("changed outside kopt"), std::string::npos) << e.headline();
+  }
+}
+
+TEST_F(LoopStep, ACallKilledMidIterationLeavesTheRunAsItWasAndTheNextCallRedoesIt) {
+  first();
+  m_gpu.die_in_profile = true;
+  EXPECT_THROW(next(0.8, {"vectorized_float4_io"}), std::runtime_error);
+  const run_manifest after_kill = read_run_manifest(m_run_dir);
+  EXPECT_EQ(after_kill.iterations.size(), 1u);
+  EXPECT_TRUE(memory::memory_store::open(settings().memory_db).all().empty());
+  m_gpu.die_in_profile = false;
+  const step_outcome v1 = run_loop_step(settings(), m_services);
+  EXPECT_EQ(v1.record->iteration, 1);
+  EXPECT_EQ(v1.record->outcome, "positive");
+  EXPECT_EQ(memory::memory_store::open(settings().memory_db).all().size(), 1u);
+}
+
+TEST_F(LoopStep, OutcomesTheMemoryMissedAreReplayedFromTheManifest) {
+  first();
+  next(0.8, {"vectorized_float4_io"});
+  fs::remove(settings().memory_db);  // as if killed after the manifest was committed
+  next(0.8, {"other"});
+  const auto all = memory::memory_store::open(settings().memory_db).all();
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].iteration, 1);
+  EXPECT_EQ(all[1].iteration, 2);
+}
+
+TEST_F(LoopStep, TheLastIterationEndsTheRun) {
+  loop_settings s = settings();
+  s.max_iterations = 1;
+  const step_outcome v0 = run_loop_step(s, m_services);
+  s.run_dir = v0.run_dir;
+  write_file_atomic(m_kernel, softmax_version(0.9));
+  run_loop_step(s, m_services);
+  EXPECT_THROW(run_loop_step(s, m_services), error);
+  const std::string summary = read_text_file(v0.run_dir / "final_summary.md");
+  EXPECT_NE(summary.find("| 1 |"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("fast_1.0"), std::string::npos);
+  EXPECT_NE(summary.find("kopt bench " + (v0.run_dir / "iter_v1" / "softmax_v1.cu").string()), std::string::npos)
+      << summary;
+}
+
+}  // namespace
+}  // namespace kopt::loop

@@ -1,0 +1,116 @@
+// The loop's small parts: the strategy tags an agent writes, the agent command's words, the
+// manifest's record and checksum, and the memory's say in the ranking of suggestions.
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "core/files.h"
+#include "loop/command_words.h"
+#include "loop/run_manifest.h"
+#include "loop/strategy_tags.h"
+#include "loop/suggestion_ranking.h"
+#include "memory/strategy_fingerprint.h"
+#include "support/kopt_process.h"
+
+namespace kopt::loop {
+namespace {
+
+namespace fs = std::filesystem;
+using strings = std::vector<std::string>;
+
+TEST(StrategyTags, AreTheItemsUnderTheirHeadingOnly) {
+  const std::string proposal =
+      "# Proposal\n- not_a_tag\n## Strategy tags\n\n<!-- one per line -->\n- vectorized_float4_io\r\n"
+      "* `register_cached_exp`, thread_retile_128\n-\n## Notes\n- not_a_tag_either\n";
+  EXPECT_EQ(parse_strategy_tags(proposal), (strings{"vectorized_float4_io", "register_cached_exp", "thread_retile_128"}));
+  EXPECT_TRUE(parse_strategy_tags("## Strategy tags\n").empty());
+  EXPECT_TRUE(parse_strategy_tags("no heading\n- x\n").empty());
+}
+
+TEST(CommandWords, SplitAsAPosixShellWould) {
+  EXPECT_EQ(split_command_words("python3 agent.py --model x"), (strings{"python3", "agent.py", "--model", "x"}));
+  EXPECT_EQ(split_command_words("a 'b c' \"d \\\"e\\\"\" f\\ g ''"), (strings{"a", "b c", "d \"e\"", "f g", ""}));
+  EXPECT_EQ(split_command_words("  tab\tseparated  "), (strings{"tab", "separated"}));
+  EXPECT_EQ(split_command_words("x 'a|b;c$(d)'"), (strings{"x", "a|b;c$(d)"})) << "quoted operators are text";
+  EXPECT_EQ(split_command_words("model~1 a#b"), (strings{"model~1", "a#b"}));
+}
+
+TEST(CommandWords, RefuseWhatOnlyAShellCouldDo) {
+  for (const char* command : {"agent | tee log", "agent; rm -rf x", "agent && next", "agent > log", "agent $(id)",
+                              "agent `id`", "agent $HOME", "agent *.cu", "~/agent", "agent #comment", "\"$(id)\"",
+                              "agent 'open", "agent \"open", "agent \\", "", "   "}) {
+    EXPECT_THROW(split_command_words(command), error) << command;
+  }
+  try {
+    split_command_words("agent | tee log");
+  } catch (const error& e) {
+    EXPECT_NE(e.headline().find("'|' outside quotes"), std::string::npos) << e.headline();
+    EXPECT_NE(e.headline().find("put what needs one in a script"), std::string::npos);
+  }
+}
+
+run_manifest sample_manifest() {
+  run_manifest m;
+  m.run_id = "run_20261201_120000";
+  m.kernel = "/k/softmax.cu";
+  m.backend = "cuda";
+  m.frozen.dims = {"--rows=4096"};
+  iteration_record r;
+  r.iteration = 0;
+  r.outcome = "baseline";
+  r.median_ms = 0.125;
+  r.median_ci95_ms = json::array({0.124, 0.126});
+  m.iterations.push_back(r);
+  m.best = 0;
+  return m;
+}
+
+TEST(RunManifest, RoundTripsAndRefusesEditsAndForeignFiles) {
+  kopt::testing::scratch_dir dir;
+  write_run_manifest(dir.path(), sample_manifest());
+  const run_manifest back = read_run_manifest(dir.path());
+  EXPECT_EQ(json_text(to_json(back)), json_text(to_json(sample_manifest())));
+
+  const fs::path file = dir.path() / run_manifest_name;
+  std::string text = read_text_file(file);
+  text.replace(text.find("0.125"), 5, "0.025");
+  write_file_atomic(file, text);
+  EXPECT_THROW(read_run_manifest(dir.path()), error);
+
+  write_file_atomic(file, "{\"schema\": \"kopt.benchmark_result/v1\"}");
+  EXPECT_THROW(read_run_manifest(dir.path()), error);
+  fs::remove(file);
+  EXPECT_THROW(read_run_manifest(dir.path()), error);
+}
+
+memory::strategy_summary summary_of(strings tags, int positive, int negative) {
+  memory::strategy_summary s;
+  s.tags = memory::normalize_tags(tags);
+  s.fingerprint = memory::strategy_fingerprint("cuda", s.tags);
+  s.positive = positive;
+  s.negative = negative;
+  return s;
+}
+
+TEST(SuggestionRanking, MemoryMovesSuggestionsAndBlockedOnesGoLast) {
+  const std::vector<suggestion> kb = {{"a", "A", 30, "", {"coalesce_loads"}},
+                                      {"b", "B", 25, "", {"vectorized_float4_io"}},
+                                      {"c", "C", 20, "", {"shared_memory_tiling"}}};
+  const auto empty = rank_suggestions(kb, {}, {}, "cuda", "dram-bound cuda");
+  EXPECT_EQ(empty[0].entry.id, "a");
+  EXPECT_TRUE(empty[0].memory_note.empty());
+
+  const auto learned = rank_suggestions(kb, {summary_of({"vectorized_float4_io", "thread_retile_128"}, 2, 0),
+                                             summary_of({"coalesce_loads"}, 0, 1)},
+                                        {memory::strategy_fingerprint("cuda", {"shared_memory_tiling"})}, "cuda",
+                                        "dram-bound cuda");
+  EXPECT_EQ(learned[0].entry.id, "b");
+  EXPECT_NE(learned[0].memory_note.find("worked 2x"), std::string::npos) << learned[0].memory_note;
+  EXPECT_EQ(learned[1].entry.id, "a");
+  EXPECT_EQ(learned[2].entry.id, "c");
+  EXPECT_TRUE(learned[2].blocked);
+}
+
+}  // namespace
+}  // namespace kopt::loop

@@ -1,0 +1,96 @@
+#include "scripted_services.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "core/files.h"
+#include "pipeline/bench_result.h"
+#include "support/kopt_process.h"
+
+namespace kopt::loop::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+double speed_of(const std::string& source) {
+  const auto at = source.find("// speed: ");
+  return at == std::string::npos ? 1.0 : std::stod(source.substr(at + 10));
+}
+
+// 40 samples around `median_ms`, ±0.3 %, the same for the same median.
+std::vector<double> samples_around(double median_ms) {
+  std::vector<double> samples;
+  for (int i = 0; i < 40; ++i) samples.push_back(median_ms * (1 + 0.003 * std::sin(1.7 * i)));
+  return samples;
+}
+
+}  // namespace
+
+std::string softmax_version(double speed, const std::string& extra) {
+  const std::string base = read_text_file(kopt::testing::source_dir() / "examples" / "softmax_naive.cu");
+  return fmt::format("// speed: {}\n{}\n{}", speed, extra, base);
+}
+
+loop_services scripted_gpu::services() {
+  loop_services s;
+  s.preflight = [](const env::preflight_options& options) {
+    env::preflight_report report;
+    report.generated_at = "2026-12-01T00:00:00Z";
+    report.options = options;
+    report.items.push_back({"gpu", env::check_state::ok, true, "NVIDIA H200 (scripted)", ""});
+    return report;
+  };
+  s.bench = [this](const pipeline::bench_request& request) {
+    ++bench_calls;
+    pipeline::bench_outcome outcome;
+    outcome.prepared.plan = pipeline::plan_target(request.target);
+    outcome.prepared.kernel_build.arch.name = "sm_90a";
+    outcome.prepared.kernel_build.status = compile::compile_status::built;
+    const std::string source = read_text_file(request.target.kernel);
+    pipeline::bench_result& r = outcome.result;
+    r.backend = "cuda";
+    if (source.find("// fails validation") != std::string::npos) {
+      r.status = "failed";
+      r.reason = "validation failed (seed 0): wrong values: 12 of 4194304 elements";
+      outcome.status = exit_status::kernel_failed;
+    } else {
+      const double median = baseline_ms * speed_of(source);
+      const auto samples = samples_around(median);
+      r.kernel = {{"median_ms", median},
+                  {"median_ci95_ms", json::array({median * 0.998, median * 1.002})},
+                  {"timer_tick_ns", 32},
+                  {"samples_ms", samples}};
+      r.reference = {{"median_ms", reference_ms}};
+      r.speedup_vs_reference = reference_ms / median;
+    }
+    r.correctness.checked = true;
+    r.correctness.passed = r.ok();
+    outcome.document = pipeline::to_json(r);
+    return outcome;
+  };
+  s.profile = [this](const pipeline::profile_request& request) {
+    ++profile_calls;
+    if (die_in_profile) throw std::runtime_error("killed while profiling");
+    const std::string source = read_text_file(request.target.kernel);
+    std::string fixture = profile_fixture;
+    for (const auto& [marker, name] : fixture_by_marker) {
+      if (source.find(marker) != std::string::npos) fixture = name;
+    }
+    const fs::path data = fs::path(KOPT_TEST_DATA_DIR) / "ncu" / "h200";
+    for (const char* page : {"raw", "details", "source"}) {
+      fs::copy_file(data / fmt::format("{}_{}.csv", fixture, page), request.out / fmt::format("ncu_{}.csv", page),
+                    fs::copy_options::overwrite_existing);
+    }
+    write_file_atomic(request.out / "full.ncu-rep", "scripted");
+    pipeline::profile_outcome outcome;
+    outcome.prepared.plan = pipeline::plan_target(request.target);
+    outcome.out = request.out;
+    return outcome;
+  };
+  s.analyze = pipeline::run_analysis;
+  return s;
+}
+
+}  // namespace kopt::loop::testing

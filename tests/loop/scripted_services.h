@@ -1,0 +1,33 @@
+#pragma once
+// A GPU for the loop's tests: the loop's services with every measurement scripted. Each
+// version states its speed in its own source ("// speed: 0.8" = 80 % of the baseline's time),
+// bench turns that into timing samples with a little deterministic jitter, profile publishes
+// real H200 ncu exports (tests/data/ncu/h200), and analysis is kopt's own. Planning is real:
+// the version's source is parsed as bench would.
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "loop/loop_step.h"
+
+namespace kopt::loop::testing {
+
+struct scripted_gpu {
+  double baseline_ms = 0.1;               // the time of "// speed: 1"
+  double reference_ms = 0.12;
+  std::string profile_fixture = "softmax_naive";  // tests/data/ncu/h200/<name>_{raw,details,source}.csv
+  std::map<std::string, std::string> fixture_by_marker;  // a source holding the marker gets that fixture
+  int bench_calls = 0;
+  int profile_calls = 0;
+  // Thrown from profile when set (a kill in the middle of an iteration).
+  bool die_in_profile = false;
+
+  loop_services services();
+};
+
+// A softmax kernel (examples/softmax_naive.cu) with a speed line and an optional extra.
+std::string softmax_version(double speed, const std::string& extra = "");
+
+}  // namespace kopt::loop::testing
