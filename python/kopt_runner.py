@@ -4,11 +4,14 @@
 kopt starts it; users never call it. Commands:
   check-reference MODULE.py      parse the module (no import, no torch) and check that it defines
                                  reference(); exit 2 with the problem otherwise
-  check-triton MODULE.py         the same for a Triton kernel's setup() and run_kernel()
-  reference REQUEST RESULT       a Python reference for a CUDA kernel (kopt_runtime/reference_job.py)
-  triton JOB RESULT              validate and time a Triton kernel (kopt_runtime/triton_job.py)
-  triton-reference JOB RESULT    a Triton kernel's reference, in a process of its own
-                                 (kopt_runtime/triton_reference_job.py)
+  check-triton MODULE.py [REF.py] the same for a Triton kernel's run_kernel() and setup() (which
+                                 a reference with a setup() of its own makes optional)
+  triton-problem JOB RESULT      a Triton kernel's problem: setup() for every validation seed, in a
+                                 process where the kernel never runs (kopt_runtime/triton_problem.py)
+  triton JOB RESULT              the kernel's measuring process: kopt's protocol over run_kernel()
+                                 (kopt_runtime/triton_job.py)
+  reference REQUEST RESULT       a Python reference, for a CUDA kernel or a Triton module
+                                 (kopt_runtime/reference_job.py)
 
 Exit status: 0 done (a failing kernel is a result, not an exit status); 2 the user's module is
 at fault (first line of stderr names the problem, a traceback may follow); 1 anything else."""
@@ -21,25 +24,25 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from kopt_runtime import modules  # noqa: E402
 from kopt_runtime.problems import USER_CODE_EXIT, UserCodeProblem  # noqa: E402
 
-USAGE = ("usage: kopt_runner.py check-reference MODULE | check-triton MODULE | reference REQUEST RESULT | "
-         "triton JOB RESULT | triton-reference JOB RESULT")
+USAGE = ("usage: kopt_runner.py check-reference MODULE | check-triton MODULE [REFERENCE] | reference REQUEST RESULT | "
+         "triton-problem JOB RESULT | triton JOB RESULT")
 
 
 def main(argv):
     try:
         if len(argv) == 2 and argv[0] == "check-reference":
             modules.check_reference(argv[1])
-        elif len(argv) == 2 and argv[0] == "check-triton":
-            modules.check_triton_kernel(argv[1])
+        elif len(argv) in (2, 3) and argv[0] == "check-triton":
+            modules.check_triton_kernel(argv[1], argv[2] if len(argv) == 3 else None)
         elif len(argv) == 3 and argv[0] == "reference":
             from kopt_runtime import reference_job
             reference_job.run(argv[1], argv[2])
         elif len(argv) == 3 and argv[0] == "triton":
             from kopt_runtime import triton_job
             triton_job.run(argv[1], argv[2])
-        elif len(argv) == 3 and argv[0] == "triton-reference":
-            from kopt_runtime import triton_reference_job
-            triton_reference_job.run(argv[1], argv[2])
+        elif len(argv) == 3 and argv[0] == "triton-problem":
+            from kopt_runtime import triton_problem
+            triton_problem.run(argv[1], argv[2])
         else:
             print(USAGE, file=sys.stderr)
             return 1

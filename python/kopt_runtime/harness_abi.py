@@ -1,10 +1,23 @@
-"""ctypes binding of kopt's libkopt_harness_abi.so: the harness's timing engine and output
-comparison, so that what runs here is measured and judged exactly as CUDA kernels are."""
+"""ctypes binding of kopt's libkopt_harness_abi.so: the bench protocol (for a Triton kernel)
+and the timing engine (for a torch reference), so that what runs here is measured and judged
+exactly as CUDA kernels are."""
 
 import ctypes
 import json
+import sys
+import traceback
+
+from .problems import EnvironmentProblem
 
 CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)
+BIND_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p)
+TEXT_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)
+
+
+def _write_text(text, buffer, capacity):
+    data = text.encode("utf-8", errors="replace")[: max(0, capacity - 1)]
+    ctypes.memmove(buffer, data, len(data))
+    ctypes.memset(buffer + len(data), 0, 1)
 
 
 class JudgedFailure(Exception):
@@ -35,9 +48,10 @@ class HarnessAbi:
         lib.kopt_timing_sample.restype = ctypes.c_int
         lib.kopt_buffer_conventions.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
         lib.kopt_buffer_conventions.restype = ctypes.c_int
-        lib.kopt_compare_output.argtypes = [ctypes.c_char_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p,
-                                            ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p)]
-        lib.kopt_compare_output.restype = ctypes.c_int
+        lib.kopt_run_kernel_job.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, BIND_CALLBACK,
+                                            TEXT_CALLBACK, TEXT_CALLBACK, ctypes.c_void_p,
+                                            ctypes.POINTER(ctypes.c_void_p)]
+        lib.kopt_run_kernel_job.restype = ctypes.c_int
         lib.kopt_free.argtypes = [ctypes.c_void_p]
         self._conventions = None
 
@@ -56,16 +70,44 @@ class HarnessAbi:
             self._conventions = document
         return self._conventions
 
-    def compare(self, request, kernel_host, expected_host):
-        """Compares two host uint8 tensors of one output's elements; returns the comparison."""
-        out = ctypes.c_void_p()
-        status = self._library.kopt_compare_output(
-            json.dumps(request).encode(), ctypes.c_void_p(kernel_host.data_ptr()), kernel_host.numel(),
-            ctypes.c_void_p(expected_host.data_ptr()), expected_host.numel(), ctypes.byref(out))
-        text = self._text(out)
-        if status != 0:
-            raise RuntimeError(f"comparing {request['name']} failed: {text}")
-        return json.loads(text)
+    def run_kernel_job(self, job, kernel_setup, result_path, bind, call, facts):
+        """Runs the bench protocol over `call` (kopt_run_kernel_job). `bind(buffers)` gets the
+        buffers' names, addresses and sizes; `call()` returns None or a failure dict;
+        `facts()` returns what the runner adds to the result. On success the library ends the
+        process itself; an environment problem raises RuntimeError with its reason."""
+
+        def bind_callback(_context, buffers_json):
+            try:
+                bind(json.loads(buffers_json.decode()))
+                return 0
+            except BaseException:  # the harness says the binding failed; the traceback says why
+                traceback.print_exc(file=sys.stderr)
+                return 1
+
+        def call_callback(_context, buffer, capacity):
+            try:
+                failure = call()
+            except BaseException as e:  # sys.exit() in run_kernel, say: the kernel's failure all the same
+                failure = {"status": "failed", "reason": f"run_kernel() raised {type(e).__name__}", "detail": ""}
+            if failure is None:
+                return 0
+            _write_text(json.dumps(failure), buffer, capacity)
+            return 1
+
+        def facts_callback(_context, buffer, capacity):
+            try:
+                _write_text(json.dumps(facts()), buffer, capacity)
+                return 0
+            except BaseException:
+                traceback.print_exc(file=sys.stderr)
+                return 1
+
+        callbacks = (BIND_CALLBACK(bind_callback), TEXT_CALLBACK(call_callback), TEXT_CALLBACK(facts_callback))
+        error = ctypes.c_void_p()
+        setup_text = json.dumps(kernel_setup).encode() if kernel_setup is not None else None
+        self._library.kopt_run_kernel_job(json.dumps(job).encode(), setup_text, result_path.encode(), *callbacks, None,
+                                          ctypes.byref(error))
+        raise EnvironmentProblem(f"kopt's harness could not run the Triton kernel: {self._text(error)}")
 
     def time(self, call, before_each, options, who):
         """Times `call()` under kopt's protocol (`before_each()` runs before every call, outside

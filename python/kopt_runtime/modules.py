@@ -38,13 +38,19 @@ def check_reference(path):
             "values into the output tensors (named like the kernel's parameters)")
 
 
-def check_triton_kernel(path):
+def check_triton_kernel(path, reference=None):
+    """A Triton kernel needs run_kernel(), and setup() unless its reference defines one (the
+    problem is then the reference's)."""
     names = defined_names(path, "Triton kernel", "kernel")
-    missing = [n for n in ("setup", "run_kernel") if n not in names]
+    needed = ["run_kernel"]
+    if not (reference and "setup" in defined_names(reference, "reference", "--ref")):
+        needed.insert(0, "setup")
+    missing = [n for n in needed if n not in names]
     if missing:
         raise UserCodeProblem(
             f"the Triton kernel {path} defines no {' and no '.join(m + '()' for m in missing)}: a Triton module needs "
-            "setup(**dims, seed=...) returning {\"inputs\": {...}, \"outputs\": [...]} and run_kernel(**inputs)")
+            "setup(**dims, seed=...) returning {\"inputs\": {...}, \"outputs\": [...]} (or a reference with one) "
+            "and run_kernel(**inputs)")
 
 
 def load_module(path, what, prefix):

@@ -23,3 +23,8 @@ def exception_detail(error):
 def describe_exception(error):
     text = str(error).strip().splitlines()
     return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
+
+
+class EnvironmentProblem(UserCodeProblem):
+    """The machine or kopt's own files are at fault (no GPU, a harness library that cannot run
+    the job); kopt exits 2 with it, as for a usage or environment error."""

@@ -1,17 +1,20 @@
-"""`kopt_runner.py reference REQUEST RESULT`: a Python reference for a CUDA kernel.
+"""`kopt_runner.py reference REQUEST RESULT`: a Python reference, for a CUDA kernel or a Triton
+module, started by the reference's measuring process (harness/reference_run.cpp).
 
 Data crosses as files (see harness/python_reference.h): REQUEST names the module, the
-parameters in the kernel's order, one folder per seed holding <name>.bin for every buffer
-(inputs and inout contents, poison for outputs), and the timing options. The runner writes
-<name>.out.bin for every output and inout buffer, and RESULT with the module's tolerances,
-torch's version and TF32 settings, the timing document and the overhead of this process."""
+parameters (a CUDA kernel's in solve()'s order; a Triton module's setup() inputs, each tensor
+with its shape and strides), one folder per set of inputs holding <name>.bin for every buffer
+(inputs and inout contents, poison for outputs: the bytes of the buffer's storage), and the
+timing options. The runner writes <name>.out.bin for every output and inout buffer, and RESULT
+with the module's tolerances, torch's version and TF32 settings, the timing document and the
+overhead of this process."""
 
 import inspect
 import json
 import os
 import time
 
-from . import evidence, modules, torch_support
+from . import modules, torch_support
 from .harness_abi import HarnessAbi, TimedCallFailed
 from .json_files import write_json_atomically
 from .problems import UserCodeProblem, describe_exception, exception_detail
@@ -67,10 +70,19 @@ def load_seed(torch, parameters, folder, device):
     kwargs = {}
     for p in parameters:
         if p["kind"] == "buffer":
-            kwargs[p["name"]] = tensor_from_file(torch, os.path.join(folder, p["name"] + ".bin"), p["dtype"], device)
+            flat = tensor_from_file(torch, os.path.join(folder, p["name"] + ".bin"), p["dtype"], device)
+            # A Triton tensor is its setup() view over the buffer's storage.
+            kwargs[p["name"]] = flat.as_strided(p["shape"], p["strides"]) if "shape" in p else flat
         else:
             kwargs[p["name"]] = p["value"]
     return kwargs
+
+
+def write_output_files(torch, folder, kwargs, names):
+    """`<name>.out.bin` in `folder` for each of `names`: the bytes of its buffer's storage."""
+    for name in names:
+        with open(os.path.join(folder, name + ".out.bin"), "wb") as f:
+            f.write(torch_support.storage_bytes(torch, kwargs[name]))
 
 
 def outputs_of(parameters):
@@ -85,11 +97,22 @@ def require_written(path, outputs, written, returned):
             "reference() must write into the output tensors in place, e.g. output.copy_(...)")
 
 
+def require_inputs_unchanged(torch, path, parameters, kwargs, before):
+    """A reference that changes an input would be judged on other inputs than the kernel."""
+    outputs = [p["name"] for p in outputs_of(parameters)]
+    for p in parameters:
+        if p["kind"] == "buffer" and p["role"] == "in" and not torch_support.same_bytes(
+                torch, kwargs[p["name"]], before[p["name"]]):
+            raise UserCodeProblem(
+                f"the reference {path} wrote into {p['name']}, which is not among the kernel's outputs "
+                f"({', '.join(outputs)}): leave it unchanged (or make it an output)")
+
+
 def run_seed(torch, path, reference, parameters, folder, device, overhead):
     started = time.perf_counter()
     kwargs = load_seed(torch, parameters, folder, device)
     outputs = outputs_of(parameters)
-    before = {p["name"]: kwargs[p["name"]].clone() for p in outputs}
+    before = {p["name"]: kwargs[p["name"]].clone() for p in parameters if p["kind"] == "buffer"}
     if device == "cuda":
         torch.cuda.synchronize()
     loaded = time.perf_counter()
@@ -99,7 +122,8 @@ def run_seed(torch, path, reference, parameters, folder, device, overhead):
     called = time.perf_counter()
     written = any(not torch_support.same_bytes(torch, before[p["name"]], kwargs[p["name"]]) for p in outputs)
     require_written(path, [p["name"] for p in outputs], written, returned)
-    evidence.write_output_files(torch, folder, kwargs, [p["name"] for p in outputs])
+    require_inputs_unchanged(torch, path, parameters, kwargs, before)
+    write_output_files(torch, folder, kwargs, [p["name"] for p in outputs])
     done = time.perf_counter()
     overhead["exchange_s"] += (loaded - started) + (done - called)
     overhead["reference_calls_s"] += called - loaded

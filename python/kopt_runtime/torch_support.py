@@ -73,6 +73,22 @@ def bytes_of(torch, tensor):
     return ctypes.string_at(host.data_ptr(), host.numel()) if host.numel() else b""
 
 
+def span_elements(tensor):
+    """Elements of storage the tensor's view reaches, from its first element."""
+    if tensor.numel() == 0:
+        return 0
+    return 1 + sum((size - 1) * stride for size, stride in zip(tensor.shape, tensor.stride()))
+
+
+def storage_bytes(torch, tensor):
+    """The bytes of the storage the tensor's view reaches, from its first element: what kopt's
+    buffer for it holds (for a contiguous tensor, its elements in order)."""
+    span = span_elements(tensor)
+    if span == 0:
+        return b""
+    return bytes_of(torch, tensor.detach().as_strided((span,), (1,)))
+
+
 def same_bytes(torch, a, b):
     return torch.equal(as_bytes(torch, a), as_bytes(torch, b))
 

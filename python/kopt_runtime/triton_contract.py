@@ -22,15 +22,21 @@ def dimension_value(text):
 
 
 class TritonModule:
-    def __init__(self, path):
+    """A module with setup() (and, for a kernel, run_kernel()): the kernel module, or a
+    reference module whose setup() defines the problem."""
+
+    def __init__(self, path, needs_run_kernel=True, needs_setup=True):
         self.path = path
-        self.module = modules.load_module(path, "Triton kernel", "kopt_triton_kernel")
-        self.setup = modules.function_of(self.module, "setup", path, "Triton kernel")
-        self.run_kernel = modules.function_of(self.module, "run_kernel", path, "Triton kernel")
+        self.module = modules.load_module(path, "Triton kernel" if needs_run_kernel else "reference", "kopt_triton")
+        what = "Triton kernel" if needs_run_kernel else "reference"
+        self.setup = modules.function_of(self.module, "setup", path, what) if needs_setup else None
+        self.run_kernel = modules.function_of(self.module, "run_kernel", path, what) if needs_run_kernel else None
         self.takes_seed = True
 
     def check_dimensions(self, dims):
         """Says which dimensions setup() needs and did not get, or got and does not take."""
+        if self.setup is None:
+            return
         try:
             parameters = inspect.signature(self.setup).parameters.values()
         except (TypeError, ValueError):

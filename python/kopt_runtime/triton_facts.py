@@ -28,6 +28,7 @@ class LaunchWatcher:
 
     def __init__(self, triton, module):
         self.launches = []
+        self.originals = []
         self.watched = jitted_functions(triton, module)
         for function, tuner in self.watched:
             self._watch(function, tuner)
@@ -35,6 +36,7 @@ class LaunchWatcher:
     def _watch(self, function, tuner):
         original = function.run
         launches = self.launches
+        self.originals.append((function, original))
 
         def run(*args, **kwargs):
             kernel = original(*args, **kwargs)
@@ -46,6 +48,12 @@ class LaunchWatcher:
 
     def clear(self):
         self.launches.clear()
+
+    def stop(self):
+        """Puts the functions' own launchers back: later launches pay nothing for watching."""
+        for function, original in self.originals:
+            function.run = original
+        self.originals.clear()
 
     def facts(self):
         """The distinct compiled kernels launched since the last clear(), in launch order."""

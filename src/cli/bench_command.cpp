@@ -78,8 +78,7 @@ class bench_command final : public command {
     } else if (!m_job.profile_mode) {
       std::printf("kernel: %s on %s (%s)\n", m_target.kernel.c_str(), prepared.device.name.c_str(),
                   prepared.kernel_build.arch.name.c_str());
-      const bool triton = prepared.plan.backend == kernel::backend::triton;
-      print_bench_result(stdout, result, triton ? result.buffer_bytes : prepared.plan.total_bytes);
+      print_bench_result(stdout, result, result.buffer_bytes);
       if (m_verbose) print_phases(stdout, result);
     }
     if (m_job.profile_mode && result.ok()) {

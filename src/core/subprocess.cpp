@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,6 +16,8 @@
 #include <set>
 
 #include <fmt/format.h>
+
+#include "core/orphans.h"
 
 extern char** environ;
 
@@ -88,6 +91,23 @@ std::vector<std::string> child_environment(const process_request& request) {
   return env;
 }
 
+// What is left in a pipe once its writer has exited (processes it left holding the pipe are
+// not waited for).
+void drain(int fd, std::string& sink) {
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+  char buffer[65536];
+  while (true) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n > 0) {
+      sink.append(buffer, static_cast<size_t>(n));
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else {
+      return;
+    }
+  }
+}
+
 std::vector<char*> pointers_to(std::vector<std::string>& strings) {
   std::vector<char*> pointers;
   pointers.reserve(strings.size() + 1);
@@ -141,6 +161,7 @@ process_result run_process(const process_request& request) {
   std::vector<char*> argv_pointers = pointers_to(argv_copy);
   std::vector<char*> env_pointers = pointers_to(env_copy);
 
+  if (request.ends_with_program) adopt_orphans();
   pid_t pid = -1;
   const int spawn_rc = ::posix_spawn(&pid, program->c_str(), &actions, &attributes,
                                      argv_pointers.data(), env_pointers.data());
@@ -156,7 +177,11 @@ process_result run_process(const process_request& request) {
 
   const bool has_deadline = request.timeout.count() > 0;
   const auto deadline = start_time + request.timeout;
-  std::array<pollfd, 2> polls{pollfd{out_pipe.fds[0], POLLIN, 0}, pollfd{err_pipe.fds[0], POLLIN, 0}};
+  // With ends_with_program, a pidfd tells when the program itself has exited (-1 where the
+  // kernel has no pidfd_open: then, as otherwise, reading ends when the pipes close).
+  const int exit_fd = request.ends_with_program ? static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)) : -1;
+  std::array<pollfd, 3> polls{pollfd{out_pipe.fds[0], POLLIN, 0}, pollfd{err_pipe.fds[0], POLLIN, 0},
+                              pollfd{exit_fd, POLLIN, 0}};
   std::array<std::string*, 2> sinks{&result.stdout_text, &result.stderr_text};
   int open_streams = 2;
   char buffer[65536];
@@ -173,7 +198,13 @@ process_result run_process(const process_request& request) {
     const int ready = ::poll(polls.data(), polls.size(), wait_ms);
     if (ready < 0 && errno == EINTR) continue;
     if (ready < 0) break;
-    for (size_t i = 0; i < polls.size(); ++i) {
+    if (polls[2].fd >= 0 && polls[2].revents != 0) {
+      for (size_t i = 0; i < sinks.size(); ++i) {
+        if (polls[i].fd >= 0) drain(polls[i].fd, *sinks[i]);
+      }
+      break;
+    }
+    for (size_t i = 0; i < sinks.size(); ++i) {
       if (polls[i].fd < 0 || polls[i].revents == 0) continue;
       const ssize_t n = ::read(polls[i].fd, buffer, sizeof buffer);
       if (n > 0) {
@@ -191,6 +222,8 @@ process_result run_process(const process_request& request) {
   }
   // Grandchildren that inherited the pipes would otherwise outlive a timed-out run.
   if (result.timed_out) ::kill(-pid, SIGKILL);
+  if (exit_fd >= 0) ::close(exit_fd);
+  if (request.ends_with_program) result.left_running = kill_adopted_orphans();
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.term_signal = WTERMSIG(status);
   result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(clock_type::now() - start_time);

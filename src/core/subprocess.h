@@ -17,6 +17,10 @@ struct process_request {
   std::map<std::string, std::string> extra_env;      // added to (or replacing in) kopt's env
   std::vector<std::string> unset_env;                // removed from the child's env
   std::chrono::milliseconds timeout{0};              // 0: no limit
+  // The program's work ends with it (a measuring child): output is read until it exits, not
+  // until every process holding its pipes does, and any process it left running (detached
+  // with setsid, say) is killed before run_process returns, and named in `left_running`.
+  bool ends_with_program = false;
 };
 
 struct process_result {
@@ -28,6 +32,7 @@ struct process_result {
   std::string stdout_text;
   std::string stderr_text;
   std::chrono::milliseconds elapsed{0};
+  std::vector<std::string> left_running;  // with ends_with_program: "PID COMMAND" of each killed
 
   bool succeeded() const { return started && !timed_out && term_signal == 0 && exit_code == 0; }
   // "exit code 3", "killed by signal 11 (Segmentation fault)", "timed out after 10 s"...

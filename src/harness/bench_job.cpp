@@ -1,5 +1,7 @@
 #include "harness/bench_job.h"
 
+#include <fmt/format.h>
+
 #include "core/error.h"
 
 namespace kopt::harness {
@@ -13,15 +15,16 @@ bool has_native_reference(const bench_job& job) {
 }
 
 bool is_reference_role(const bench_job& job) { return job.role == "reference"; }
+bool is_problem_role(const bench_job& job) { return job.role == "problem"; }
 
 json to_json(const bench_job& job) {
   json dims = json::array();
   for (const auto& d : job.dims) dims.push_back(json{{"name", d.name}, {"value", d.value}, {"via_dim_flag", d.via_dim_flag}});
-  return with_schema("harness_job", 2,
+  return with_schema("harness_job", 3,
                      json{{"role", job.role},
                           {"evidence_dir", job.evidence_dir},
                           {"evidence", to_json(job.evidence)},
-                          {"inputs_dir", job.inputs_dir},
+                          {"triton_problem", job.triton_problem},
                           {"kernel_source", job.kernel_source},
                           {"kernel_library", job.kernel_library},
                           {"reference_source", job.reference_source},
@@ -45,16 +48,25 @@ json to_json(const bench_job& job) {
                           {"rtol", job.rtol ? json(*job.rtol) : json(nullptr)},
                           {"profile_mode", job.profile_mode},
                           {"profile_calls", job.profile_calls},
-                          {"validation_only", job.validation_only}});
+                          {"validation_only", job.validation_only},
+                          {"host_only", job.host_only}});
 }
 
 bench_job bench_job_from_json(const json& d) {
+  constexpr const char* expected = "kopt.harness_job/v3";
+  if (!d.is_object() || d.value("schema", "") != expected) {
+    throw error(fmt::format("this measuring job is not a {} document (schema {}): it was written by another kopt "
+                            "version",
+                            expected, d.is_object() && d.contains("schema") ? d["schema"].dump() : "missing"));
+  }
   bench_job job;
   job.role = d.at("role").get<std::string>();
-  if (job.role != "kernel" && job.role != "reference") throw error("a measuring job's role is 'kernel' or 'reference', not '" + job.role + "'");
+  if (job.role != "kernel" && job.role != "reference" && job.role != "problem") {
+    throw error("a measuring job's role is 'kernel', 'reference' or 'problem', not '" + job.role + "'");
+  }
   job.evidence_dir = d.at("evidence_dir").get<std::string>();
   job.evidence = evidence_keys_from_json(d.at("evidence"));
-  job.inputs_dir = d.at("inputs_dir").get<std::string>();
+  job.triton_problem = d.at("triton_problem");
   job.kernel_source = d.at("kernel_source").get<std::string>();
   job.kernel_library = d.at("kernel_library").get<std::string>();
   job.reference_source = d.at("reference_source").get<std::string>();
@@ -82,6 +94,7 @@ bench_job bench_job_from_json(const json& d) {
   job.profile_mode = d.at("profile_mode").get<bool>();
   job.profile_calls = d.at("profile_calls").get<int>();
   job.validation_only = d.at("validation_only").get<bool>();
+  job.host_only = d.at("host_only").get<bool>();
   return job;
 }
 

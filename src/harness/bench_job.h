@@ -20,12 +20,14 @@ struct bench_job {
   // "kernel": run and time the kernel, keep its outputs for the inputs in `evidence_dir`.
   // "reference": run the reference on each of `evidence` (made again from their keys), write
   // its outputs there, and time it.
+  // "problem": a Triton problem's setup() for the validation seeds, its tensors left in
+  // `evidence_dir` (pipeline/triton_problem_step.h).
   std::string role = "kernel";
   std::string evidence_dir;        // "": nothing to keep (no reference to compare with)
   std::vector<evidence_key> evidence;
-  // A Triton reference's inputs: where the kernel's process left each key's tensors (its
-  // module's setup() made them). "" for CUDA, whose inputs either side makes from the key.
-  std::string inputs_dir;
+  // A Triton kernel's problem (triton_problem.h), from the problem step the parent ran first;
+  // null for CUDA, whose children plan the buffers from the sources themselves.
+  json triton_problem = nullptr;
   std::string kernel_source;
   std::string kernel_library;
   std::string reference_source;    // "" without a reference
@@ -56,12 +58,16 @@ struct bench_job {
   // Validation only (the compute-sanitizer pass): the seeds are checked, nothing is timed and
   // CUPTI stays off.
   bool validation_only = false;
+  // No GPU (CPU tests of the Triton path, under Triton's interpreter): every buffer in host
+  // memory, the Python side on CPU tensors; validation only.
+  bool host_only = false;
 };
 
 bool has_python_reference(const bench_job& job);
 // A reference with a solve() of its own (a .cu file).
 bool has_native_reference(const bench_job& job);
 bool is_reference_role(const bench_job& job);
+bool is_problem_role(const bench_job& job);
 
 json to_json(const bench_job& job);
 bench_job bench_job_from_json(const json& document);

@@ -1,7 +1,8 @@
 #pragma once
-// The device side of one set of solve() buffers: each allocation with guard regions full of
-// canary bytes around the kernel's bytes; inputs uploaded, outputs poisoned, everything
-// downloadable for comparison. The kernel and the reference each get their own set.
+// One set of a version's buffers: each allocation with guard regions full of canary bytes
+// around the version's bytes; inputs uploaded, outputs poisoned, everything downloadable for
+// comparison. The kernel and the reference each get their own set, in device memory (or in
+// host memory for a Triton module under Triton's interpreter: buffer_memory.h).
 
 #include <cstddef>
 #include <optional>
@@ -11,22 +12,23 @@
 
 #include <cuda.h>
 
-#include "cuda/driver_api.h"
 #include "harness/buffer_layout.h"
+#include "harness/buffer_memory.h"
 #include "kernel/buffer_plan.h"
 
 namespace kopt::harness {
 
 class device_buffers {
  public:
-  // Allocates every buffer of the plan; throws kopt::error when the device is out of memory.
-  device_buffers(const cuda::driver_api& api, const std::vector<kernel::buffer_spec>& buffers);
+  // Allocates every buffer of the plan in `memory`; throws kopt::error when it runs out.
+  device_buffers(buffer_memory& memory, const std::vector<kernel::buffer_spec>& buffers);
   ~device_buffers();
   device_buffers(const device_buffers&) = delete;
   device_buffers& operator=(const device_buffers&) = delete;
 
-  // The pointer solve() receives for buffer `i` (in plan order).
+  // The pointer the version receives for buffer `i` (in plan order).
   CUdeviceptr data(std::size_t i) const;
+  buffer_memory& memory() const { return m_memory; }
 
   // Resets every guard to the canary and every `out` buffer to its poison; uploads
   // `contents[i]` into each `in`/`inout` buffer (contents of `out` buffers are ignored).
@@ -53,7 +55,7 @@ class device_buffers {
     CUdeviceptr base = 0;
     buffer_layout layout;
   };
-  const cuda::driver_api& m_api;
+  buffer_memory& m_memory;
   const std::vector<kernel::buffer_spec>& m_buffers;
   std::vector<allocation> m_allocations;
 };

@@ -61,15 +61,4 @@ void fill_input(std::span<std::byte> bytes, const kernel::element_type& type,
   }
 }
 
-buffer_contents seed_inputs(const kernel::kernel_plan& plan, std::uint64_t seed) {
-  buffer_contents contents(plan.buffers.size());
-  for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
-    const auto& b = plan.buffers[i];
-    if (b.role == kernel::buffer_role::out) continue;
-    contents[i].resize(static_cast<std::size_t>(b.bytes));
-    fill_input(contents[i], b.param.element, b.values, buffer_seed(seed, b.param.name));
-  }
-  return contents;
-}
-
 }  // namespace kopt::harness

@@ -22,8 +22,4 @@ std::uint64_t buffer_seed(std::uint64_t seed, std::string_view buffer_name);
 void fill_input(std::span<std::byte> bytes, const kernel::element_type& type,
                 const kernel::value_distribution& values, std::uint64_t generator_seed);
 
-// A validation seed's inputs: every `in` and `inout` buffer of `plan` filled for `seed`
-// (entries of `out` buffers left empty).
-buffer_contents seed_inputs(const kernel::kernel_plan& plan, std::uint64_t seed);
-
 }  // namespace kopt::harness

@@ -114,14 +114,4 @@ void prepare_call_inputs(input_generator& generator, const kernel::kernel_plan& 
   }
 }
 
-void prepare_key_inputs(input_generator& generator, const kernel::kernel_plan& plan, device_buffers& target,
-                        std::uint64_t run_seed, const evidence_key& key) {
-  constexpr std::uint64_t validation_index = ~std::uint64_t{0};
-  if (key.what == evidence_key::kind::seed) {
-    prepare_call_inputs(generator, plan, target, key.value, validation_index);
-  } else {
-    prepare_call_inputs(generator, plan, target, run_seed, key.value);
-  }
-}
-
 }  // namespace kopt::harness

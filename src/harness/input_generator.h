@@ -12,7 +12,6 @@
 
 #include "cuda/driver_api.h"
 #include "harness/device_buffers.h"
-#include "harness/evidence_files.h"
 #include "kernel/buffer_plan.h"
 
 namespace kopt::harness {
@@ -49,12 +48,5 @@ class input_generator {
 // does this before each of its calls, the reference's to make a checked call's inputs again.
 void prepare_call_inputs(input_generator& generator, const kernel::kernel_plan& plan, device_buffers& target,
                          std::uint64_t seed, std::uint64_t call);
-
-// The inputs of an evidence key, made the same way: a timed call's from (run seed, call), a
-// validation seed's from (that seed, an index no call reaches). Both children make every set
-// of inputs on the device, so neither trusts the other's copy and neither pays for making
-// hundreds of megabytes on the host.
-void prepare_key_inputs(input_generator& generator, const kernel::kernel_plan& plan, device_buffers& target,
-                        std::uint64_t run_seed, const evidence_key& key);
 
 }  // namespace kopt::harness

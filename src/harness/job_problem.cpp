@@ -27,6 +27,13 @@ void require_same_parameters(const kernel::kernel_plan& kernel, const kernel::ke
 }  // namespace
 
 job_problem::job_problem(const bench_job& job) {
+  if (!job.triton_problem.is_null()) {
+    m_triton = triton_problem_from_json(job.triton_problem);
+    m_kernel = plan_of(*m_triton);
+    m_choice = choose_problem(m_kernel, nullptr);
+    m_choice.source = m_triton->owner;
+    return;
+  }
   const auto backend = kernel::parse_backend_name(job.backend);
   m_kernel = kernel::plan_kernel(job.kernel_source, read_text_file(job.kernel_source, "kernel file"), backend,
                                  job.dims, job.ptr_size, job.own_flag_names);

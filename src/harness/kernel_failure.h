@@ -9,6 +9,7 @@ namespace kopt::harness {
 struct kernel_failure {
   std::string status;  // "failed" or "crashed"
   std::string reason;  // one line; starts with the class of the failure ("no write: ...")
+  std::string detail;  // what supports it (a Python traceback, say); may be empty
 };
 
 }  // namespace kopt::harness

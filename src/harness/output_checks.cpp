@@ -20,7 +20,9 @@ std::optional<std::string> check_guards_and_inputs(const kernel::kernel_plan& pl
     if (plan.buffers[i].role != buffer_role::in) continue;
     const auto after = buffers.download(i);
     if (after.size() != inputs.at(i).size() || std::memcmp(after.data(), inputs[i].data(), after.size()) != 0) {
-      return fmt::format("write into input: the kernel wrote into its input {} (declared const)", plan.buffers[i].param.name);
+      const bool triton = plan.backend == kernel::backend::triton;
+      return fmt::format("write into input: the kernel wrote into its input {} ({})", plan.buffers[i].param.name,
+                         triton ? "not among setup()'s outputs" : "declared const");
     }
   }
   return std::nullopt;

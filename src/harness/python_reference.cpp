@@ -37,15 +37,26 @@ std::vector<std::byte> read_bytes(const fs::path& path) {
 
 std::string seed_dir_name(std::uint64_t seed) { return fmt::format("seed_{}", seed); }
 
-json parameters_json(const kernel::kernel_plan& plan) {
+json parameters_json(const kernel::kernel_plan& plan, const triton_problem* triton) {
   json parameters = json::array();
-  for (const auto& b : plan.buffers) {
-    parameters.push_back(json{{"name", b.param.name},
-                              {"kind", "buffer"},
-                              {"index", b.param.index},
-                              {"dtype", std::string(b.param.element.name)},
-                              {"elements", b.elements},
-                              {"role", std::string(kernel::to_string(b.role))}});
+  for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
+    const auto& b = plan.buffers[i];
+    json parameter{{"name", b.param.name},
+                   {"kind", "buffer"},
+                   {"index", b.param.index},
+                   {"dtype", std::string(b.param.element.name)},
+                   {"elements", b.elements},
+                   {"role", std::string(kernel::to_string(b.role))}};
+    if (triton != nullptr) {
+      parameter["shape"] = triton->tensors.at(i).shape;
+      parameter["strides"] = triton->tensors.at(i).strides;
+    }
+    parameters.push_back(parameter);
+  }
+  if (triton != nullptr) {
+    for (const auto& [name, value] : triton->scalars.items()) {
+      parameters.push_back(json{{"name", name}, {"kind", "scalar"}, {"value", value}});
+    }
   }
   for (const auto& s : plan.scalars) {
     json value;
@@ -69,10 +80,10 @@ json parameters_json(const kernel::kernel_plan& plan) {
 namespace {
 
 void check_python_module(const std::string& python, const fs::path& runner, const char* check_command,
-                         const fs::path& module) {
-  const process_result run =
-      run_process({.argv = {python, runner.string(), check_command, module.string()},
-                   .timeout = std::chrono::seconds(60)});
+                         const fs::path& module, const fs::path& reference = {}) {
+  std::vector<std::string> argv = {python, runner.string(), check_command, module.string()};
+  if (!reference.empty()) argv.push_back(reference.string());
+  const process_result run = run_process({.argv = argv, .timeout = std::chrono::seconds(60)});
   if (!run.started) {
     throw error(fmt::format("cannot run Python ({}) for {}: install python3 or set KOPT_PYTHON", run.start_error,
                             module.string()));
@@ -86,8 +97,9 @@ void check_python_reference(const std::string& python, const fs::path& runner, c
   check_python_module(python, runner, "check-reference", module);
 }
 
-void check_triton_module(const std::string& python, const fs::path& runner, const fs::path& module) {
-  check_python_module(python, runner, "check-triton", module);
+void check_triton_module(const std::string& python, const fs::path& runner, const fs::path& module,
+                         const fs::path& reference) {
+  check_python_module(python, runner, "check-triton", module, reference);
 }
 
 python_reference_result run_python_reference(const python_reference_request& request) {
@@ -122,7 +134,7 @@ python_reference_result run_python_reference(const python_reference_request& req
                                             json{{"module", request.module.string()},
                                                  {"device", request.device},
                                                  {"harness_abi_library", request.harness_abi_library.string()},
-                                                 {"parameters", parameters_json(plan)},
+                                                 {"parameters", parameters_json(plan, request.triton)},
                                                  {"seeds", seeds},
                                                  {"timing", timing}}));
 

@@ -20,6 +20,7 @@
 #include "core/json_io.h"
 #include "harness/buffer_contents.h"
 #include "harness/sampling.h"
+#include "harness/triton_problem.h"
 #include "kernel/buffer_plan.h"
 
 namespace kopt::harness {
@@ -38,6 +39,9 @@ struct python_reference_request {
   std::filesystem::path work_dir;    // created and filled here; the caller removes it
   std::string device = "cuda";       // "cpu" runs the reference on CPU tensors (tests)
   const kernel::kernel_plan* plan = nullptr;
+  // A Triton problem's tensor shapes and scalars (its reference takes setup()'s inputs); null
+  // for a CUDA kernel's reference, which takes solve()'s flat buffers and the plan's scalars.
+  const triton_problem* triton = nullptr;
   // Per seed, the `in`/`inout` contents (`out` entries ignored); owned by the caller, who
   // validates the kernel on the same inputs.
   const std::map<std::uint64_t, buffer_contents>* seeds = nullptr;
@@ -64,8 +68,9 @@ python_reference_result run_python_reference(const python_reference_request& req
 void check_python_reference(const std::string& python, const std::filesystem::path& runner,
                             const std::filesystem::path& module);
 
-// The same for a Triton kernel module: that it parses and defines setup() and run_kernel().
+// The same for a Triton kernel module: that it parses and defines run_kernel() and setup()
+// (which a .py `reference` defining its own setup() makes optional; empty: no reference).
 void check_triton_module(const std::string& python, const std::filesystem::path& runner,
-                         const std::filesystem::path& module);
+                         const std::filesystem::path& module, const std::filesystem::path& reference);
 
 }  // namespace kopt::harness

@@ -9,6 +9,7 @@ sampling_options sampling_of(const bench_job& job) {
 }
 
 python_reference_result run_python_reference_job(const bench_job& job, const kernel::kernel_plan& plan,
+                                                  const triton_problem* triton,
                                                   const std::map<std::uint64_t, buffer_contents>& inputs) {
   python_reference_request request;
   request.python = job.python;
@@ -18,6 +19,8 @@ python_reference_result run_python_reference_job(const bench_job& job, const ker
   const private_folder folder("kopt-reference", "the Python reference's data");
   request.work_dir = folder.path();
   request.plan = &plan;
+  request.triton = triton;
+  if (job.host_only) request.device = "cpu";
   request.seeds = &inputs;
   if (!job.validation_only) request.timing = reference_timing_request{job.seed, job.hot, sampling_of(job)};
   return run_python_reference(request);

@@ -18,7 +18,9 @@ sampling_options sampling_of(const bench_job& job);
 // `inputs` per key (a seed, or a checked call's key); unless the job is validation only, the
 // reference is timed on `job.seed`'s inputs, which must be among them. The data goes through a private folder (memory-backed
 // where /dev/shm is writable) that is removed afterwards.
+// `triton`: the job's Triton problem (shapes and scalars for the reference's call), or null.
 python_reference_result run_python_reference_job(const bench_job& job, const kernel::kernel_plan& plan,
+                                                  const triton_problem* triton,
                                                   const std::map<std::uint64_t, buffer_contents>& inputs);
 
 }  // namespace kopt::harness

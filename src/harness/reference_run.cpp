@@ -2,6 +2,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -10,6 +11,7 @@
 #include "core/version.h"
 #include "cuda/cupti_activity.h"
 #include "harness/bench_version.h"
+#include "harness/buffer_memory.h"
 #include "harness/device_buffers.h"
 #include "harness/evidence_files.h"
 #include "harness/gpu_context.h"
@@ -20,6 +22,7 @@
 #include "harness/output_checks.h"
 #include "harness/python_reference_job.h"
 #include "harness/sampling.h"
+#include "harness/seed_inputs.h"
 
 namespace kopt::harness {
 namespace {
@@ -31,23 +34,51 @@ std::uint64_t runner_key(const evidence_key& key) {
   return key.what == evidence_key::kind::seed ? key.value : (checked_call_bit | key.value);
 }
 
-// The key's inputs in `target`, its outputs poisoned, ready for the reference's call.
-void prepare_key(const cuda::driver_api& api, const kernel::kernel_plan& plan, input_generator& generator,
-                 device_buffers& target, std::uint64_t run_seed, const evidence_key& key) {
-  prepare_key_inputs(generator, plan, target, run_seed, key);
-  synchronize(api, "making the kernel's inputs again");
-}
+// What the reference's process works with: the GPU (none for a host-only job), the memory its
+// buffers live in, and how each key's inputs are made again.
+struct reference_side {
+  std::optional<gpu_context> gpu;
+  std::unique_ptr<buffer_memory> memory;
+  std::unique_ptr<input_generator> generator;  // null without a GPU
+  std::unique_ptr<seed_inputs> seeds;
 
-json run_python(const gpu_context& gpu, const bench_job& job, const kernel::kernel_plan& plan, phase_clock& clock) {
-  input_generator generator(*gpu.api, plan.buffers);
-  device_buffers scratch(*gpu.api, plan.buffers);
+  reference_side(const bench_job& job, const job_problem& problem) {
+    if (!job.host_only) {
+      gpu = open_gpu_context();
+      memory = make_device_memory(*gpu->api);
+      generator = std::make_unique<input_generator>(*gpu->api, problem.plan().buffers);
+    } else {
+      memory = make_host_memory();
+    }
+    // A Triton problem's seeds are setup()'s tensors: checked against the parent's digests
+    // here, since the kernel's process could have reached the files.
+    if (problem.triton() != nullptr) {
+      seeds = problem_seed_inputs(*problem.triton(), true);
+    } else if (generator) {
+      seeds = generated_seed_inputs(*generator, problem.plan());
+    } else {
+      throw error("a CUDA kernel's reference needs the GPU");
+    }
+  }
+
+  // The key's inputs in `target`, its outputs poisoned, ready for the reference's call.
+  void prepare(const kernel::kernel_plan& plan, device_buffers& target, std::uint64_t run_seed,
+               const evidence_key& key) {
+    prepare_key_inputs(*seeds, generator.get(), plan, target, run_seed, key);
+    memory->synchronize("making the kernel's inputs again");
+  }
+};
+
+json run_python(reference_side& side, const bench_job& job, const job_problem& problem, phase_clock& clock) {
+  const kernel::kernel_plan& plan = problem.plan();
+  device_buffers scratch(*side.memory, plan.buffers);
   std::map<std::uint64_t, buffer_contents> inputs;
   for (const evidence_key& key : job.evidence) {
-    prepare_key(*gpu.api, plan, generator, scratch, job.seed, key);
+    side.prepare(plan, scratch, job.seed, key);
     inputs[runner_key(key)] = download_inputs(plan, scratch);
   }
   clock.done("making_inputs");
-  const python_reference_result python = run_python_reference_job(job, plan, inputs);
+  const python_reference_result python = run_python_reference_job(job, plan, problem.triton(), inputs);
   clock.done("python_runner");
   for (const evidence_key& key : job.evidence) {
     write_evidence(job.evidence_dir, key, plan, python.outputs.at(runner_key(key)));
@@ -60,13 +91,14 @@ json run_python(const gpu_context& gpu, const bench_job& job, const kernel::kern
   return result;
 }
 
-json run_native(const gpu_context& gpu, const bench_job& job, const kernel::kernel_plan& plan, phase_clock& clock) {
+json run_native(reference_side& side, const bench_job& job, const kernel::kernel_plan& plan, phase_clock& clock) {
+  if (!side.gpu) throw error("a native reference needs the GPU");
+  const gpu_context& gpu = *side.gpu;
   const cuda::driver_api& api = *gpu.api;
-  bench_version reference = bind_version(api, load_solve(job.reference_library, "reference"), plan);
-  input_generator generator(api, plan.buffers);
+  bench_version reference = bind_version(*side.memory, load_solve(job.reference_library, "reference"), plan);
   for (const evidence_key& key : job.evidence) {
-    prepare_key(api, plan, generator, *reference.buffers, job.seed, key);
-    run_once(api, reference, "reference");
+    side.prepare(plan, *reference.buffers, job.seed, key);
+    run_once(reference, "reference");
     write_evidence(job.evidence_dir, key, plan, download_outputs(plan, *reference.buffers));
   }
   clock.done("outputs");
@@ -79,7 +111,7 @@ json run_native(const gpu_context& gpu, const bench_job& job, const kernel::kern
   if (!job.hot) flusher = std::make_unique<l2_flusher>(api, static_cast<std::size_t>(gpu.l2_bytes));
   sampling_hooks hooks;  // the kernel's protocol: fresh inputs and poisoned outputs before every call
   hooks.before_each = [&](std::uint64_t call) {
-    prepare_call_inputs(generator, plan, *reference.buffers, job.seed, call);
+    prepare_call_inputs(*side.generator, plan, *reference.buffers, job.seed, call);
   };
   try {
     result["reference"] = sample_gpu_time(api, *recorder, nullptr, flusher.get(), [&] { reference.call->invoke(); },
@@ -95,16 +127,21 @@ json run_native(const gpu_context& gpu, const bench_job& job, const kernel::kern
 
 json run_reference_job(const bench_job& job) {
   phase_clock clock;
-  const gpu_context gpu = open_gpu_context();
   const job_problem problem(job);
+  reference_side side(job, problem);
   clock.done("gpu_context_and_planning");
   json result = json{{"kopt_version", version_string}, {"status", "ok"}, {"reason", ""}};
   try {
-    result.update(has_python_reference(job) ? run_python(gpu, job, problem.plan(), clock)
-                                            : run_native(gpu, job, problem.plan(), clock));
+    result.update(has_python_reference(job) ? run_python(side, job, problem, clock)
+                                            : run_native(side, job, problem.plan(), clock));
   } catch (const kernel_failure& failure) {
     result["status"] = failure.status;
     result["reason"] = failure.reason;
+  } catch (const problem_changed& changed) {
+    // The kernel's fault, not the reference's: the parent fails the kernel with this.
+    result["status"] = "failed";
+    result["reason"] = changed.reason;
+    result["kernel_at_fault"] = true;
   }
   result["phases_s"] = clock.phases();
   return result;

@@ -1,8 +1,7 @@
 /* libkopt_harness_abi: the parts of kopt's harness that code in another process needs, behind
- * a C ABI. kopt's Python runner uses it to time torch references and Triton kernels with the
- * same protocol and GPU-time source (CUPTI activity records) as `kopt bench` uses for CUDA
- * kernels, and to judge Triton kernels' outputs with the same comparison rules, poison
- * patterns and guard canaries.
+ * a C ABI. kopt's Python runner uses it to run a Triton kernel under the one bench protocol
+ * that CUDA kernels run under, and to time torch references with the same engine and
+ * GPU-time source (CUPTI activity records).
  *
  * Every function returning text sets *result_json to a malloc'ed string: free it with
  * kopt_free. Calls are synchronous; one timing at a time per process. */
@@ -35,14 +34,33 @@ KOPT_HARNESS_API int kopt_timing_sample(kopt_timing_callback call, kopt_timing_c
  * "<hex of one element's bytes, little-endian>", ...}} for every element type kopt knows. */
 KOPT_HARNESS_API int kopt_buffer_conventions(char** result_json);
 
-/* Compares one output: `kernel` and `expected` hold the same number of bytes of elements of
- * request.dtype; elements of `expected` that still hold the poison are outside the reference's
- * extent. request_json: {"name": "C", "dtype": "float32", "atol": null, "rtol": null,
- * "reference_atol": null, "reference_rtol": null} (flag values, then the reference module's).
- * Returns 0 and the comparison (as in a bench result's correctness.seeds[].outputs[]), or 1
- * and a one-line reason for a bad request. */
-KOPT_HARNESS_API int kopt_compare_output(const char* request_json, const void* kernel, size_t kernel_bytes,
-                                         const void* expected, size_t expected_bytes, char** result_json);
+/* The kernel's measuring process for a Triton module: kopt's one bench protocol (the
+ * validation seeds, timed calls on fresh inputs with random checks, the seed after timing;
+ * harness/kernel_protocol.h) over the module's run_kernel(), called back through `call`.
+ * `job_json` is the bench job (kopt.harness_job/v3 with its Triton problem).
+ * `kernel_setup_json` is what the kernel module's own setup() declares ({"tensors": [{"name",
+ * "dtype", "shape", "role"}], "scalars": {...}}), or NULL when it has none or the problem is
+ * its own: a declaration that differs from the problem fails the run as a problem mismatch.
+ *
+ * Before any call, `bind(context, buffers_json)` gets the buffers kopt allocated, in the
+ * problem's order ([{"name": "x", "address": N, "bytes": B}]); the runner makes its tensors
+ * over them and returns 0. `call(context, failure, capacity)` runs run_kernel() once and
+ * returns 0, or nonzero after writing {"status", "reason", "detail"} as JSON into `failure`.
+ * `facts(context, out, capacity)` is asked once at the end for a JSON object of what the
+ * runner adds to the result (what Triton compiled, torch's facts).
+ *
+ * The compute libraries loaded when this library was loaded are the baseline: load it after
+ * torch and triton and before the kernel module, so that a library the module's code loads
+ * counts as its own.
+ *
+ * The result document is written to `result_path`, and then the process ends at once
+ * (_exit(0)), so no code of the module runs after it. The function returns only on an
+ * environment or usage problem: nonzero, with *error set to the one-line reason. */
+typedef int (*kopt_bind_callback)(void* context, const char* buffers_json);
+typedef int (*kopt_text_callback)(void* context, char* text, size_t capacity);
+KOPT_HARNESS_API int kopt_run_kernel_job(const char* job_json, const char* kernel_setup_json, const char* result_path,
+                                         kopt_bind_callback bind, kopt_text_callback call, kopt_text_callback facts,
+                                         void* context, char** error);
 
 KOPT_HARNESS_API void kopt_free(char* text);
 

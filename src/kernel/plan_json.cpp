@@ -7,34 +7,6 @@
 namespace kopt::kernel {
 namespace {
 
-json value_json(const element_value& value) {
-  if (const auto* integer = std::get_if<int64_t>(&value)) return *integer;
-  return std::get<double>(value);
-}
-
-json distribution_json(const value_distribution& d) {
-  json out = json::object();
-  out["kind"] = to_string(d.kind);
-  switch (d.kind) {
-    case distribution_kind::uniform:
-      out["low"] = value_json(d.low);
-      out["high"] = value_json(d.high);  // exclusive
-      break;
-    case distribution_kind::choice: {
-      json values = json::array();
-      for (const auto& v : d.choices) values.push_back(value_json(v));
-      out["values"] = values;
-      break;
-    }
-    case distribution_kind::normal:
-      out["mean"] = d.mean;
-      out["std"] = d.stddev;
-      break;
-  }
-  out["source"] = d.from_annotation ? "annotation" : "default";
-  if (d.from_annotation) out["line"] = d.line;
-  return out;
-}
 
 json element_json(const element_type& type) {
   return {{"name", type.name},
@@ -63,7 +35,7 @@ json buffer_json(const buffer_spec& b) {
   }
   out["size_rule"] = rule;
   // An out buffer is poisoned before each run; its values are never drawn.
-  out["values"] = b.role == buffer_role::out ? json("poison") : distribution_json(b.values);
+  out["values"] = b.role == buffer_role::out ? json("poison") : to_json(b.values);
   return out;
 }
 
@@ -91,6 +63,12 @@ json to_json(const kernel_plan& plan) {
     json dims = json::object();
     for (const auto& d : plan.passed_through) dims[d.name] = d.value;
     out["dimensions"] = dims;
+    // A Triton problem's tensors, once setup() made them (harness/triton_problem.h).
+    if (!plan.buffers.empty()) {
+      json buffers = json::array();
+      for (const auto& b : plan.buffers) buffers.push_back(buffer_json(b));
+      out["buffers"] = buffers;
+    }
   } else {
     // Parameters in solve()'s order, buffers and scalars interleaved as declared.
     std::vector<json> parameters(plan.solve->parameters.size());

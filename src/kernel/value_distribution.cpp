@@ -144,3 +144,69 @@ value_distribution evaluate_distribution(const values_item& item, const element_
 }
 
 }  // namespace kopt::kernel
+
+namespace kopt::kernel {
+namespace {
+
+json value_json(const element_value& value) {
+  if (const auto* integer = std::get_if<int64_t>(&value)) return *integer;
+  return std::get<double>(value);
+}
+
+element_value value_from(const json& value) {
+  if (value.is_number_integer()) return value.get<int64_t>();
+  return value.get<double>();
+}
+
+}  // namespace
+
+json to_json(const value_distribution& d) {
+  json out = json::object();
+  out["kind"] = to_string(d.kind);
+  switch (d.kind) {
+    case distribution_kind::uniform:
+      out["low"] = value_json(d.low);
+      out["high"] = value_json(d.high);  // exclusive
+      break;
+    case distribution_kind::choice: {
+      json values = json::array();
+      for (const auto& v : d.choices) values.push_back(value_json(v));
+      out["values"] = values;
+      break;
+    }
+    case distribution_kind::normal:
+      out["mean"] = d.mean;
+      out["std"] = d.stddev;
+      break;
+  }
+  out["source"] = d.from_annotation ? "annotation" : d.fitted_to_setup ? "setup()" : "default";
+  if (d.from_annotation) out["line"] = d.line;
+  return out;
+}
+
+value_distribution value_distribution_from_json(const json& document) {
+  try {
+    value_distribution d;
+    const std::string kind = document.at("kind").get<std::string>();
+    if (kind == to_string(distribution_kind::uniform)) {
+      d.kind = distribution_kind::uniform;
+      d.low = value_from(document.at("low"));
+      d.high = value_from(document.at("high"));
+    } else if (kind == to_string(distribution_kind::choice)) {
+      d.kind = distribution_kind::choice;
+      for (const auto& v : document.at("values")) d.choices.push_back(value_from(v));
+    } else if (kind == to_string(distribution_kind::normal)) {
+      d.kind = distribution_kind::normal;
+      d.mean = document.at("mean").get<double>();
+      d.stddev = document.at("std").get<double>();
+    } else {
+      throw error(fmt::format("unknown value distribution \"{}\"", kind));
+    }
+    d.fitted_to_setup = document.value("source", "") == "setup()";
+    return d;
+  } catch (const json::exception& e) {
+    throw error(fmt::format("malformed value distribution {}: {}", json_text(document, -1), e.what()));
+  }
+}
+
+}  // namespace kopt::kernel

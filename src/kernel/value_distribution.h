@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/json_io.h"
 #include "kernel/annotation.h"
 #include "kernel/element_type.h"
 #include "kernel/expression.h"
@@ -29,12 +30,20 @@ struct value_distribution {
   double stddev = 0.0;
   bool from_annotation = false;
   int line = 0;                        // of the annotation item, when from_annotation
+  bool fitted_to_setup = false;        // drawn like the values a Triton setup() returned
 
   // "uniform [-1, 1)", "one of {0, 1}", "normal(mean 0, std 0.5)"
   std::string describe() const;
 };
 
 std::string format_value(const element_value& value);
+
+// {"kind": "uniform", "low", "high"} (high exclusive), {"kind": "choice", "values"},
+// {"kind": "normal", "mean", "std"}, each with "source" ("annotation" with its "line",
+// "setup()", or "default").
+json to_json(const value_distribution& values);
+// Reads the kind and its numbers back (not the source). Throws kopt::error when malformed.
+value_distribution value_distribution_from_json(const json& document);
 
 value_distribution default_distribution(const element_type& type);
 

@@ -25,6 +25,7 @@ std::string problem_sha256(const kernel::kernel_plan& plan) {
   const json whole = kernel::to_json(plan);
   json problem = json::object();
   if (whole["solve"].is_object()) problem["parameters"] = without_provenance(whole["solve"]["parameters"]);
+  if (whole.contains("buffers")) problem["buffers"] = without_provenance(whole["buffers"]);  // setup()'s tensors
   problem["dimensions"] = whole["dimensions"];
   return sha256_hex(json_text(problem, -1));
 }

@@ -40,6 +40,12 @@ bench_outcome run_bench(const bench_request& request, measuring_worker& worker) 
     outcome.status = exit_status::kernel_failed;
     return outcome;
   }
+  if (outcome.prepared.failed_problem) {
+    outcome.result.status = "failed";
+    outcome.result.reason = *outcome.prepared.failed_problem;
+    outcome.status = exit_status::kernel_failed;
+    return outcome;
+  }
   if (request.atol) job.atol = request.atol;
   if (request.rtol) job.rtol = request.rtol;
 

@@ -11,6 +11,7 @@
 #include "core/text.h"
 #include "core/version.h"
 #include "harness/python_reference.h"
+#include "pipeline/triton_problem_step.h"
 
 namespace kopt::pipeline {
 namespace fs = std::filesystem;
@@ -33,10 +34,6 @@ void use_python_runner(harness::bench_job& job) {
   job.harness_abi_library = companion_file(harness_abi_file).string();
 }
 
-
-// What the harness adds to a CUDA result in the child and the Python runner leaves to kopt.
-void complete_python_result(json& result) { result["kopt_version"] = version_string; }
-
 }  // namespace
 
 kernel::kernel_plan plan_target(const bench_target& options) {
@@ -52,13 +49,15 @@ prepared_bench prepare_bench(const bench_target& options, harness::bench_job& jo
   p.kernel_file = fs::absolute(options.kernel);
   p.plan = plan_target(options);
   const bool triton = p.plan.backend == kernel::backend::triton;
+  if (!options.ref.empty()) p.ref_file = fs::absolute(options.ref);
   if (triton) {
-    // Checked before anything slow: that the module parses and defines setup() and run_kernel().
+    // Checked before anything slow: that the module parses and defines run_kernel() and, unless
+    // the reference has one, setup().
     use_python_runner(job);
-    harness::check_triton_module(job.python, job.python_runner, p.kernel_file);
+    harness::check_triton_module(job.python, job.python_runner, p.kernel_file,
+                                 p.ref_file.extension() == ".py" ? p.ref_file : fs::path());
   }
   if (!options.ref.empty()) {
-    p.ref_file = fs::absolute(options.ref);
     read_text_file(p.ref_file, "reference file");
     if (p.ref_file.extension() == ".py") {
       // Checked before anything slow: that it parses and defines reference().
@@ -94,6 +93,13 @@ prepared_bench prepare_bench(const bench_target& options, harness::bench_job& jo
   if (triton) {
     // Triton compiles when run_kernel() first launches, inside the measuring process.
     p.kernel_build.arch = compile::default_arch(p.device.capability);
+    triton_problem_run problem = run_triton_problem_step(worker, job, p.device, options.timeout_s);
+    job.triton_problem = harness::to_json(problem.problem);
+    const std::vector<kernel::dimension_arg> dims = p.plan.passed_through;
+    p.plan = harness::plan_of(problem.problem);  // the buffers are setup()'s tensors
+    p.plan.passed_through = dims;
+    p.triton_problem_folder = problem.folder;
+    p.failed_problem = problem.failure;
     return p;
   }
 
@@ -129,19 +135,27 @@ json run_measuring_child(measuring_worker& worker, const harness::bench_job& job
     const std::string detail = line_end == std::string::npos ? "" : message.substr(line_end + 1);
     throw error(std::string(trim(message.substr(0, line_end))), std::string(trim(detail)));
   }
-  if (run.succeeded() && child.result) {
-    json result = *child.result;
-    if (is_triton(job)) complete_python_result(result);
-    return result;
-  }
   const bool hung = run.timed_out;
-  const bool kernel = side == measuring_side::kernel;
+  const char* process = side == measuring_side::kernel      ? "the"
+                        : side == measuring_side::reference ? "the reference's"
+                                                            : "the problem's";
+  if (!run.left_running.empty()) {
+    // EXPLOITS.md #13, #20, #23: work, or a hand on kopt's files, that outlives the call.
+    return json{{"status", "failed"},
+                {"reason", fmt::format("detached process: {} measuring process left {} process{} running after it "
+                                       "ended ({}); kopt killed {}: a version's work must end with its call",
+                                       process, run.left_running.size(), run.left_running.size() == 1 ? "" : "es",
+                                       run.left_running.front(), run.left_running.size() == 1 ? "it" : "them")},
+                {"correctness", json{{"checked", false}, {"passed", nullptr}}}};
+  }
+  if (run.succeeded() && child.result) return *child.result;
+  // "the kernel did not finish: the measuring process ...", "the reference ...: its ...".
+  const char* who = side == measuring_side::kernel ? "the kernel" : side == measuring_side::reference ? "the reference" : "setup()";
+  const char* its = side == measuring_side::kernel ? "the" : "its";
   return json{{"status", hung ? "timed_out" : "crashed"},
-              {"reason", hung ? fmt::format("the {} did not finish: {} measuring process was killed after {} s "
-                                            "(--timeout)",
-                                            kernel ? "kernel" : "reference", kernel ? "the" : "its", timeout_s)
-                              : fmt::format("{} measuring process died ({}): {}",
-                                            kernel ? "the" : "the reference's", run.describe_end(),
+              {"reason", hung ? fmt::format("{} did not finish: {} measuring process was killed after {} s (--timeout)",
+                                            who, its, timeout_s)
+                              : fmt::format("{} measuring process died ({}): {}", process, run.describe_end(),
                                             std::string(trim(run.stderr_text)))},
               {"correctness", json{{"checked", false}, {"passed", nullptr}}}};
 }
@@ -157,6 +171,7 @@ void add_provenance(json& result, const prepared_bench& prepared, const harness:
   result["nvcc_command"] = prepared.kernel_build.command;
   result["nvcc_version"] = prepared.kernel_build.nvcc_version;
   result["seed"] = job.seed;
+  result["buffer_bytes"] = prepared.plan.total_bytes;
   // A Triton result carries run_kernel()'s signature and the dimensions as setup() got them.
   if (prepared.plan.backend == kernel::backend::triton) return;
   result["dims"] = kernel::to_json(prepared.plan)["dimensions"];

@@ -5,11 +5,13 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "compile/compiler.h"
+#include "core/private_folder.h"
 #include "core/json_io.h"
 #include "env/gpu_probe.h"
 #include "harness/bench_job.h"
@@ -51,18 +53,23 @@ struct prepared_bench {
   env::gpu_device device;
   compile::compile_result kernel_build;
   std::optional<build_failure> failed_build;  // set: nothing more can be done
+  // A Triton kernel's problem (setup() run apart from the kernel): its files live as long as
+  // this object, and the job carries the problem itself.
+  std::shared_ptr<const private_folder> triton_problem_folder;
+  std::optional<std::string> failed_problem;  // set ("seed blindness: ..."): the kernel failed
 };
 
 // The kernel planned from its source with the target's dimensions: what checks the command
 // line's arguments before anything needs a GPU or a tool. Throws kopt::error.
 kernel::kernel_plan plan_target(const bench_target& target);
 
-// Plans, checks the reference, finds the GPU (through `worker`) and builds; fills the job's
-// sources, libraries and dimensions. Throws kopt::error for usage and environment problems.
+// Plans, checks the reference, finds the GPU (through `worker`) and builds (for a Triton
+// kernel: runs the problem step instead); fills the job's sources, libraries, dimensions and
+// Triton problem. Throws kopt::error for usage and environment problems.
 prepared_bench prepare_bench(const bench_target& target, harness::bench_job& job, measuring_worker& worker);
 
 // Which side a measuring child runs, for the messages when it dies or hangs.
-enum class measuring_side { kernel, reference };
+enum class measuring_side { kernel, reference, problem };
 
 // Runs a measuring child on `job`; a child that crashes or hangs becomes a result with
 // status "crashed" / "timed_out". An environment error in the child (exit 2) is rethrown as

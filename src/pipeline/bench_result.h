@@ -48,7 +48,7 @@ struct bench_result {
   json triton = nullptr;                // what Triton compiled and launched
   json reference_runner = nullptr;      // the Python reference's runner (CUDA kernel, .py reference)
   json python_runner = nullptr;         // the runner of a Triton kernel (and its reference)
-  std::int64_t buffer_bytes = 0;        // [bytes] the buffers one call touches (Triton; 0 when unknown)
+  std::int64_t buffer_bytes = 0;        // [bytes] the buffers one call touches (0 when unknown)
   json phases_s = nullptr;              // [s] where the wall time went, per process and step
   // Provenance.
   std::string kernel_file;

@@ -1,7 +1,6 @@
 #include "pipeline/judged_run.h"
 
 #include <filesystem>
-#include <optional>
 
 #include <fmt/format.h>
 
@@ -12,7 +11,6 @@
 #include "harness/result_fields.h"
 #include "pipeline/bench_preparation.h"
 #include "pipeline/output_verdict.h"
-#include "pipeline/triton_evidence.h"
 
 namespace kopt::pipeline {
 namespace fs = std::filesystem;
@@ -27,33 +25,23 @@ void fail(json& result, const std::string& reason) {
 
 json run_judged(measuring_worker& worker, const harness::bench_job& job, const env::gpu_device& device, int timeout_s) {
   phase_clock clock;
-  const bool triton = is_triton(job);
   const bool has_reference = !job.reference_source.empty();
-  // The parent's own plan of a CUDA problem; a Triton module's tensors come from its setup(),
-  // so their plan is read from what the kernel's process left (below).
-  std::optional<harness::job_problem> problem;
-  if (!triton) problem.emplace(job);
+  // The parent's own plan: from the sources for CUDA, from the job's problem for Triton.
+  const harness::job_problem problem(job);
+  const kernel::kernel_plan& plan = problem.plan();
   const private_folder folder("kopt-evidence", "the kernel's and the reference's outputs");
   const evidence_folders folders{folder.path() / "kernel", folder.path() / "reference"};
 
   harness::bench_job kernel_job = job;
   kernel_job.role = "kernel";
   kernel_job.reference_library.clear();  // the reference is never loaded beside the kernel
-  // A Triton kernel always leaves its inputs: whether setup() follows the seed is checked here.
-  kernel_job.evidence_dir = has_reference || triton ? folders.kernel.string() : "";
+  kernel_job.evidence_dir = has_reference ? folders.kernel.string() : "";
   json result = run_measuring_child(worker, kernel_job, device, timeout_s, measuring_side::kernel);
   clock.done("kernel_process");
   json phases = json{{"kernel", result.value("phases_s", json(nullptr))}};
   const std::vector<harness::evidence_key> keys = harness::evidence_keys_from_json(result.value("evidence", json::array()));
-  for (const char* internal : {"evidence", "outputs", "inout", "setup_takes_seed"}) result.erase(internal);
+  result.erase("evidence");
   validate::tolerance_overrides tolerances{job.atol, job.rtol, std::nullopt, std::nullopt};
-
-  kernel::kernel_plan triton_plan;
-  if (triton && !keys.empty() && result.value("status", "") == "ok") {
-    triton_plan = plan_from_manifest(folders.kernel, keys.front());
-    if (const auto blind = seed_blindness(folders.kernel, keys, triton_plan, job.kernel_source)) fail(result, *blind);
-  }
-  const kernel::kernel_plan& plan = triton ? triton_plan : problem->plan();
 
   bool reference_failed = false;
   if (has_reference && result.value("status", "") == "ok") {
@@ -62,12 +50,14 @@ json run_judged(measuring_worker& worker, const harness::bench_job& job, const e
     reference_job.kernel_library.clear();  // nor the kernel beside the reference
     reference_job.evidence = keys;
     reference_job.evidence_dir = folders.reference.string();
-    if (triton) reference_job.inputs_dir = folders.kernel.string();
     reference_job.validation_only = !result.contains("kernel");
     const json reference = run_measuring_child(worker, reference_job, device, timeout_s, measuring_side::reference);
     clock.done("reference_process");
     phases["reference"] = reference.value("phases_s", json(nullptr));
-    if (reference.value("status", "") != "ok") {
+    if (reference.value("kernel_at_fault", false)) {
+      // The reference's process found the kernel's hand in kopt's files (the Triton problem's).
+      fail(result, reference.value("reason", "the kernel changed kopt's files"));
+    } else if (reference.value("status", "") != "ok") {
       reference_failed = true;
       result["status"] = reference.value("status", "crashed");
       result["reason"] = reference.value("reason", "the reference failed");

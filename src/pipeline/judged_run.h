@@ -13,10 +13,10 @@
 
 namespace kopt::pipeline {
 
-// The result document of the run (before provenance), with the verdict. A Triton kernel's
-// inputs come from its module's setup(): its process leaves them with its outputs, the
-// reference's process runs on those, and the parent also checks that setup() follows the seed.
-// Throws kopt::error as run_measuring_child does.
+// The result document of the run (before provenance), with the verdict. A Triton job carries
+// its problem (the problem step's, triton_problem_step.h): both children make their inputs
+// from it, and the reference's checks that the kernel's did not change its files. Throws
+// kopt::error as run_measuring_child does.
 json run_judged(measuring_worker& worker, const harness::bench_job& job, const env::gpu_device& device, int timeout_s);
 
 }  // namespace kopt::pipeline

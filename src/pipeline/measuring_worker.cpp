@@ -43,13 +43,17 @@ class process_worker final : public measuring_worker {
     // Triton compiles into a cache of this run's own, so no binary from an earlier run (of
     // another version of the module, say) can stand in for the one the source gives now.
     if (is_triton(job)) env["TRITON_CACHE_DIR"] = (work / "triton-cache").string();
-    // The reference's process gets the user's environment cut down to what finding the
-    // driver and Python needs (reference_environment.h).
+    // The reference's process, and a Triton problem's (its setup() is the reference side's),
+    // get the user's environment cut down to what finding the driver and Python needs
+    // (reference_environment.h).
     std::vector<std::string> unset;
-    if (harness::is_reference_role(job)) unset = variables_to_clear_for_reference();
+    if (harness::is_reference_role(job) || harness::is_problem_role(job)) unset = variables_to_clear_for_reference();
     wrapped_child_run run;
-    run.process = run_process(
-        {.argv = argv, .extra_env = env, .unset_env = unset, .timeout = std::chrono::seconds(timeout_s)});
+    run.process = run_process({.argv = argv,
+                               .extra_env = env,
+                               .unset_env = unset,
+                               .timeout = std::chrono::seconds(timeout_s),
+                               .ends_with_program = true});
     std::error_code ec;
     if (fs::exists(result_file, ec)) run.result = read_json_file(result_file);
     fs::remove_all(work, ec);
@@ -65,8 +69,9 @@ bool is_triton(const harness::bench_job& job) { return job.backend == kernel::to
 
 std::vector<std::string> measuring_child_argv(const harness::bench_job& job, const std::string& job_file,
                                               const std::string& result_file) {
-  if (is_triton(job)) {
-    return {job.python, job.python_runner, harness::is_reference_role(job) ? "triton-reference" : "triton", job_file,
+  // A Triton kernel's reference runs as a CUDA kernel's .py reference does, through kopt.
+  if (is_triton(job) && !harness::is_reference_role(job)) {
+    return {job.python, job.python_runner, harness::is_problem_role(job) ? "triton-problem" : "triton", job_file,
             result_file};
   }
   return {fs::read_symlink("/proc/self/exe").string(), "harness", job_file, result_file};

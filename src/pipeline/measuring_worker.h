@@ -30,7 +30,8 @@ class measuring_worker {
   virtual env::gpu_probe_result probe_gpus() = 0;
 
   // Runs `WRAPPER... CHILD` on `job` with the GPU lock held and `device` as the only visible
-  // GPU; `timeout_s` limits the whole run. Judging the outcome is the caller's.
+  // GPU; `timeout_s` limits the whole run. A process the child leaves running is killed before
+  // its result is read (process_request::ends_with_program). Judging the outcome is the caller's.
   virtual wrapped_child_run run(const std::vector<std::string>& wrapper, const harness::bench_job& job,
                                 const env::gpu_device& device, int timeout_s) = 0;
 };
@@ -42,7 +43,8 @@ std::unique_ptr<measuring_worker> make_process_worker();
 bool is_triton(const harness::bench_job& job);
 
 // The measuring child's command line: `kopt harness JOB RESULT`, or for a Triton kernel
-// `PYTHON kopt_runner.py triton JOB RESULT` (its reference: `triton-reference`).
+// `PYTHON kopt_runner.py triton JOB RESULT` (its problem step: `triton-problem`; its reference
+// runs through `kopt harness` as a CUDA kernel's .py reference does).
 std::vector<std::string> measuring_child_argv(const harness::bench_job& job, const std::string& job_file,
                                               const std::string& result_file);
 

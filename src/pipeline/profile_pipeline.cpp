@@ -101,6 +101,12 @@ profile_outcome run_profile(const profile_request& request, measuring_worker& wo
     outcome.status = exit_status::kernel_failed;
     return outcome;
   }
+  if (prepared.failed_problem) {
+    profile::capture_outcome refused;
+    refused.verdict = profile::capture_verdict::kernel_failed;
+    refused.headline = *prepared.failed_problem;
+    return failed(std::move(outcome), refused);
+  }
   outcome.out = request.out.empty() ? default_out_dir(prepared.kernel_file) : fs::absolute(request.out);
   profile::staged_output files(outcome.out);
 

@@ -110,7 +110,7 @@ TEST(BenchCommandTriton, ModuleWithoutRunKernelIsNamedBeforeTheGpu) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(first_line(r.stderr_text), "kopt: error: the Triton kernel " + kernel.string() +
                                            " defines no run_kernel(): a Triton module needs setup(**dims, seed=...) "
-                                           "returning {\"inputs\": {...}, \"outputs\": [...]} and run_kernel(**inputs)")
+                                           "returning {\"inputs\": {...}, \"outputs\": [...]} (or a reference with one) and run_kernel(**inputs)")
       << r.stderr_text;
 }
 

@@ -65,6 +65,33 @@ TEST(Subprocess, LargeOutputDoesNotDeadlock) {
   EXPECT_EQ(r.stderr_text.size(), 3000000u);
 }
 
+TEST(Subprocess, AProcessTheProgramDetachesIsKilledAndNamedWhenItEnds) {
+  // setsid leaves the program's process group (a timeout's kill would miss it) and its pipes
+  // are closed, so nothing else would notice it.
+  const auto r = run_process({.argv = {"sh", "-c", "setsid sleep 37 </dev/null >/dev/null 2>&1 & echo done"},
+                              .ends_with_program = true});
+  EXPECT_TRUE(r.succeeded()) << r.describe_end();
+  EXPECT_EQ(r.stdout_text, "done\n");
+  ASSERT_EQ(r.left_running.size(), 1u);
+  EXPECT_NE(r.left_running[0].find("sleep 37"), std::string::npos) << r.left_running[0];
+  const std::string pid = r.left_running[0].substr(0, r.left_running[0].find(' '));
+  EXPECT_FALSE(std::filesystem::exists("/proc/" + pid)) << "the detached process still runs";
+}
+
+TEST(Subprocess, AProcessHoldingTheProgramsOutputDoesNotKeepTheRunWaiting) {
+  const auto r = run_process({.argv = {"sh", "-c", "sleep 30 & echo started"}, .ends_with_program = true});
+  EXPECT_TRUE(r.succeeded()) << r.describe_end();
+  EXPECT_EQ(r.stdout_text, "started\n");
+  EXPECT_LT(r.elapsed.count(), 10000) << "waited for the sleep holding stdout";
+  ASSERT_EQ(r.left_running.size(), 1u);
+}
+
+TEST(Subprocess, AProgramThatLeavesNothingRunningReportsNothing) {
+  const auto r = run_process({.argv = {"sh", "-c", "sleep 0.1 & wait; echo x"}, .ends_with_program = true});
+  EXPECT_EQ(r.stdout_text, "x\n");
+  EXPECT_TRUE(r.left_running.empty());
+}
+
 TEST(Subprocess, FindsExecutablesOnPath) {
   const auto sh = find_executable("sh");
   ASSERT_TRUE(sh.has_value());

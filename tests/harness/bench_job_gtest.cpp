@@ -23,7 +23,7 @@ TEST(BenchJob, RoundTripsThroughJson) {
   job.profile_mode = true;
   job.profile_calls = 20;
   const json document = to_json(job);
-  EXPECT_EQ(document["schema"], "kopt.harness_job/v2");
+  EXPECT_EQ(document["schema"], "kopt.harness_job/v3");
   const bench_job back = bench_job_from_json(document);
   EXPECT_EQ(back.kernel_library, job.kernel_library);
   ASSERT_EQ(back.dims.size(), 2u);
@@ -68,6 +68,24 @@ TEST(BenchJob, AReferenceJobCarriesTheKeysOfTheInputsToMakeAgain) {
   EXPECT_EQ(back.evidence[1].value, 123u);
   EXPECT_EQ(folder_name(back.evidence[0]), "seed_7");
   EXPECT_EQ(folder_name(back.evidence[1]), "call_123");
+}
+
+TEST(BenchJob, ATritonJobCarriesItsProblemAndAJobOfAnotherVersionIsRefused) {
+  bench_job job;
+  job.backend = "triton";
+  job.host_only = true;
+  job.triton_problem = json{{"owner", "reference"}};
+  const bench_job back = bench_job_from_json(to_json(job));
+  EXPECT_EQ(back.triton_problem["owner"], "reference");
+  EXPECT_TRUE(back.host_only);
+  json old = to_json(job);
+  old["schema"] = "kopt.harness_job/v2";
+  try {
+    bench_job_from_json(old);
+    FAIL() << "a v2 job was read";
+  } catch (const error& e) {
+    EXPECT_NE(e.headline().find("not a kopt.harness_job/v3 document"), std::string::npos) << e.headline();
+  }
 }
 
 TEST(BenchJob, AnUnknownRoleIsRefused) {

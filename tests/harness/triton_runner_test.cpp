@@ -1,8 +1,10 @@
-// The Triton path on the CPU, as kopt runs it: Triton's interpreter (TRITON_INTERPRET=1) runs
-// tests/data/triton/scale.py and its broken variants in the kernel's measuring process (the
-// runner kopt ships, share/kopt/kopt_runner.py beside the kopt binary), the reference in a
-// process of its own, and the parent (pipeline::run_judged) compares their outputs. Only the
-// GPU is missing: the worker below starts the same processes without one. What a GPU adds
+// The Triton path on the CPU, as kopt runs it: the problem step runs setup() in a process of
+// its own, Triton's interpreter (TRITON_INTERPRET=1) runs tests/data/triton/scale.py and its
+// broken variants in the kernel's measuring process (the runner kopt ships,
+// share/kopt/kopt_runner.py beside the kopt binary, driving kopt's C++ protocol in
+// lib/libkopt_harness_abi.so, with every buffer in host memory), the reference in a process of
+// its own (kopt harness), and the parent (pipeline::run_judged) compares their outputs. Only
+// the GPU is missing: the worker below starts the same processes without one. What a GPU adds
 // (compiling, timing, the profiler window) runs in triton_gpu_gtest on the GPU machine. Needs
 // python3 with torch and triton (scripts/setup.sh).
 #include <gtest/gtest.h>
@@ -13,6 +15,7 @@
 #include "harness/bench_job.h"
 #include "pipeline/judged_run.h"
 #include "pipeline/measuring_worker.h"
+#include "pipeline/triton_problem_step.h"
 #include "support/kopt_process.h"
 
 namespace kopt::harness {
@@ -43,9 +46,13 @@ class cpu_worker final : public pipeline::measuring_worker {
     fs::remove(result_file);
     write_json_file(job_file, to_json(job));
     pipeline::wrapped_child_run run;
-    run.process = run_process({.argv = pipeline::measuring_child_argv(job, job_file.string(), result_file.string()),
+    // `kopt harness` is this test's kopt, not the test program that is running.
+    std::vector<std::string> argv = pipeline::measuring_child_argv(job, job_file.string(), result_file.string());
+    if (argv.front() == fs::read_symlink("/proc/self/exe").string()) argv.front() = kopt::testing::kopt_binary().string();
+    run.process = run_process({.argv = argv,
                                .extra_env = m_env,
-                               .timeout = std::chrono::seconds(timeout_s)});
+                               .timeout = std::chrono::seconds(timeout_s),
+                               .ends_with_program = true});
     if (fs::exists(result_file)) run.result = read_json_file(result_file);
     return run;
   }
@@ -70,6 +77,7 @@ struct triton_fixture {
     job.backend = "triton";
     job.dims = {{"n", "1000", false}};
     job.validation_only = true;  // no GPU: checks only
+    job.host_only = true;
   }
 
   runner_run run(const std::string& variant = "correct") {
@@ -78,7 +86,15 @@ struct triton_fixture {
     cpu_worker worker(dir.path(), env);
     runner_run r;
     try {
-      r.result = pipeline::run_judged(worker, job, env::gpu_device{}, 240);
+      // As kopt bench does: the problem first, in a process of its own, then the judged run.
+      const pipeline::triton_problem_run problem = pipeline::run_triton_problem_step(worker, job, env::gpu_device{}, 240);
+      if (problem.failure) {
+        r.result = json{{"status", "failed"}, {"reason", *problem.failure}};
+        return r;
+      }
+      bench_job judged = job;
+      judged.triton_problem = to_json(problem.problem);
+      r.result = pipeline::run_judged(worker, judged, env::gpu_device{}, 240);
     } catch (const error& e) {
       r.exit_code = 2;
       r.stderr_text = e.headline() + "\n" + e.detail();
@@ -107,7 +123,7 @@ TEST(TritonRunner, CorrectKernelPassesEverySeed) {
   EXPECT_EQ(y["name"], "y");
   EXPECT_EQ(y["elements"], 1000);
   EXPECT_EQ(y["compared"], 1000);
-  EXPECT_EQ(r.result["buffer_bytes"], 8000);
+  EXPECT_EQ(r.result["problem_source"], "kernel");  // scale_ref.py has no setup() of its own
   EXPECT_EQ(r.result["dims"]["n"], 1000);
   EXPECT_TRUE(r.result["triton"]["interpreted"].get<bool>());
   EXPECT_EQ(r.result["triton"]["version"], "3.6.0");
@@ -139,14 +155,17 @@ TEST(TritonRunner, WritePastTheEndIsCaughtByTheGuard) {
   const runner_run r = f.run("past_end");
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_EQ(r.result["status"], "failed");
-  EXPECT_EQ(r.result["reason"], "out-of-bounds write: wrote up to 64 bytes past the end of y") << r.result["reason"];
+  // 16 floats past the end: 64 bytes, less any that happen to equal the canary byte.
+  const std::string reason = r.result["reason"].get<std::string>();
+  EXPECT_EQ(reason.rfind("out of bounds: wrote ", 0), 0u) << reason;
+  EXPECT_NE(reason.find(" bytes past the end of y (first at +0 bytes)"), std::string::npos) << reason;
 }
 
 TEST(TritonRunner, WriteIntoAnInputFails) {
   triton_fixture f;
   const runner_run r = f.run("writes_input");
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
-  EXPECT_EQ(r.result["reason"], "the kernel wrote into its input x (not among setup()'s outputs)");
+  EXPECT_EQ(r.result["reason"], "write into input: the kernel wrote into its input x (not among setup()'s outputs)");
 }
 
 TEST(TritonRunner, NanOutputFails) {
@@ -203,7 +222,6 @@ TEST(TritonRunner, SetupThatIgnoresTheSeedFailsAsSeedBlindness) {
                 "seed blindness: setup() in " + f.job.kernel_source + " returned the same inputs for seeds 0 and 1", 0),
             0u)
       << r.result["reason"];
-  EXPECT_FALSE(r.result["correctness"]["passed"].get<bool>());
 }
 
 TEST(TritonRunner, AModuleThatPatchesTorchCannotReachTheReference) {
@@ -214,6 +232,73 @@ TEST(TritonRunner, AModuleThatPatchesTorchCannotReachTheReference) {
   EXPECT_EQ(r.result["status"], "failed");
   EXPECT_EQ(r.result["reason"].get<std::string>().rfind("validation failed (seed 0): constant output: y", 0), 0u)
       << r.result["reason"];
+}
+
+TEST(TritonRunner, AKernelThatChangesTheProblemsFilesFailsAsTampering) {
+  // It zeroes the inputs setup() left and writes zeros: the reference, given the zeroed files,
+  // would agree. The reference's process checks the files against the parent's digests.
+  triton_fixture f;
+  const runner_run r = f.run("tampers_problem");
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_EQ(r.result["status"], "failed");
+  EXPECT_EQ(r.result["reason"].get<std::string>().rfind("problem tampering: the inputs setup() made for x (seed 0)", 0),
+            0u)
+      << r.result["reason"];
+}
+
+TEST(TritonRunner, AProcessTheKernelDetachesIsKilledAndFailsTheRun) {
+  triton_fixture f;
+  const runner_run r = f.run("detaches");
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_EQ(r.result["status"], "failed");
+  const std::string reason = r.result["reason"].get<std::string>();
+  // One per run_kernel() call: the two validation seeds'.
+  EXPECT_EQ(reason.rfind("detached process: the measuring process left 2 processes running after it ended (", 0), 0u)
+      << reason;
+  EXPECT_NE(reason.find("sleep 41); kopt killed them"), std::string::npos) << reason;
+}
+
+TEST(TritonRunner, AReferenceWithASetupDefinesTheProblemAndTheKernelNeedsNone) {
+  triton_fixture f;
+  f.job.reference_source = data("scale_setup_ref.py").string();
+  f.use_kernel(std::string("import scale\n\ndef run_kernel(**kwargs):\n    scale.run_kernel(**kwargs)\n"));
+  f.env["PYTHONPATH"] = data("").string();
+  const runner_run r = f.run();
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_EQ(r.result["status"], "ok") << r.result["reason"];
+  EXPECT_EQ(r.result["problem_source"], "reference");
+  EXPECT_TRUE(r.result["correctness"]["passed"].get<bool>());
+}
+
+TEST(TritonRunner, AKernelSetupDeclaringAHalfSizeProblemIsAMismatch) {
+  // EXPLOITS.md #16: the kernel's own setup() says n/2; the reference's setup() is the problem.
+  triton_fixture f;
+  f.job.reference_source = data("scale_setup_ref.py").string();
+  f.use_kernel(std::string("import torch\nimport scale\n\n"
+                           "def setup(*, n, seed=0):\n"
+                           "    x = torch.randn(n // 2)\n"
+                           "    return {\"inputs\": {\"x\": x, \"y\": torch.empty_like(x), \"n\": n // 2}, \"outputs\": [\"y\"]}\n\n"
+                           "def run_kernel(**kwargs):\n    scale.run_kernel(**kwargs)\n"));
+  f.env["PYTHONPATH"] = data("").string();
+  const runner_run r = f.run();
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_EQ(r.result["status"], "failed");
+  EXPECT_EQ(r.result["reason"].get<std::string>().rfind(
+                "problem mismatch: the kernel's setup() makes x a float32[500] where the reference's setup() makes it "
+                "a float32[1000]",
+                0),
+            0u)
+      << r.result["reason"];
+}
+
+TEST(TritonRunner, AReferenceSetupThatIgnoresTheSeedIsTheUsersToFix) {
+  triton_fixture f;
+  f.job.reference_source = data("scale_setup_ref.py").string();
+  f.env["SEED_BLIND"] = "1";
+  const runner_run r = f.run();
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.stderr_text).rfind("seed blindness: setup() in " + f.job.reference_source, 0), 0u)
+      << r.stderr_text;
 }
 
 // ---------------------------------------------------------------- the module's contract (exit 2)
@@ -228,7 +313,7 @@ TEST(TritonRunner, MissingSetupAndRunKernelAreNamed) {
   EXPECT_EQ(first_line(r.stderr_text),
             "the Triton kernel " + f.job.kernel_source +
                 " defines no setup() and no run_kernel(): a Triton module needs setup(**dims, seed=...) returning "
-                "{\"inputs\": {...}, \"outputs\": [...]} and run_kernel(**inputs)");
+                "{\"inputs\": {...}, \"outputs\": [...]} (or a reference with one) and run_kernel(**inputs)");
 }
 
 TEST(TritonRunner, SetupReturningTheWrongShape) {
@@ -283,7 +368,7 @@ TEST(TritonRunner, ReferenceWritingAnInputIsNamed) {
   f.job.reference_source = f.dir.write("ref.py", "def reference(*, x, y, n, **_):\n    y.copy_(2 * x)\n    x.zero_()\n").string();
   const runner_run r = f.run();
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(first_line(r.stderr_text).find("wrote into x, which is not among the kernel's outputs (y)"),
+  EXPECT_NE(first_line(r.stderr_text).find("wrote into x, which is not among the kernel's outputs (y): leave it unchanged"),
             std::string::npos)
       << r.stderr_text;
 }

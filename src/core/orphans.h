@@ -1,0 +1,21 @@
+#pragma once
+// Processes a child leaves behind. A program kopt measures may start a process and detach it
+// (setsid, a double fork) so that it outlives the program and acts while the next step runs:
+// rewrites a result, touches the reference's files, keeps the GPU busy. With kopt made the
+// "child subreaper" of its descendants, such a process becomes kopt's own child when its
+// parent ends, instead of init's, and kopt can find and end it before it reads anything.
+
+#include <string>
+#include <vector>
+
+namespace kopt {
+
+// Makes every orphaned descendant of this process its child (PR_SET_CHILD_SUBREAPER).
+void adopt_orphans();
+
+// Kills (SIGKILL) and reaps every child of this process that was adopted as an orphan, and
+// their own children as they are adopted in turn; "4242 sleep 60" for each. Call it when this
+// process has no child of its own running.
+std::vector<std::string> kill_adopted_orphans();
+
+}  // namespace kopt

@@ -1,0 +1,105 @@
+#include "harness/buffer_memory.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+
+namespace kopt::harness {
+namespace {
+
+class device_memory final : public buffer_memory {
+ public:
+  explicit device_memory(const cuda::driver_api& api) : m_api(api) {}
+
+  std::optional<address> allocate(std::size_t bytes, std::string& problem) override {
+    CUdeviceptr at = 0;
+    if (const CUresult rc = m_api.mem_alloc(&at, bytes); rc != CUDA_SUCCESS) {
+      problem = m_api.describe(rc);
+      return std::nullopt;
+    }
+    return at;
+  }
+  void release(address at) noexcept override { m_api.mem_free(at); }
+
+  void fill8(address at, std::uint8_t value, std::size_t count, const std::string& what) override {
+    check(m_api.memset_d8(at, value, count), what);
+  }
+  void fill16(address at, std::uint16_t value, std::size_t count, const std::string& what) override {
+    check(m_api.memset_d16(at, value, count), what);
+  }
+  void fill32(address at, std::uint32_t value, std::size_t count, const std::string& what) override {
+    check(m_api.memset_d32(at, value, count), what);
+  }
+  void upload(address to, const void* from, std::size_t bytes, const std::string& what) override {
+    check(m_api.memcpy_htod(to, from, bytes), what);
+  }
+  void download(void* to, address from, std::size_t bytes, const std::string& what) const override {
+    check(m_api.memcpy_dtoh(to, from, bytes), what);
+  }
+  void synchronize(const char* what) override { check(m_api.ctx_synchronize(), what); }
+  std::optional<std::string> finish_call() override {
+    if (const CUresult rc = m_api.ctx_synchronize(); rc != CUDA_SUCCESS) return m_api.describe(rc);
+    return std::nullopt;
+  }
+  bool on_device() const override { return true; }
+  const cuda::driver_api* driver() const override { return &m_api; }
+
+ private:
+  void check(CUresult rc, const std::string& what) const {
+    if (rc != CUDA_SUCCESS) throw error(fmt::format("{} failed: {}", what, m_api.describe(rc)));
+  }
+
+  const cuda::driver_api& m_api;
+};
+
+// Host memory behaves as an always-synchronous device: every operation is done on return.
+class host_memory final : public buffer_memory {
+ public:
+  std::optional<address> allocate(std::size_t bytes, std::string& problem) override {
+    void* at = std::malloc(bytes == 0 ? 1 : bytes);
+    if (at == nullptr) {
+      problem = "out of host memory";
+      return std::nullopt;
+    }
+    return reinterpret_cast<address>(at);
+  }
+  void release(address at) noexcept override { std::free(pointer(at)); }
+
+  void fill8(address at, std::uint8_t value, std::size_t count, const std::string&) override {
+    std::memset(pointer(at), value, count);
+  }
+  void fill16(address at, std::uint16_t value, std::size_t count, const std::string&) override { fill(at, value, count); }
+  void fill32(address at, std::uint32_t value, std::size_t count, const std::string&) override { fill(at, value, count); }
+  void upload(address to, const void* from, std::size_t bytes, const std::string&) override {
+    if (bytes > 0) std::memcpy(pointer(to), from, bytes);
+  }
+  void download(void* to, address from, std::size_t bytes, const std::string&) const override {
+    if (bytes > 0) std::memcpy(to, pointer(from), bytes);
+  }
+  void synchronize(const char*) override {}
+  std::optional<std::string> finish_call() override { return std::nullopt; }
+  bool on_device() const override { return false; }
+  const cuda::driver_api* driver() const override { return nullptr; }
+
+ private:
+  static void* pointer(address at) { return reinterpret_cast<void*>(at); }
+
+  template <typename Word>
+  static void fill(address at, Word value, std::size_t count) {
+    auto* words = static_cast<Word*>(pointer(at));
+    for (std::size_t i = 0; i < count; ++i) std::memcpy(words + i, &value, sizeof value);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<buffer_memory> make_device_memory(const cuda::driver_api& api) {
+  return std::make_unique<device_memory>(api);
+}
+
+std::unique_ptr<buffer_memory> make_host_memory() { return std::make_unique<host_memory>(); }
+
+}  // namespace kopt::harness

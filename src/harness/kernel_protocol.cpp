@@ -1,0 +1,196 @@
+#include "harness/kernel_protocol.h"
+
+#include <algorithm>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "cuda/cupti_activity.h"
+#include "cuda/launch_attribution.h"
+#include "harness/device_buffers.h"
+#include "harness/evidence_files.h"
+#include "harness/gpu_sharing.h"
+#include "harness/integrity_flags.h"
+#include "harness/kernel_failure.h"
+#include "harness/l2_flush.h"
+#include "harness/loaded_libraries.h"
+#include "harness/output_checks.h"
+#include "harness/physical_floor.h"
+#include "harness/python_reference_job.h"
+#include "harness/result_fields.h"
+#include "harness/sampling.h"
+#include "harness/timed_call_checks.h"
+
+namespace kopt::harness {
+namespace {
+using kernel::buffer_role;
+
+// The validation seed that follows timing: fresh inputs once more.
+constexpr std::uint64_t after_timing_seed_offset = 1000003;
+
+std::uint64_t output_bytes(const kernel::kernel_plan& plan) {
+  std::uint64_t bytes = 0;
+  for (const auto& b : plan.buffers) {
+    if (b.role != buffer_role::in) bytes += static_cast<std::uint64_t>(b.bytes);
+  }
+  return bytes;
+}
+
+// The compute libraries the version's first call found loaded that were not before it.
+std::vector<std::string> loaded_since(const std::vector<std::string>& baseline) {
+  std::vector<std::string> added;
+  for (const std::string& library : loaded_compute_libraries()) {
+    if (std::find(baseline.begin(), baseline.end(), library) == baseline.end()) added.push_back(library);
+  }
+  return added;
+}
+
+void record_failure(json& result, const kernel_failure& failure) {
+  result["status"] = failure.status;
+  result["reason"] = failure.reason;
+  if (!failure.detail.empty()) result["detail"] = failure.detail;
+}
+
+class protocol_run {
+ public:
+  protocol_run(const protocol_setting& setting, json& result)
+      : m_setting(setting), m_job(setting.job), m_plan(setting.plan), m_buffers(*setting.version.buffers),
+        m_result(result), m_keep(!setting.job.evidence_dir.empty()) {}
+
+  void validate(std::uint64_t seed, const char* when) {
+    const evidence_key key{evidence_key::kind::seed, seed, when};
+    m_setting.seeds.prepare(seed, m_buffers);
+    m_buffers.memory().synchronize("making a validation seed's inputs");
+    const buffer_contents contents = download_inputs(m_plan, m_buffers);
+    run_once(m_setting.version, "kernel");
+    if (!m_libraries_read) {
+      m_libraries = loaded_since(m_setting.library_baseline);
+      m_libraries_read = true;
+    }
+    if (const auto found = check_guards_and_inputs(m_plan, m_buffers, contents)) throw kernel_failure{"failed", *found};
+    keep(key, download_outputs(m_plan, m_buffers));
+  }
+
+  void time() {
+    const gpu_context& gpu = *m_setting.gpu;
+    const cuda::driver_api& api = *gpu.api;
+    std::string trouble;
+    cuda::activity_recorder* recorder = cuda::activity_recorder::start(&trouble);
+    if (recorder == nullptr) throw error(trouble);
+    cuda::launch_attribution* attribution = cuda::launch_attribution::start(&trouble);
+    if (attribution == nullptr) throw error(trouble);
+    attribution->clear();
+    std::unique_ptr<l2_flusher> flusher;
+    if (!m_job.hot) flusher = std::make_unique<l2_flusher>(api, static_cast<std::size_t>(gpu.l2_bytes));
+    device_buffers scratch(m_buffers.memory(), m_plan.buffers);
+    timed_call_checks::evidence_sink sink;
+    if (m_keep) {
+      sink = [&](std::uint64_t call, const buffer_contents& outputs) {
+        keep(evidence_key{evidence_key::kind::call, call, "timed"}, outputs);
+      };
+    }
+    timed_call_checks checks(api, m_plan, m_buffers, scratch, *m_setting.generator, m_job.seed, sink);
+    m_result["protocol"] = protocol_description(m_job.hot, static_cast<std::size_t>(gpu.l2_bytes));
+    m_result["warnings"] = json::array();
+    if (const auto warning = other_processes_warning(gpu.uuid)) m_result["warnings"].push_back(*warning);
+
+    sampling_options judged = sampling_of(m_job);
+    judged.judge_work = true;
+    judged.output_bytes = output_bytes(m_plan);
+    std::uint64_t last_call = 0;
+    sampling_hooks hooks;
+    hooks.before_each = [&](std::uint64_t call) { checks.prepare_call(m_buffers, call); };
+    hooks.after_each = [&](std::uint64_t call, const call_sample&) {
+      last_call = call;
+      checks.after_call(call);
+    };
+    hooks.wants_more = [&] { return checks.wants_more(); };
+    version_under_test& version = *m_setting.version.call;
+    try {
+      m_result["kernel"] =
+          sample_gpu_time(api, *recorder, attribution, flusher.get(), [&] { version.invoke(); }, judged, gpu.uuid, hooks);
+    } catch (const error& e) {
+      throw kernel_failure{"crashed", fmt::format("the kernel failed while being timed: {}", e.headline())};
+    }
+    checks.finish(last_call);
+    m_result["timed_call_checks"] = checks.summary();
+    add_integrity_flags(m_result, m_libraries);
+    if (!m_job.hot) {
+      const double peak = device_peak_dram_bandwidth(gpu);
+      m_result["physical_floor"] = json{{"problem_bytes", problem_bytes(m_plan)}, {"peak_dram_bytes_per_s", peak}};
+      if (const auto warning = floor_warning(headline_ms(m_result["kernel"]), problem_bytes(m_plan), peak)) {
+        m_result["warnings"].push_back(*warning);
+      }
+    }
+  }
+
+  const std::vector<evidence_key>& evidence() const { return m_evidence; }
+
+ private:
+  // Kept only when there is a reference to compare with: the parent made the folder for it.
+  void keep(const evidence_key& key, const buffer_contents& outputs) {
+    if (m_keep) write_evidence(m_job.evidence_dir, key, m_plan, outputs);
+    m_evidence.push_back(key);
+  }
+
+  const protocol_setting& m_setting;
+  const bench_job& m_job;
+  const kernel::kernel_plan& m_plan;
+  device_buffers& m_buffers;
+  json& m_result;
+  bool m_keep;
+  std::vector<evidence_key> m_evidence;
+  std::vector<std::string> m_libraries;
+  bool m_libraries_read = false;
+};
+
+}  // namespace
+
+std::vector<std::uint64_t> validation_seeds_of(const bench_job& job) {
+  std::vector<std::uint64_t> seeds;
+  for (int i = 0; i < job.validation_seeds; ++i) seeds.push_back(job.seed + static_cast<std::uint64_t>(i));
+  seeds.push_back(job.seed + after_timing_seed_offset);
+  return seeds;
+}
+
+void run_protocol(const protocol_setting& setting, json& result, phase_clock& clock) {
+  const bench_job& job = setting.job;
+  if (!job.validation_only && setting.gpu == nullptr) throw error("timing needs the GPU: no GPU is in use here");
+  const std::vector<std::uint64_t> seeds = validation_seeds_of(job);
+  protocol_run run(setting, result);
+  try {
+    for (std::size_t i = 0; i + 1 < seeds.size(); ++i) run.validate(seeds[i], "before timing");
+    clock.done("validation");
+    if (!job.validation_only) {
+      run.time();
+      clock.done("timing");
+      run.validate(seeds.back(), "after timing");
+      clock.done("after_timing");
+    }
+  } catch (const kernel_failure& failure) {
+    record_failure(result, failure);
+  }
+  result["evidence"] = to_json(run.evidence());
+}
+
+void run_profile_window(const protocol_setting& setting, json& result) {
+  const bench_job& job = setting.job;
+  if (setting.gpu == nullptr) throw error("the profiler window needs the GPU: no GPU is in use here");
+  const cuda::driver_api& api = *setting.gpu->api;
+  try {
+    setting.seeds.prepare(job.seed, *setting.version.buffers);
+    setting.version.buffers->memory().synchronize("making the profiled call's inputs");
+    for (int i = 0; i < job.warmup; ++i) run_once(setting.version, "kernel");
+    api.profiler_start();
+    for (int i = 0; i < job.profile_calls; ++i) run_once(setting.version, "kernel");
+    api.profiler_stop();
+  } catch (const kernel_failure& failure) {
+    record_failure(result, failure);
+  }
+  result["profile_mode"] = true;
+  result["profile_calls"] = job.profile_calls;
+  result["correctness"] = json{{"checked", false}, {"passed", nullptr}};
+}
+
+}  // namespace kopt::harness

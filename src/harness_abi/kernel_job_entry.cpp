@@ -1,0 +1,147 @@
+// The Triton kernel's measuring process: the one bench protocol (harness/kernel_protocol.h)
+// with the module's run_kernel() as the version under test, called back into the Python
+// runner. Everything that judges (buffers, guards, poison, inputs, timing, checks, the result
+// file) is here, in C++, out of reach of Python-level patching by the module under test.
+#include <unistd.h>
+
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "abi_text.h"
+#include "core/error.h"
+#include "core/json_io.h"
+#include "core/phase_clock.h"
+#include "core/version.h"
+#include "harness/bench_job.h"
+#include "harness/bench_version.h"
+#include "harness/buffer_memory.h"
+#include "harness/gpu_context.h"
+#include "harness/input_generator.h"
+#include "harness/job_problem.h"
+#include "harness/kernel_failure.h"
+#include "harness/kernel_protocol.h"
+#include "harness/loaded_libraries.h"
+#include "harness/seed_inputs.h"
+#include "kopt_harness_abi.h"
+
+namespace {
+using kopt::json;
+namespace harness = kopt::harness;
+
+// What was loaded when the runner loaded this library: before the kernel module was imported.
+const std::vector<std::string> library_baseline = harness::loaded_compute_libraries();
+
+constexpr std::size_t failure_capacity = 256 * 1024;  // [bytes] for a reason and a traceback
+constexpr std::size_t facts_capacity = 4 * 1024 * 1024;  // [bytes]
+
+std::string text_of(std::vector<char>& buffer) {
+  buffer.back() = '\0';
+  return std::string(buffer.data());
+}
+
+// run_kernel() through the runner's callback.
+class callback_version final : public harness::version_under_test {
+ public:
+  callback_version(kopt_text_callback call, void* context) : m_call(call), m_context(context) {}
+
+  void invoke() override {
+    std::vector<char> failure(failure_capacity, '\0');
+    if (m_call(m_context, failure.data(), failure.size()) == 0) return;
+    const json reason = json::parse(text_of(failure), nullptr, false);
+    if (!reason.is_object()) throw harness::kernel_failure{"failed", "run_kernel() failed (the runner gave no reason)"};
+    throw harness::kernel_failure{reason.value("status", "failed"), reason.value("reason", "run_kernel() failed"),
+                                  reason.value("detail", "")};
+  }
+
+ private:
+  kopt_text_callback m_call;
+  void* m_context;
+};
+
+json buffers_json(const kopt::kernel::kernel_plan& plan, const harness::device_buffers& buffers) {
+  json list = json::array();
+  for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
+    list.push_back(json{{"name", plan.buffers[i].param.name}, {"address", buffers.data(i)}, {"bytes", plan.buffers[i].bytes}});
+  }
+  return list;
+}
+
+json run_job(const harness::bench_job& job, const char* kernel_setup_json, kopt_bind_callback bind,
+             kopt_text_callback call, kopt_text_callback facts, void* context) {
+  kopt::phase_clock clock;
+  const harness::job_problem problem(job);
+  if (problem.triton() == nullptr) throw kopt::error("this measuring job carries no Triton problem");
+  const kopt::kernel::kernel_plan& plan = problem.plan();
+  std::optional<harness::gpu_context> gpu;
+  std::unique_ptr<harness::buffer_memory> memory;
+  if (job.host_only) {
+    memory = harness::make_host_memory();
+  } else {
+    gpu = harness::open_gpu_context();
+    memory = harness::make_device_memory(*gpu->api);
+  }
+  json result{{"kopt_version", kopt::version_string}, {"status", "ok"}, {"reason", ""}, {"problem_source", problem.source()}};
+  harness::bench_version version;
+  version.buffers = std::make_unique<harness::device_buffers>(*memory, plan.buffers);
+  version.call = std::make_unique<callback_version>(call, context);
+  if (bind(context, kopt::json_text(buffers_json(plan, *version.buffers), -1).c_str()) != 0) {
+    throw kopt::error("the Python runner could not make its tensors over kopt's buffers");
+  }
+  std::string mismatch;
+  if (kernel_setup_json != nullptr) mismatch = harness::declared_mismatch(*problem.triton(), json::parse(kernel_setup_json));
+  if (!mismatch.empty()) {
+    result["status"] = "failed";
+    result["reason"] = fmt::format("problem mismatch: {}; the problem belongs to the reference (drop the kernel's "
+                                   "setup() or make it return the same)",
+                                   mismatch);
+  } else {
+    std::unique_ptr<harness::input_generator> generator;
+    if (gpu) generator = std::make_unique<harness::input_generator>(*gpu->api, plan.buffers);
+    const auto seeds = harness::problem_seed_inputs(*problem.triton(), false);
+    const harness::protocol_setting setting{job, plan, version, *seeds, generator.get(), gpu ? &*gpu : nullptr,
+                                            library_baseline};
+    clock.done("gpu_context_and_buffers");
+    if (job.profile_mode) {
+      harness::run_profile_window(setting, result);
+    } else {
+      harness::run_protocol(setting, result, clock);
+    }
+  }
+  std::vector<char> added(facts_capacity, '\0');
+  if (facts(context, added.data(), added.size()) == 0) {
+    const json more = json::parse(text_of(added), nullptr, false);
+    if (more.is_object()) {
+      for (const auto& [key, value] : more.items()) {
+        if (!result.contains(key)) result[key] = value;  // the protocol's fields are not the runner's to change
+      }
+    }
+  }
+  if (!job.profile_mode) result["phases_s"] = clock.phases();
+  return result;
+}
+
+}  // namespace
+
+extern "C" int kopt_run_kernel_job(const char* job_json, const char* kernel_setup_json, const char* result_path,
+                                   kopt_bind_callback bind, kopt_text_callback call, kopt_text_callback facts,
+                                   void* context, char** error) {
+  try {
+    const harness::bench_job job = harness::bench_job_from_json(json::parse(job_json));
+    const json result = run_job(job, kernel_setup_json, bind, call, facts, context);
+    kopt::write_json_file(result_path, result);
+  } catch (const kopt::error& e) {
+    *error = kopt::harness_abi::copy_out(e.headline());
+    return 1;
+  } catch (const std::exception& e) {
+    *error = kopt::harness_abi::copy_out(e.what());
+    return 1;
+  }
+  // Nothing of the module's may run once the result is written (no atexit handler, no thread).
+  std::fflush(nullptr);
+  ::_exit(0);
+}

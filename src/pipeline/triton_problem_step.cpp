@@ -1,0 +1,104 @@
+#include "pipeline/triton_problem_step.h"
+
+#include <fstream>
+#include <iterator>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "core/hash.h"
+#include "harness/kernel_protocol.h"
+#include "kernel/element_type.h"
+#include "pipeline/bench_preparation.h"
+#include "pipeline/triton_distribution.h"
+
+namespace kopt::pipeline {
+namespace fs = std::filesystem;
+namespace {
+
+kernel::buffer_role role_named(const std::string& name) {
+  if (name == "inout") return kernel::buffer_role::inout;
+  if (name == "out") return kernel::buffer_role::out;
+  return kernel::buffer_role::in;
+}
+
+std::string file_digest(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw error(fmt::format("the Triton problem step left no {}", path.string()));
+  hasher digest;
+  std::vector<char> block(std::size_t{4} << 20);
+  while (in) {
+    in.read(block.data(), static_cast<std::streamsize>(block.size()));
+    digest.update(std::string_view(block.data(), static_cast<std::size_t>(in.gcount())));
+  }
+  return digest.hex_digest();
+}
+
+harness::triton_problem problem_of(const json& answer, const fs::path& dir, const std::vector<std::uint64_t>& seeds) {
+  harness::triton_problem problem;
+  problem.dir = dir;
+  problem.owner = answer.at("owner").get<std::string>();
+  problem.module = answer.at("module").get<std::string>();
+  problem.seeds = seeds;
+  problem.order = answer.at("order").get<std::vector<std::string>>();
+  problem.scalars = answer.at("scalars");
+  for (const auto& t : answer.at("tensors")) {
+    harness::triton_tensor tensor;
+    tensor.name = t.at("name").get<std::string>();
+    tensor.dtype = t.at("dtype").get<std::string>();
+    tensor.shape = t.at("shape").get<std::vector<std::int64_t>>();
+    tensor.strides = t.at("strides").get<std::vector<std::int64_t>>();
+    tensor.span = t.at("span").get<std::int64_t>();
+    tensor.role = role_named(t.at("role").get<std::string>());
+    const auto element = kernel::element_type_by_name(tensor.dtype);
+    if (!element) throw error(fmt::format("setup() returned {} as {}, which kopt cannot compare", tensor.name, tensor.dtype));
+    if (tensor.role != kernel::buffer_role::out) tensor.values = fitted_distribution(*element, t.at("values"));
+    for (const std::uint64_t seed : seeds) {
+      const std::string file = harness::triton_input_file(seed, tensor.name);
+      problem.digests[file] = file_digest(dir / file);
+    }
+    problem.tensors.push_back(std::move(tensor));
+  }
+  return problem;
+}
+
+}  // namespace
+
+std::optional<std::string> seed_blindness(const harness::triton_problem& problem) {
+  if (problem.seeds.size() < 2 || problem.seeds[0] == problem.seeds[1]) return std::nullopt;
+  bool any_input = false;
+  for (const auto& t : problem.tensors) {
+    if (t.role == kernel::buffer_role::out) continue;
+    any_input = true;
+    const auto digest = [&](std::uint64_t seed) { return problem.digests.at(harness::triton_input_file(seed, t.name)); };
+    if (digest(problem.seeds[0]) != digest(problem.seeds[1])) return std::nullopt;
+  }
+  if (!any_input) return std::nullopt;
+  return fmt::format("seed blindness: setup() in {} returned the same inputs for seeds {} and {}: draw them from the "
+                     "seed it is given (setup(..., seed=0) and a torch.Generator seeded with it)",
+                     problem.module, problem.seeds[0], problem.seeds[1]);
+}
+
+triton_problem_run run_triton_problem_step(measuring_worker& worker, const harness::bench_job& job,
+                                           const env::gpu_device& device, int timeout_s) {
+  triton_problem_run run;
+  run.folder = std::make_shared<const private_folder>("kopt-problem", "the Triton problem's tensors");
+  harness::bench_job step = job;
+  step.role = "problem";
+  step.evidence_dir = run.folder->path().string();
+  step.evidence.clear();
+  const std::vector<std::uint64_t> seeds = harness::validation_seeds_of(job);
+  for (const std::uint64_t seed : seeds) step.evidence.push_back({harness::evidence_key::kind::seed, seed, ""});
+  const json answer = run_measuring_child(worker, step, device, timeout_s, measuring_side::problem);
+  if (answer.value("status", "") != "ok") {
+    throw error(fmt::format("setup() could not make the problem: {}", answer.value("reason", std::string("it failed"))));
+  }
+  run.problem = problem_of(answer, run.folder->path(), seeds);
+  if (auto blind = seed_blindness(run.problem)) {
+    if (run.problem.owner != "kernel") throw error(*blind);  // the reference's setup(): the user's to fix
+    run.failure = std::move(blind);
+  }
+  return run;
+}
+
+}  // namespace kopt::pipeline
