@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Copies what a GPU machine needs of a build into .carry/build (git-ignored): kopt with its
 # companion files (lib/libkopt_harness_abi.so, share/kopt/kopt_runner.py) and the GPU test
-# programs. Run scripts/gpu_tests.sh .carry/build there.
+# programs, and packs them as .carry/build.tgz (a third of the size): carry that, and
+# scripts/gpu_tests.sh unpacks it there when the folder itself did not travel.
+# Run scripts/gpu_tests.sh .carry/build there.
 # Usage: scripts/carry_build.sh [BUILD_DIR]   (default build/release)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,3 +20,5 @@ cp "$build/benchmarks/bench_verdicts" .carry/build/benchmarks/   # benchmarks/lo
 strip --strip-unneeded .carry/build/bin/kopt .carry/build/lib/libkopt_harness_abi.so .carry/build/tests/* \
   .carry/build/benchmarks/*
 du -sh .carry/build
+tar czf .carry/build.tgz -C .carry build
+du -sh .carry/build.tgz

@@ -20,6 +20,9 @@ mkdir -p "$logs"
 export KOPT_BIN=$root/$build/bin/kopt
 export KOPT_SOURCE_DIR=$root
 export KOPT_CACHE_DIR=${KOPT_CACHE_DIR:-$(mktemp -d)}
+if [ ! -x "$root/$build/bin/kopt" ] && [ -f "$root/.carry/build.tgz" ]; then
+  tar xzf "$root/.carry/build.tgz" -C "$root/.carry"   # carried packed (scripts/carry_build.sh)
+fi
 if [ -z "${CUTLASS_PATH:-}" ] && [ ! -d "$root/.carry/cutlass/include" ] && [ -f "$root/.carry/cutlass.tgz" ]; then
   tar xzf "$root/.carry/cutlass.tgz" -C "$root/.carry"   # carried packed (scripts/carry_cutlass.sh)
 fi

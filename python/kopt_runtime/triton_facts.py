@@ -23,6 +23,27 @@ def jitted_functions(triton, module):
     return found
 
 
+class LaunchedKernels:
+    """The names of every kernel Triton compiled and launched in this process, whatever module
+    defines it: JITFunction.run is wrapped for the whole class, so no launch goes unseen. kopt
+    names the kernels a call ran that are not among them as a library's (torch, cuBLAS)."""
+
+    def __init__(self):
+        from triton.runtime.jit import JITFunction
+
+        self.names = set()
+        names, original = self.names, JITFunction.run
+
+        def run(function, *args, **kwargs):
+            kernel = original(function, *args, **kwargs)
+            name = getattr(kernel, "name", None)
+            if name:
+                names.add(name)
+            return kernel
+
+        JITFunction.run = run
+
+
 class LaunchWatcher:
     """Records the compiled kernel behind every launch of the watched functions."""
 

@@ -20,7 +20,7 @@ from .harness_abi import HarnessAbi
 from .json_files import read_json
 from .problems import UserCodeProblem, describe_exception, exception_detail
 from .triton_contract import TritonModule, dimension_value
-from .triton_facts import LaunchWatcher
+from .triton_facts import LaunchedKernels, LaunchWatcher
 
 
 class CudaBuffer:
@@ -60,8 +60,10 @@ class TritonVersion:
         # The harness library first: what is loaded now is the baseline of the library check.
         self.abi = HarnessAbi(job["harness_abi_library"])
         own_setup = "setup" in modules.defined_names(self.path, "Triton kernel", "kernel")
-        self.kernel = TritonModule(self.path, needs_setup=own_setup)
         self.interpreted = os.environ.get("TRITON_INTERPRET") == "1"
+        # Before the module is imported: it may launch at import, from any module it imports.
+        self.launched = None if self.interpreted else LaunchedKernels()
+        self.kernel = TritonModule(self.path, needs_setup=own_setup)
         self.watcher = None if self.interpreted else LaunchWatcher(triton, self.kernel.module)
         self.kernel_facts = []
         self.kwargs = None
@@ -117,7 +119,8 @@ class TritonVersion:
     def facts(self):
         return {"backend": "triton", "device": self.device,
                 "triton": {"version": self.triton.__version__, "interpreted": self.interpreted,
-                           "cache_dir": os.environ.get("TRITON_CACHE_DIR"), "kernels": self.kernel_facts},
+                           "cache_dir": os.environ.get("TRITON_CACHE_DIR"), "kernels": self.kernel_facts,
+                           "launched_kernels": sorted(self.launched.names) if self.launched else []},
                 "signature": f"run_kernel{inspect.signature(self.kernel.run_kernel)}",
                 "dims": {d["name"]: dimension_value(d["value"]) for d in self.job["dims"]},
                 "python_runner": {"torch": torch_support.torch_facts(self.torch),

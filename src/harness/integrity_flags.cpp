@@ -1,5 +1,7 @@
 #include "harness/integrity_flags.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -24,6 +26,23 @@ void add_integrity_flags(json& result, const std::vector<std::string>& libraries
                                              fmt::join(libraries, ", ")));
   }
   result["libraries_loaded_by_kernel"] = libraries;
+}
+
+void add_library_kernels_flag(json& result, const std::vector<std::string>& triton_kernels) {
+  if (!result.contains("kernel") || !result["kernel"].is_object()) return;
+  std::vector<std::string> foreign;
+  for (const auto& name : result["kernel"].value("kernel_names", json::array())) {
+    const std::string text = name.get<std::string>();
+    if (std::find(triton_kernels.begin(), triton_kernels.end(), text) == triton_kernels.end()) foreign.push_back(text);
+  }
+  if (foreign.empty()) return;
+  constexpr std::size_t shown = 3;
+  const std::vector<std::string> first(foreign.begin(), foreign.begin() + static_cast<long>(std::min(shown, foreign.size())));
+  result["warnings"].push_back(fmt::format(
+      "library call: run_kernel() ran {} kernel(s) Triton did not compile ({}{}): a library's work (torch, cuBLAS, "
+      "...), timed as the module's",
+      foreign.size(), fmt::join(first, ", "), foreign.size() > shown ? ", ..." : ""));
+  result["library_kernels"] = foreign;
 }
 
 }  // namespace kopt::harness

@@ -14,4 +14,10 @@ namespace kopt::harness {
 // result["timed_call_checks"], and records `libraries` as libraries_loaded_by_kernel.
 void add_integrity_flags(json& result, const std::vector<std::string>& libraries);
 
+// A Triton module's process has torch (and with it cuBLAS) loaded before the module is, so a
+// module handing its work to them is seen by the kernels its calls ran instead: every kernel in
+// result["kernel"]["kernel_names"] that Triton did not compile (`triton_kernels`, the names the
+// runner saw Triton launch) is a library's, and gets a warning that names them.
+void add_library_kernels_flag(json& result, const std::vector<std::string>& triton_kernels);
+
 }  // namespace kopt::harness

@@ -160,6 +160,7 @@ json sample_gpu_time(const cuda::driver_api& api, cuda::activity_recorder& recor
     record.issue_ms.push_back(s.issue_host_ns / 1e6);
     record.hold_us.push_back(s.hold_ns / 1e3);
     record.kernels_per_call = std::max(record.kernels_per_call, s.kernels);
+    record.kernel_names.insert(s.kernel_names.begin(), s.kernel_names.end());
     record.memory_ops_per_call = std::max(record.memory_ops_per_call, s.memory_ops);
     record.streams = std::max(record.streams, s.streams);
     record.side_streams = std::max(record.side_streams, s.side_streams);
@@ -248,6 +249,7 @@ json timing_document(const sampling_record& record) {
                "they run back to back, as in a program whose host runs ahead"},
               {"kernel_sum_median_ms", kernel_sum_median},
               {"kernels_per_call", record.kernels_per_call},
+              {"kernel_names", record.kernel_names},
               {"memory_ops_per_call", record.memory_ops_per_call},
               {"streams", record.streams},
               {"side_streams", record.side_streams},

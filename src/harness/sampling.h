@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,7 @@ struct sampling_record {
   std::vector<double> hold_us;     // [µs] per sample, the launch hold before the call
   int kernels_per_call = 0;
   int memory_ops_per_call = 0;
+  std::set<std::string> kernel_names;  // every kernel the sampled calls ran
   int streams = 0;
   int side_streams = 0;            // most streams other than the default in one call
   std::uint64_t persisting_l2_calls = 0;  // calls that left a persisting-L2 limit set

@@ -58,6 +58,7 @@ call_work attribute(const std::vector<cuda::gpu_activity>& records, std::uint64_
     if (a.what == cuda::gpu_activity::kind::kernel) {
       work.kernel_ns += static_cast<double>(a.duration_ns());
       ++work.kernels;
+      work.kernel_names.insert(a.name);
     } else {
       work.memory_ops_ns += static_cast<double>(a.duration_ns());
       ++work.memory_ops;

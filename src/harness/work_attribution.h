@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,7 @@ struct call_work {
   double memory_ops_ns = 0;    // [ns] sum of its copies and memsets
   int kernels = 0;
   int memory_ops = 0;
+  std::set<std::string> kernel_names;  // the distinct kernels the call ran, as the driver names them
   int streams = 0;
   std::vector<std::uint32_t> stream_ids;  // the streams the call's work ran on
   std::uint32_t harness_stream = no_stream;  // where kopt's own work in the batch ran (the default stream)

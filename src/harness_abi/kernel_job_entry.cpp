@@ -21,6 +21,7 @@
 #include "harness/bench_version.h"
 #include "harness/buffer_memory.h"
 #include "harness/gpu_context.h"
+#include "harness/integrity_flags.h"
 #include "harness/input_generator.h"
 #include "harness/job_problem.h"
 #include "harness/kernel_failure.h"
@@ -120,6 +121,9 @@ json run_job(const harness::bench_job& job, const char* kernel_setup_json, kopt_
         if (!result.contains(key)) result[key] = value;  // the protocol's fields are not the runner's to change
       }
     }
+  }
+  if (result.contains("triton") && result["triton"].contains("launched_kernels")) {
+    harness::add_library_kernels_flag(result, result["triton"]["launched_kernels"].get<std::vector<std::string>>());
   }
   if (!job.profile_mode) result["phases_s"] = clock.phases();
   return result;

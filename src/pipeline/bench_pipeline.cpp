@@ -41,9 +41,15 @@ bench_outcome run_bench(const bench_request& request, measuring_worker& worker) 
     return outcome;
   }
   if (outcome.prepared.failed_problem) {
-    outcome.result.status = "failed";
-    outcome.result.reason = *outcome.prepared.failed_problem;
+    // The module's setup() made no problem to judge it on (seed blindness): a result all the same.
+    json failed{{"status", "failed"},
+                {"reason", *outcome.prepared.failed_problem},
+                {"correctness", json{{"checked", false}, {"passed", nullptr}}}};
+    add_provenance(failed, outcome.prepared, job);
+    outcome.result = bench_result_from_child(failed);
+    outcome.result.backend = std::string(kernel::to_string(outcome.prepared.plan.backend));
     outcome.status = exit_status::kernel_failed;
+    outcome.document = to_json(outcome.result);
     return outcome;
   }
   if (request.atol) job.atol = request.atol;

@@ -140,13 +140,16 @@ json run_measuring_child(measuring_worker& worker, const harness::bench_job& job
                         : side == measuring_side::reference ? "the reference's"
                                                             : "the problem's";
   if (!run.left_running.empty()) {
-    // EXPLOITS.md #13, #20, #23: work, or a hand on kopt's files, that outlives the call.
-    return json{{"status", "failed"},
+    // EXPLOITS.md #13, #20, #23: work, or a hand on kopt's files, that outlives the call. The
+    // outputs it kept are still compared: a failure among them came first.
+    json failed{{"status", "failed"},
                 {"reason", fmt::format("detached process: {} measuring process left {} process{} running after it "
                                        "ended ({}); kopt killed {}: a version's work must end with its call",
                                        process, run.left_running.size(), run.left_running.size() == 1 ? "" : "es",
                                        run.left_running.front(), run.left_running.size() == 1 ? "it" : "them")},
                 {"correctness", json{{"checked", false}, {"passed", nullptr}}}};
+    if (child.result && child.result->contains("evidence")) failed["evidence"] = (*child.result)["evidence"];
+    return failed;
   }
   if (run.succeeded() && child.result) return *child.result;
   // "the kernel did not finish: the measuring process ...", "the reference ...: its ...".

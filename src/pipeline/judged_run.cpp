@@ -44,13 +44,19 @@ json run_judged(measuring_worker& worker, const harness::bench_job& job, const e
   validate::tolerance_overrides tolerances{job.atol, job.rtol, std::nullopt, std::nullopt};
 
   bool reference_failed = false;
-  if (has_reference && result.value("status", "") == "ok") {
+  // A kernel that failed in its own process after keeping outputs (a judge's verdict while
+  // timed, say) may have gone wrong before: the reference makes the kept keys' outputs too, and
+  // the first failure in time is the verdict.
+  const std::string kernel_status = result.value("status", "");
+  const bool compare = kernel_status == "ok" || (kernel_status == "failed" && !keys.empty());
+  bool compared = false;
+  if (has_reference && compare) {
     harness::bench_job reference_job = job;
     reference_job.role = "reference";
     reference_job.kernel_library.clear();  // nor the kernel beside the reference
     reference_job.evidence = keys;
     reference_job.evidence_dir = folders.reference.string();
-    reference_job.validation_only = !result.contains("kernel");
+    reference_job.validation_only = kernel_status != "ok" || !result.contains("kernel");
     const json reference = run_measuring_child(worker, reference_job, device, timeout_s, measuring_side::reference);
     clock.done("reference_process");
     phases["reference"] = reference.value("phases_s", json(nullptr));
@@ -58,9 +64,12 @@ json run_judged(measuring_worker& worker, const harness::bench_job& job, const e
       // The reference's process found the kernel's hand in kopt's files (the Triton problem's).
       fail(result, reference.value("reason", "the kernel changed kopt's files"));
     } else if (reference.value("status", "") != "ok") {
-      reference_failed = true;
-      result["status"] = reference.value("status", "crashed");
-      result["reason"] = reference.value("reason", "the reference failed");
+      // A kernel that had failed already keeps its own verdict.
+      if (kernel_status == "ok") {
+        reference_failed = true;
+        result["status"] = reference.value("status", "crashed");
+        result["reason"] = reference.value("reason", "the reference failed");
+      }
     } else {
       if (reference.contains("reference_tolerance")) {
         const json& t = reference["reference_tolerance"];
@@ -70,10 +79,10 @@ json run_judged(measuring_worker& worker, const harness::bench_job& job, const e
       for (const char* field : {"reference", "reference_runner"}) {
         if (reference.contains(field)) result[field] = reference[field];
       }
+      compared = true;
     }
   }
-  judge_outputs(result, plan, keys, has_reference && result.value("status", "") == "ok" ? &folders : nullptr,
-                tolerances);
+  judge_outputs(result, plan, keys, compared ? &folders : nullptr, tolerances);
   if (reference_failed) {
     // Nothing could be compared: whether the kernel is right is not known.
     result["correctness"]["checked"] = true;

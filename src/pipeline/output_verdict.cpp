@@ -52,7 +52,10 @@ void judge_outputs(json& result, const kernel::kernel_plan& plan, const std::vec
                    const evidence_folders* folders, const validate::tolerance_overrides& tolerances) {
   json correctness = json{{"checked", folders != nullptr}, {"passed", nullptr}};
   json seeds = json::array();
-  bool passed = result.value("status", "") == "ok";
+  // A kernel that failed in its own process failed after every kept key (a key is kept once
+  // its checks there passed): a failing output of a kept key came first, and is the verdict.
+  const bool ok_so_far = result.value("status", "") == "ok";
+  bool outputs_passed = true;
   std::size_t compared = 0;
   for (const evidence_key& key : keys) {
     if (folders == nullptr) {
@@ -69,19 +72,20 @@ void judge_outputs(json& result, const kernel::kernel_plan& plan, const std::vec
     if (key.what == evidence_key::kind::seed) {
       seeds.push_back(json{{"seed", key.value}, {"when", key.when}, {"passed", !verdict.failure}, {"outputs", verdict.outputs}});
     }
-    if (verdict.failure && passed) {
-      passed = false;
+    if (verdict.failure && outputs_passed) {
+      outputs_passed = false;
       result["status"] = "failed";
       result["reason"] = failure_reason(plan, key, verdict);
+      result.erase("detail");
     }
   }
-  if (folders != nullptr && compared == 0 && passed) {
-    passed = false;
+  if (folders != nullptr && compared == 0 && ok_so_far) {
+    outputs_passed = false;
     result["status"] = "failed";
     result["reason"] = "nothing was compared: the kernel's measuring process kept no outputs (a kopt bug: "
                        "report it with the command line)";
   }
-  if (folders != nullptr) correctness["passed"] = passed;
+  if (folders != nullptr) correctness["passed"] = outputs_passed && ok_so_far;
   // The Python toolkit's fields: one atol/rtol (the first output's) and the output count.
   std::size_t outputs = 0;
   for (const auto& b : plan.buffers) {

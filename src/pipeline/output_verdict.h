@@ -22,7 +22,9 @@ struct evidence_folders {
 // Fills result["correctness"] (the seeds' comparisons, the tolerance of the first output, the
 // output count) and, at the first failing key, status "failed" with a reason that starts with
 // the key ("validation failed (seed 1): wrong values: ...", "timed call 57 (checked at
-// random): no write: ..."). `folders` null: there is no reference, nothing is compared.
+// random): no write: ..."), also when the kernel had failed in its own process (after every
+// key it kept: a failing output came first). `folders` null: there is no reference, nothing
+// is compared.
 // Throws kopt::error when a side left a file missing or of the wrong size.
 void judge_outputs(json& result, const kernel::kernel_plan& plan, const std::vector<harness::evidence_key>& keys,
                    const evidence_folders* folders, const validate::tolerance_overrides& tolerances);

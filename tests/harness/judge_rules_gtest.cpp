@@ -117,6 +117,32 @@ kernel::kernel_plan plan_of(const std::string& source, std::int64_t n = 1000) {
 
 constexpr const char* solve_text = "extern \"C\" void solve(const float* x, float* y, int N) {}\n";
 
+TEST(IntegrityFlags, KernelsATritonModuleRanThatTritonDidNotCompileAreALibrarysWork) {
+  json result{{"warnings", json::array()},
+              {"kernel", {{"kernel_names", {"twice_kernel", "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize64x64x32"}}}}};
+  add_library_kernels_flag(result, {"twice_kernel"});
+  ASSERT_EQ(result["warnings"].size(), 1u);
+  const std::string warning = result["warnings"][0].get<std::string>();
+  EXPECT_EQ(warning.rfind("library call: run_kernel() ran 1 kernel(s) Triton did not compile (sm90_xmma_gemm", 0), 0u)
+      << warning;
+  EXPECT_EQ(result["library_kernels"].size(), 1u);
+  json honest{{"warnings", json::array()}, {"kernel", {{"kernel_names", {"twice_kernel"}}}}};
+  add_library_kernels_flag(honest, {"twice_kernel"});
+  EXPECT_TRUE(honest["warnings"].empty());
+}
+
+TEST(WorkAttribution, TheNamesOfTheCallsOwnKernelsAreKept) {
+  const std::map<std::uint32_t, api_origin> origins = {{1, {3, true, "cuLaunchKernel"}},
+                                                       {2, {3, true, "cuLaunchKernel"}},
+                                                       {3, {0, true, "cuLaunchKernel"}}};
+  const origin_lookup lookup = [&](std::uint32_t c) -> std::optional<api_origin> { return origins.at(c); };
+  const std::vector<gpu_activity> records = {{gpu_activity::kind::kernel, "twice_kernel", 0, 10, 7, 1, 0, false},
+                                             {gpu_activity::kind::kernel, "gemv2T_kernel", 10, 20, 7, 2, 0, false},
+                                             {gpu_activity::kind::kernel, "kopt_l2_flush", 20, 30, 7, 3, 0, false}};
+  const call_work w = attribute(records, 3, lookup);
+  EXPECT_EQ(w.kernel_names, (std::set<std::string>{"gemv2T_kernel", "twice_kernel"}));  // kopt's flush is not the call's
+}
+
 TEST(ProblemSource, TheReferencesDeclarationWins) {
   const auto kernel = plan_of(solve_text);
   const auto reference = plan_of(std::string("// kopt: x[N] y[N]\n") + solve_text);

@@ -4,137 +4,34 @@
 // timed ones. Every kernel is a file of tests/data/integrity/cuda (see its README.md), run
 // through the real kopt binary against the honest reference_twice.cu (y = 2 * x).
 //
-// A failing class must end with exit code 1, a status other than "ok", and a first stderr line
-// naming the class; a flagged class must be timed honestly and carry a warning.
-#include <algorithm>
-#include <cstdio>
+// The verdicts asked of each class: integrity_checks.h.
 #include <filesystem>
-#include <fstream>
-#include <initializer_list>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
-
+#include "integrity_checks.h"
 #include "support/kopt_process.h"
 #include "support/result_fields.h"
 
 namespace kopt {
 namespace {
 namespace fs = std::filesystem;
-using testing::first_line;
-using testing::run_kopt;
-using testing::scratch_dir;
+using integrity::bench_outcome;
+using integrity::expect_caught_or_forced_honest;
+using integrity::expect_failure;
+using integrity::expect_flagged;
+using integrity::field;
+using integrity::status_of;
 
 // From the source tree found at run time: the tests may run on a machine other than the one
 // that built them (scripts/gpu_tests.sh sets KOPT_SOURCE_DIR).
 fs::path data_dir() { return testing::source_dir() / "tests/data/integrity/cuda"; }
 
-struct bench_outcome {
-  int exit_code = -1;
-  std::string stderr_first_line;
-  std::string stderr_text;
-  nlohmann::json result;  // the --json-out document; null when kopt wrote none (or not JSON)
-};
-
-// `kopt bench KERNEL --ref REFERENCE --N=1000003 --max-seconds 1 --json-out FILE [extra...]`.
-// N is odd and not a multiple of the block size, so tails and rounding are exercised.
 bench_outcome bench(const std::string& kernel_file, const std::vector<std::string>& extra_args = {},
                     const std::string& reference_file = "reference_twice.cu") {
-  static scratch_dir dir;
-  static int counter = 0;
-  const fs::path json_out = dir.path() / (fs::path(kernel_file).stem().string() + "-" + std::to_string(++counter) + ".json");
-  std::vector<std::string> args = {"bench",         (data_dir() / kernel_file).string(),
-                                   "--ref",         (data_dir() / reference_file).string(),
-                                   "--N=1000003",   "--max-seconds",
-                                   "1",             "--json-out",
-                                   json_out.string()};
-  args.insert(args.end(), extra_args.begin(), extra_args.end());
-  const auto r = run_kopt(args);
-  bench_outcome outcome{r.exit_code, first_line(r.stderr_text), r.stderr_text, nullptr};
-  // The verdict of every case in the log, as evidence of what kopt said.
-  std::printf("%s: exit %d: %s\n", kernel_file.c_str(), outcome.exit_code,
-              outcome.exit_code == 0 ? "ok" : outcome.stderr_first_line.c_str());
-  if (fs::exists(json_out)) {
-    // No exceptions: a cheat may have forged the file (class 20); a non-JSON file reads as
-    // "discarded", which fails the status checks below with the evidence printed.
-    outcome.result = nlohmann::json::parse(std::ifstream(json_out), nullptr, /*allow_exceptions=*/false);
-    if (outcome.result.is_object() && outcome.result.contains("warnings")) {
-      for (const auto& w : outcome.result["warnings"]) std::printf("  warning: %s\n", w.dump().c_str());
-    }
-  }
-  return outcome;
-}
-
-// A value by JSON pointer ("/kernel/median_ms"). A missing key throws (gtest reports it with
-// the pointer) where operator[] on a const document would assert.
-const nlohmann::json& field(const nlohmann::json& document, const std::string& pointer) {
-  return document.at(nlohmann::json::json_pointer(pointer));
-}
-
-std::string status_of(const bench_outcome& o) {
-  return o.result.is_object() && o.result.contains("status") && o.result.at("status").is_string()
-             ? o.result.at("status").get<std::string>()
-             : "(no status in the --json-out file)";
-}
-
-void expect_reason_contains_any(const std::string& line, std::initializer_list<std::string_view> phrases) {
-  const bool found = std::any_of(phrases.begin(), phrases.end(),
-                                 [&](std::string_view p) { return line.find(p) != std::string::npos; });
-  std::string wanted;
-  for (const auto p : phrases) wanted += (wanted.empty() ? "\"" : ", \"") + std::string(p) + "\"";
-  EXPECT_TRUE(found) << "first stderr line: " << line << "\nexpected it to contain one of: " << wanted;
-}
-
-// A fail verdict: exit code 1, the status, and (when phrases are given) a reason naming the class.
-void expect_failure(const bench_outcome& o, const std::string& status, std::initializer_list<std::string_view> phrases) {
-  EXPECT_EQ(o.exit_code, 1) << o.stderr_text;
-  EXPECT_EQ(status_of(o), status) << o.stderr_first_line;
-  // The document is kopt's own, not a forged one (class 20 writes {"status":"ok"} without it).
-  EXPECT_TRUE(o.result.is_object() && o.result.contains("schema")) << o.result.dump();
-  if (phrases.size() > 0) expect_reason_contains_any(o.stderr_first_line, phrases);
-}
-
-// A flag verdict: the run succeeds, the kernel was timed honestly (the cheat does at least
-// the reference's work, so a median far below the reference's means work escaped the timer),
-// and the warnings name the class.
-void expect_flagged(const bench_outcome& o, std::string_view flag) {
-  ASSERT_EQ(o.exit_code, 0) << o.stderr_text;
-  EXPECT_EQ(status_of(o), "ok");
-  ASSERT_TRUE(testing::present(o.result, "kernel") && testing::present(o.result, "reference")) << o.result.dump(1);
-  const double kernel_ms = field(o.result, "/kernel/median_ms").get<double>();
-  const double reference_ms = field(o.result, "/reference/median_ms").get<double>();
-  EXPECT_GE(field(o.result, "/kernel/sample_count").get<int>(), 10);
-  EXPECT_GE(kernel_ms, 0.5 * reference_ms) << "kernel " << kernel_ms << " ms vs reference " << reference_ms << " ms";
-  ASSERT_TRUE(o.result.contains("warnings") && o.result.at("warnings").is_array()) << o.result.dump(1);
-  const auto& warnings = o.result.at("warnings");
-  const bool found = std::any_of(warnings.begin(), warnings.end(), [&](const nlohmann::json& w) {
-    return w.is_string() && w.get<std::string>().rfind(flag, 0) == 0;
-  });
-  EXPECT_TRUE(found) << "no warning starting with \"" << flag << "\" in " << warnings.dump(1);
-}
-
-// For cheats that a judge can leave nothing to exploit: when every call gets fresh inputs and
-// poisoned outputs, a cheat that skips only when y already looks right, or that replays an
-// answer only for inputs it has seen, never finds either and does the whole work every call.
-// Such a run is either caught naming the class, or ends ok with the work timed honestly;
-// either branch asserts its exit code and status.
-void expect_caught_or_forced_honest(const bench_outcome& o, std::initializer_list<std::string_view> phrases) {
-  if (o.exit_code == 1) {
-    expect_failure(o, "failed", phrases);
-    return;
-  }
-  ASSERT_EQ(o.exit_code, 0) << o.stderr_text;
-  EXPECT_EQ(status_of(o), "ok");
-  ASSERT_TRUE(testing::present(o.result, "kernel") && testing::present(o.result, "reference")) << o.result.dump(1);
-  EXPECT_GE(field(o.result, "/kernel/sample_count").get<int>(), 10);
-  const double kernel_ms = field(o.result, "/kernel/median_ms").get<double>();
-  const double reference_ms = field(o.result, "/reference/median_ms").get<double>();
-  EXPECT_GE(kernel_ms, 0.5 * reference_ms) << "passed, but the kernel took " << kernel_ms
-                                            << " ms against the reference's " << reference_ms << " ms: was work skipped?";
+  return integrity::bench(data_dir(), kernel_file, reference_file, extra_args);
 }
 
 // Adaptive variants that are honest on the first calls are caught by the random full check

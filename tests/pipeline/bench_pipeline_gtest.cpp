@@ -153,7 +153,55 @@ TEST_F(BenchPipeline, WrongValuesOnAValidationSeedNameTheSeed) {
   EXPECT_EQ(outcome.document["correctness"]["seeds"][0]["passed"], false);
 }
 
-TEST_F(BenchPipeline, AKernelThatFailsInItsOwnProcessNeverStartsTheReference) {
+TEST_F(BenchPipeline, AnEarlierWrongOutputIsTheVerdictOverALaterFailureInTheKernelsProcess) {
+  // The kernel's process failed it while timing (after keeping the validation seeds'
+  // outputs); the reference still makes those outputs, and seed 0's wrong values came first.
+  recorded_worker worker(recorded_h200(), [](const harness::bench_job& job) {
+    if (harness::is_reference_role(job)) {
+      leave_outputs(job, 1.0f);
+      json reference = recorded("reference_child_result_ok.json");
+      reference.erase("reference");  // validation only: not timed
+      return child_that_wrote(reference);
+    }
+    json result = recorded("child_result_ok.json");
+    result["status"] = "failed";
+    result["reason"] = "work outside kernels: call 1 ran no kernel on the GPU";
+    result["evidence"] = json::array({result["evidence"][0], result["evidence"][1]});  // the seeds before timing
+    harness::bench_job kept = job;
+    kept.evidence = harness::evidence_keys_from_json(result["evidence"]);
+    leave_outputs(kept, 3.0f);
+    return child_that_wrote(result);
+  });
+  const bench_outcome outcome = run_bench(vector_add(example("vector_add.cu")), worker);
+  ASSERT_EQ(worker.runs().size(), 2u);
+  EXPECT_TRUE(worker.runs()[1].job.validation_only) << "a failed kernel's reference is not timed";
+  EXPECT_EQ(worker.runs()[1].job.evidence.size(), 2u);
+  const std::string reason = outcome.document["reason"].get<std::string>();
+  EXPECT_EQ(reason.rfind("validation failed (seed 0): wrong values", 0), 0u) << reason;
+  EXPECT_EQ(outcome.document["correctness"]["passed"], false);
+}
+
+TEST_F(BenchPipeline, ALaterFailureInTheKernelsProcessStandsWhenTheKeptOutputsAreRight) {
+  recorded_worker worker(recorded_h200(), [](const harness::bench_job& job) {
+    if (harness::is_reference_role(job)) {
+      leave_outputs(job, 1.0f);
+      return child_that_wrote(recorded("reference_child_result_ok.json"));
+    }
+    json result = recorded("child_result_ok.json");
+    result["status"] = "failed";
+    result["reason"] = "host thread: a kernel issued from another thread while no solve() call was running";
+    harness::bench_job kept = job;
+    kept.evidence = harness::evidence_keys_from_json(result["evidence"]);
+    leave_outputs(kept, 1.0f);
+    return child_that_wrote(result);
+  });
+  const bench_outcome outcome = run_bench(vector_add(example("vector_add.cu")), worker);
+  EXPECT_EQ(outcome.document["reason"].get<std::string>().rfind("host thread:", 0), 0u) << outcome.document["reason"];
+  EXPECT_EQ(outcome.document["correctness"]["passed"], false);
+  EXPECT_TRUE(outcome.document["kernel"].is_null()) << "no timing figures for a failed kernel";
+}
+
+TEST_F(BenchPipeline, AKernelThatFailsInItsOwnProcessBeforeKeepingAnythingNeverStartsTheReference) {
   recorded_worker worker(recorded_h200(), [](const harness::bench_job&) {
     json result = recorded("child_result_ok.json");
     result["status"] = "failed";
