@@ -5,7 +5,8 @@ kopt starts it; users never call it. Commands:
   check-reference MODULE.py      parse the module (no import, no torch) and check that it defines
                                  reference(); exit 2 with the problem otherwise
   check-triton MODULE.py [REF.py] the same for a Triton kernel's run_kernel() and setup() (which
-                                 a reference with a setup() of its own makes optional)
+                                 a reference with a setup() of its own makes optional); prints
+                                 whose setup() the problem is ("reference" or "kernel")
   triton-problem JOB RESULT      a Triton kernel's problem: setup() for every validation seed, in a
                                  process where the kernel never runs (kopt_runtime/triton_problem.py)
   triton JOB RESULT              the kernel's measuring process: kopt's protocol over run_kernel()
@@ -33,7 +34,7 @@ def main(argv):
         if len(argv) == 2 and argv[0] == "check-reference":
             modules.check_reference(argv[1])
         elif len(argv) in (2, 3) and argv[0] == "check-triton":
-            modules.check_triton_kernel(argv[1], argv[2] if len(argv) == 3 else None)
+            print(modules.check_triton_kernel(argv[1], argv[2] if len(argv) == 3 else None))  # whose problem
         elif len(argv) == 3 and argv[0] == "reference":
             from kopt_runtime import reference_job
             reference_job.run(argv[1], argv[2])

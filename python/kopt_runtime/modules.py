@@ -40,10 +40,12 @@ def check_reference(path):
 
 def check_triton_kernel(path, reference=None):
     """A Triton kernel needs run_kernel(), and setup() unless its reference defines one (the
-    problem is then the reference's)."""
+    problem is then the reference's). Returns whose setup() the problem is: "reference" or
+    "kernel"."""
     names = defined_names(path, "Triton kernel", "kernel")
     needed = ["run_kernel"]
-    if not (reference and "setup" in defined_names(reference, "reference", "--ref")):
+    owner = "reference" if reference and "setup" in defined_names(reference, "reference", "--ref") else "kernel"
+    if owner == "kernel":
         needed.insert(0, "setup")
     missing = [n for n in needed if n not in names]
     if missing:
@@ -51,6 +53,7 @@ def check_triton_kernel(path, reference=None):
             f"the Triton kernel {path} defines no {' and no '.join(m + '()' for m in missing)}: a Triton module needs "
             "setup(**dims, seed=...) returning {\"inputs\": {...}, \"outputs\": [...]} (or a reference with one) "
             "and run_kernel(**inputs)")
+    return owner
 
 
 def load_module(path, what, prefix):

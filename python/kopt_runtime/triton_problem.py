@@ -23,11 +23,12 @@ DISTINCT_LIMIT = 16  # an input with at most this many distinct values is drawn 
 
 
 def problem_owner(job):
-    """(path, "reference" or "kernel"): whose setup() defines the problem."""
+    """(path, "reference" or "kernel"): whose setup() defines the problem (as kopt found it when
+    it checked the modules, else found here the same way)."""
     reference = job["reference_source"]
-    if reference and "setup" in modules.defined_names(reference, "reference", "--ref"):
-        return reference, "reference"
-    return job["kernel_source"], "kernel"
+    owner = job.get("problem_owner") or (
+        "reference" if reference and "setup" in modules.defined_names(reference, "reference", "--ref") else "kernel")
+    return (reference, "reference") if owner == "reference" else (job["kernel_source"], "kernel")
 
 
 def describe_tensor(name, tensor, role, known, where):

@@ -25,6 +25,7 @@ json to_json(const bench_job& job) {
                           {"evidence_dir", job.evidence_dir},
                           {"evidence", to_json(job.evidence)},
                           {"triton_problem", job.triton_problem},
+                          {"problem_owner", job.problem_owner},
                           {"kernel_source", job.kernel_source},
                           {"kernel_library", job.kernel_library},
                           {"reference_source", job.reference_source},
@@ -67,6 +68,7 @@ bench_job bench_job_from_json(const json& d) {
   job.evidence_dir = d.at("evidence_dir").get<std::string>();
   job.evidence = evidence_keys_from_json(d.at("evidence"));
   job.triton_problem = d.at("triton_problem");
+  job.problem_owner = d.at("problem_owner").get<std::string>();
   job.kernel_source = d.at("kernel_source").get<std::string>();
   job.kernel_library = d.at("kernel_library").get<std::string>();
   job.reference_source = d.at("reference_source").get<std::string>();

@@ -28,6 +28,9 @@ struct bench_job {
   // A Triton kernel's problem (triton_problem.h), from the problem step the parent ran first;
   // null for CUDA, whose children plan the buffers from the sources themselves.
   json triton_problem = nullptr;
+  // Whose setup() a Triton problem is ("reference" or "kernel"; "" before kopt checked): the
+  // problem step gets the reference's clean environment unless it runs the kernel's own code.
+  std::string problem_owner;
   std::string kernel_source;
   std::string kernel_library;
   std::string reference_source;    // "" without a reference

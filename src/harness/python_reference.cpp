@@ -79,8 +79,9 @@ json parameters_json(const kernel::kernel_plan& plan, const triton_problem* trit
 
 namespace {
 
-void check_python_module(const std::string& python, const fs::path& runner, const char* check_command,
-                         const fs::path& module, const fs::path& reference = {}) {
+// The check's output (the runner prints what it found, if anything).
+std::string check_python_module(const std::string& python, const fs::path& runner, const char* check_command,
+                                const fs::path& module, const fs::path& reference = {}) {
   std::vector<std::string> argv = {python, runner.string(), check_command, module.string()};
   if (!reference.empty()) argv.push_back(reference.string());
   const process_result run = run_process({.argv = argv, .timeout = std::chrono::seconds(60)});
@@ -89,6 +90,7 @@ void check_python_module(const std::string& python, const fs::path& runner, cons
                             module.string()));
   }
   if (!run.succeeded()) throw_runner_problem(run, module);
+  return std::string(trim(run.stdout_text));
 }
 
 }  // namespace
@@ -97,9 +99,9 @@ void check_python_reference(const std::string& python, const fs::path& runner, c
   check_python_module(python, runner, "check-reference", module);
 }
 
-void check_triton_module(const std::string& python, const fs::path& runner, const fs::path& module,
-                         const fs::path& reference) {
-  check_python_module(python, runner, "check-triton", module, reference);
+std::string check_triton_module(const std::string& python, const fs::path& runner, const fs::path& module,
+                                const fs::path& reference) {
+  return check_python_module(python, runner, "check-triton", module, reference);
 }
 
 python_reference_result run_python_reference(const python_reference_request& request) {

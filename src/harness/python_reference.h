@@ -70,7 +70,8 @@ void check_python_reference(const std::string& python, const std::filesystem::pa
 
 // The same for a Triton kernel module: that it parses and defines run_kernel() and setup()
 // (which a .py `reference` defining its own setup() makes optional; empty: no reference).
-void check_triton_module(const std::string& python, const std::filesystem::path& runner,
+// Returns whose setup() the problem is: "reference" or "kernel".
+std::string check_triton_module(const std::string& python, const std::filesystem::path& runner,
                          const std::filesystem::path& module, const std::filesystem::path& reference);
 
 }  // namespace kopt::harness

@@ -54,8 +54,8 @@ prepared_bench prepare_bench(const bench_target& options, harness::bench_job& jo
     // Checked before anything slow: that the module parses and defines run_kernel() and, unless
     // the reference has one, setup().
     use_python_runner(job);
-    harness::check_triton_module(job.python, job.python_runner, p.kernel_file,
-                                 p.ref_file.extension() == ".py" ? p.ref_file : fs::path());
+    job.problem_owner = harness::check_triton_module(job.python, job.python_runner, p.kernel_file,
+                                                     p.ref_file.extension() == ".py" ? p.ref_file : fs::path());
   }
   if (!options.ref.empty()) {
     read_text_file(p.ref_file, "reference file");

@@ -43,11 +43,13 @@ class process_worker final : public measuring_worker {
     // Triton compiles into a cache of this run's own, so no binary from an earlier run (of
     // another version of the module, say) can stand in for the one the source gives now.
     if (is_triton(job)) env["TRITON_CACHE_DIR"] = (work / "triton-cache").string();
-    // The reference's process, and a Triton problem's (its setup() is the reference side's),
-    // get the user's environment cut down to what finding the driver and Python needs
-    // (reference_environment.h).
+    // The reference's process, and a Triton problem's when it runs the reference's setup(), get
+    // the user's environment cut down to what finding the driver and Python needs
+    // (reference_environment.h). The kernel module's own setup() sees what the kernel does.
     std::vector<std::string> unset;
-    if (harness::is_reference_role(job) || harness::is_problem_role(job)) unset = variables_to_clear_for_reference();
+    const bool reference_side =
+        harness::is_reference_role(job) || (harness::is_problem_role(job) && job.problem_owner != "kernel");
+    if (reference_side) unset = variables_to_clear_for_reference();
     wrapped_child_run run;
     run.process = run_process({.argv = argv,
                                .extra_env = env,
