@@ -4,10 +4,14 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <optional>
+#include <string>
 
 #include "cli/commands.h"
 #include "core/error.h"
+#include "core/files.h"
 #include "core/json_io.h"
+#include "core/result_seal.h"
 #include "harness/kernel_run.h"
 #include "harness/reference_run.h"
 
@@ -23,9 +27,12 @@ class harness_command final : public command {
   }
 
   int run() override {
+    // Before anything of the code under test is loaded: the key kopt sealed this run with.
+    const std::optional<std::string> key = take_result_key();
     const harness::bench_job job = harness::bench_job_from_json(read_json_file(m_job));
-    write_json_file(m_result, harness::is_reference_role(job) ? harness::run_reference_job(job)
-                                                                : harness::run_kernel_job(job));
+    const json result = harness::is_reference_role(job) ? harness::run_reference_job(job) : harness::run_kernel_job(job);
+    const std::string text = json_text(result);
+    write_file_atomic(m_result, key ? sealed(*key, text) : text);
     // Leave at once: exit() would run the kernel library's destructors and atexit handlers,
     // which could rewrite the result just written (EXPLOITS.md #20).
     std::fflush(nullptr);

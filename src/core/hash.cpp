@@ -59,4 +59,16 @@ std::string sha1_hex(std::string_view bytes) {
   return hasher(digest_kind::sha1).update(bytes).hex_digest();
 }
 
+std::string hmac_sha256_hex(std::string_view key, std::string_view text) {
+  unsigned char mac[EVP_MAX_MD_SIZE];
+  std::size_t length = 0;
+  if (EVP_Q_mac(nullptr, "HMAC", nullptr, "SHA256", nullptr, key.data(), key.size(),
+                reinterpret_cast<const unsigned char*>(text.data()), text.size(), mac, sizeof mac, &length) == nullptr) {
+    check_openssl(0, "EVP_Q_mac");
+  }
+  std::string hex;
+  for (std::size_t i = 0; i < length; ++i) hex += fmt::format("{:02x}", mac[i]);
+  return hex;
+}
+
 }  // namespace kopt

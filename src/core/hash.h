@@ -28,6 +28,8 @@ class hasher {
 };
 
 std::string sha256_hex(std::string_view bytes);
+// HMAC-SHA256 of `text` under `key`, as lower-case hex.
+std::string hmac_sha256_hex(std::string_view key, std::string_view text);
 std::string sha1_hex(std::string_view bytes);
 
 }  // namespace kopt

@@ -143,6 +143,7 @@ process_result run_process(const process_request& request) {
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, out_pipe.fds[1], 1);
   posix_spawn_file_actions_adddup2(&actions, err_pipe.fds[1], 2);
+  for (const auto& [here, there] : request.pass_fds) posix_spawn_file_actions_adddup2(&actions, here, there);
   if (request.working_dir) {
     posix_spawn_file_actions_addchdir_np(&actions, request.working_dir->c_str());
   }

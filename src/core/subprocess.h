@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kopt {
@@ -21,6 +22,8 @@ struct process_request {
   // until every process holding its pipes does, and any process it left running (detached
   // with setsid, say) is killed before run_process returns, and named in `left_running`.
   bool ends_with_program = false;
+  // Descriptors the program inherits: (descriptor here, its number in the program).
+  std::vector<std::pair<int, int>> pass_fds;
 };
 
 struct process_result {

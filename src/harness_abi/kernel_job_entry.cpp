@@ -14,7 +14,9 @@
 
 #include "abi_text.h"
 #include "core/error.h"
+#include "core/files.h"
 #include "core/json_io.h"
+#include "core/result_seal.h"
 #include "core/phase_clock.h"
 #include "core/version.h"
 #include "harness/bench_job.h"
@@ -34,8 +36,10 @@ namespace {
 using kopt::json;
 namespace harness = kopt::harness;
 
-// What was loaded when the runner loaded this library: before the kernel module was imported.
+// Taken when the runner loads this library, before the kernel module is imported: what was
+// loaded then (the library check's baseline), and the key kopt sealed this run with.
 const std::vector<std::string> library_baseline = harness::loaded_compute_libraries();
+const std::optional<std::string> result_key = kopt::take_result_key();
 
 constexpr std::size_t failure_capacity = 256 * 1024;  // [bytes] for a reason and a traceback
 constexpr std::size_t facts_capacity = 4 * 1024 * 1024;  // [bytes]
@@ -137,7 +141,8 @@ extern "C" int kopt_run_kernel_job(const char* job_json, const char* kernel_setu
   try {
     const harness::bench_job job = harness::bench_job_from_json(json::parse(job_json));
     const json result = run_job(job, kernel_setup_json, bind, call, facts, context);
-    kopt::write_json_file(result_path, result);
+    const std::string text = kopt::json_text(result);
+    kopt::write_file_atomic(result_path, result_key ? kopt::sealed(*result_key, text) : text);
   } catch (const kopt::error& e) {
     *error = kopt::harness_abi::copy_out(e.headline());
     return 1;

@@ -151,6 +151,14 @@ json run_measuring_child(measuring_worker& worker, const harness::bench_job& job
     if (child.result && child.result->contains("evidence")) failed["evidence"] = (*child.result)["evidence"];
     return failed;
   }
+  if (child.forged_result) {
+    // EXPLOITS.md #20: the file is not what kopt's harness wrote.
+    return json{{"status", "failed"},
+                {"reason", fmt::format("forged result: {} measuring process's result does not carry the seal kopt "
+                                       "gave that process: something other than kopt's harness wrote it",
+                                       process)},
+                {"correctness", json{{"checked", false}, {"passed", nullptr}}}};
+  }
   if (run.succeeded() && child.result) return *child.result;
   // "the kernel did not finish: the measuring process ...", "the reference ...: its ...".
   const char* who = side == measuring_side::kernel ? "the kernel" : side == measuring_side::reference ? "the reference" : "setup()";

@@ -13,6 +13,7 @@
 #include "core/files.h"
 #include "core/install_layout.h"
 #include "kernel/buffer_plan.h"
+#include "pipeline/child_seal.h"
 #include "pipeline/reference_environment.h"
 
 namespace kopt::pipeline {
@@ -51,13 +52,16 @@ class process_worker final : public measuring_worker {
         harness::is_reference_role(job) || (harness::is_problem_role(job) && job.problem_owner != "kernel");
     if (reference_side) unset = variables_to_clear_for_reference();
     wrapped_child_run run;
-    run.process = run_process({.argv = argv,
-                               .extra_env = env,
-                               .unset_env = unset,
-                               .timeout = std::chrono::seconds(timeout_s),
-                               .ends_with_program = true});
+    process_request request{.argv = argv,
+                            .extra_env = env,
+                            .unset_env = unset,
+                            .timeout = std::chrono::seconds(timeout_s),
+                            .ends_with_program = true};
+    const child_seal seal(result_is_sealed(wrapper, job));
+    seal.prepare(request);
+    run.process = run_process(request);
+    run.result = seal.read(result_file, run.forged_result);
     std::error_code ec;
-    if (fs::exists(result_file, ec)) run.result = read_json_file(result_file);
     fs::remove_all(work, ec);
     return run;
   }
@@ -66,6 +70,10 @@ class process_worker final : public measuring_worker {
 }  // namespace
 
 std::unique_ptr<measuring_worker> make_process_worker() { return std::make_unique<process_worker>(); }
+
+bool result_is_sealed(const std::vector<std::string>& wrapper, const harness::bench_job& job) {
+  return wrapper.empty() && !harness::is_problem_role(job);
+}
 
 bool is_triton(const harness::bench_job& job) { return job.backend == kernel::to_string(kernel::backend::triton); }
 

@@ -20,7 +20,12 @@ namespace kopt::pipeline {
 struct wrapped_child_run {
   std::optional<json> result;   // what the child wrote; none when it died first
   process_result process;       // how the child (or its wrapper) ended, with all output
+  bool forged_result = false;   // a result file without the seal kopt gave the child (child_seal.h)
 };
+
+// Whether a child's result must carry the seal: the kernel's and the reference's, run as they
+// are (not under a wrapper, not the Triton problem's setup()).
+bool result_is_sealed(const std::vector<std::string>& wrapper, const harness::bench_job& job);
 
 class measuring_worker {
  public:

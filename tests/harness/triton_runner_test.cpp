@@ -14,6 +14,7 @@
 #include "core/python.h"
 #include "harness/bench_job.h"
 #include "pipeline/judged_run.h"
+#include "pipeline/child_seal.h"
 #include "pipeline/measuring_worker.h"
 #include "pipeline/triton_problem_step.h"
 #include "support/kopt_process.h"
@@ -49,11 +50,14 @@ class cpu_worker final : public pipeline::measuring_worker {
     // `kopt harness` is this test's kopt, not the test program that is running.
     std::vector<std::string> argv = pipeline::measuring_child_argv(job, job_file.string(), result_file.string());
     if (argv.front() == fs::read_symlink("/proc/self/exe").string()) argv.front() = kopt::testing::kopt_binary().string();
-    run.process = run_process({.argv = argv,
-                               .extra_env = m_env,
-                               .timeout = std::chrono::seconds(timeout_s),
-                               .ends_with_program = true});
-    if (fs::exists(result_file)) run.result = read_json_file(result_file);
+    process_request request{.argv = argv,
+                            .extra_env = m_env,
+                            .timeout = std::chrono::seconds(timeout_s),
+                            .ends_with_program = true};
+    const pipeline::child_seal seal(pipeline::result_is_sealed({}, job));
+    seal.prepare(request);
+    run.process = run_process(request);
+    run.result = seal.read(result_file, run.forged_result);
     return run;
   }
 
@@ -256,6 +260,19 @@ TEST(TritonRunner, AProcessTheKernelDetachesIsKilledAndFailsTheRun) {
   EXPECT_EQ(reason.rfind("detached process: the measuring process left 2 processes running after it ended (", 0), 0u)
       << reason;
   EXPECT_NE(reason.find("sleep 41); kopt killed them"), std::string::npos) << reason;
+}
+
+TEST(TritonRunner, AResultTheModuleWritesItselfIsRefused) {
+  // Right on the first seed, whose outputs kopt kept; then it writes a pass on that seed alone
+  // into kopt's result file and ends the process. Without the seal kopt would take it.
+  triton_fixture f;
+  const runner_run r = f.run("forges_result");
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_EQ(r.result["status"], "failed");
+  EXPECT_EQ(r.result["reason"].get<std::string>().rfind(
+                "forged result: the measuring process's result does not carry the seal kopt gave that process", 0),
+            0u)
+      << r.result["reason"];
 }
 
 TEST(TritonRunner, AReferenceWithASetupDefinesTheProblemAndTheKernelNeedsNone) {

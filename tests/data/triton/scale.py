@@ -38,7 +38,26 @@ def scale_kernel(x_ptr, y_ptr, n, limit, BLOCK: tl.constexpr, MODE: tl.constexpr
 
 MODES = {"correct": 0, "half": 0, "past_end": 0, "reads_output": 1, "inout": 1, "writes_input": 2, "nan": 3,
          "faults": 4, "hangs": 5, "patches_reference": 6, "seed_blind": 0, "tampers_problem": 6,
-         "detaches": 0}
+         "detaches": 0, "forges_result": 0}
+
+
+CALLS = [0]
+
+
+def forge_the_result_and_leave():
+    """On its second call, writes the result kopt reads (its path is on this process's command
+    line) as a pass on the first seed alone, whose outputs kopt already kept, and ends the
+    process before the protocol can go on."""
+    import json
+    import sys
+
+    CALLS[0] += 1
+    if CALLS[0] < 2:
+        return
+    with open(sys.argv[3], "w") as f:
+        json.dump({"status": "ok", "reason": "", "problem_source": "kernel",
+                   "evidence": [{"kind": "seed", "value": 0, "when": "before timing"}]}, f)
+    os._exit(0)
 
 
 def zero_the_problems_inputs():
@@ -71,6 +90,8 @@ def run_kernel(*, x, y, n, **_):
         raise ValueError("the block size does not divide n")
     if VARIANT == "tampers_problem":
         zero_the_problems_inputs()
+    if VARIANT == "forges_result":
+        forge_the_result_and_leave()
     if VARIANT == "detaches":  # a process of its own session, to act once this one has ended
         import subprocess
         subprocess.Popen(["sleep", "41"], start_new_session=True, stdin=subprocess.DEVNULL,
