@@ -1,14 +1,14 @@
 #include "core/orphans.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 
 #include <fmt/format.h>
 
@@ -16,9 +16,21 @@ namespace kopt {
 namespace fs = std::filesystem;
 namespace {
 
+// A /proc file's text, or "" when the process has gone meanwhile (reading then fails with
+// ESRCH: processes come and go while the folder is scanned).
 std::string file_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "";
+  std::string text;
+  char buffer[4096];
+  while (true) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return text;
 }
 
 // The parent of process `pid` from /proc/PID/stat ("pid (comm) state ppid ..."; the command
@@ -46,11 +58,11 @@ std::vector<pid_t> children_of_this_process(std::vector<std::string>& described)
   std::vector<pid_t> found;
   const pid_t self = ::getpid();
   std::error_code ec;
-  for (const auto& entry : fs::directory_iterator("/proc", ec)) {
-    const std::string name = entry.path().filename().string();
+  for (auto it = fs::directory_iterator("/proc", ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().filename().string();
     if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
     if (parent_of(name) != self) continue;
-    found.push_back(static_cast<pid_t>(std::stol(name)));
+    found.push_back(static_cast<pid_t>(std::stol(name)));  // digits only, checked above
     described.push_back(fmt::format("{} {}", name, command_line(name)));
   }
   return found;
