@@ -51,6 +51,17 @@ json to_json(const triton_problem& problem) {
               {"scalars", problem.scalars},  {"digests", problem.digests}};
 }
 
+triton_tensor triton_tensor_layout_from_json(const json& t) {
+  triton_tensor tensor;
+  tensor.name = t.at("name").get<std::string>();
+  tensor.dtype = t.at("dtype").get<std::string>();
+  tensor.shape = t.at("shape").get<std::vector<std::int64_t>>();
+  tensor.strides = t.at("strides").get<std::vector<std::int64_t>>();
+  tensor.span = t.at("span").get<std::int64_t>();
+  tensor.role = role_named(t.at("role").get<std::string>());
+  return tensor;
+}
+
 triton_problem triton_problem_from_json(const json& document) {
   try {
     triton_problem problem;
@@ -62,13 +73,7 @@ triton_problem triton_problem_from_json(const json& document) {
     problem.scalars = document.at("scalars");
     problem.digests = document.at("digests").get<std::map<std::string, std::string>>();
     for (const auto& t : document.at("tensors")) {
-      triton_tensor tensor;
-      tensor.name = t.at("name").get<std::string>();
-      tensor.dtype = t.at("dtype").get<std::string>();
-      tensor.shape = t.at("shape").get<std::vector<std::int64_t>>();
-      tensor.strides = t.at("strides").get<std::vector<std::int64_t>>();
-      tensor.span = t.at("span").get<std::int64_t>();
-      tensor.role = role_named(t.at("role").get<std::string>());
+      triton_tensor tensor = triton_tensor_layout_from_json(t);
       if (!t.at("values").is_null()) tensor.values = kernel::value_distribution_from_json(t.at("values"));
       problem.tensors.push_back(std::move(tensor));
     }

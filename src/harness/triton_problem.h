@@ -46,6 +46,9 @@ struct triton_problem {
 };
 
 json to_json(const triton_problem& problem);
+// A tensor's name, element type, shape, strides, span and role from its JSON (the problem's,
+// or the problem step's answer); not its values. Throws json::exception when malformed.
+triton_tensor triton_tensor_layout_from_json(const json& tensor);
 // Throws kopt::error on a malformed document.
 triton_problem triton_problem_from_json(const json& document);
 

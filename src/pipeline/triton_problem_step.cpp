@@ -16,12 +16,6 @@ namespace kopt::pipeline {
 namespace fs = std::filesystem;
 namespace {
 
-kernel::buffer_role role_named(const std::string& name) {
-  if (name == "inout") return kernel::buffer_role::inout;
-  if (name == "out") return kernel::buffer_role::out;
-  return kernel::buffer_role::in;
-}
-
 std::string file_digest(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw error(fmt::format("the Triton problem step left no {}", path.string()));
@@ -34,7 +28,7 @@ std::string file_digest(const fs::path& path) {
   return digest.hex_digest();
 }
 
-harness::triton_problem problem_of(const json& answer, const fs::path& dir, const std::vector<std::uint64_t>& seeds) {
+harness::triton_problem problem_of(const json& answer, const fs::path& dir, const std::vector<std::uint64_t>& seeds) try {
   harness::triton_problem problem;
   problem.dir = dir;
   problem.owner = answer.at("owner").get<std::string>();
@@ -43,13 +37,7 @@ harness::triton_problem problem_of(const json& answer, const fs::path& dir, cons
   problem.order = answer.at("order").get<std::vector<std::string>>();
   problem.scalars = answer.at("scalars");
   for (const auto& t : answer.at("tensors")) {
-    harness::triton_tensor tensor;
-    tensor.name = t.at("name").get<std::string>();
-    tensor.dtype = t.at("dtype").get<std::string>();
-    tensor.shape = t.at("shape").get<std::vector<std::int64_t>>();
-    tensor.strides = t.at("strides").get<std::vector<std::int64_t>>();
-    tensor.span = t.at("span").get<std::int64_t>();
-    tensor.role = role_named(t.at("role").get<std::string>());
+    harness::triton_tensor tensor = harness::triton_tensor_layout_from_json(t);
     const auto element = kernel::element_type_by_name(tensor.dtype);
     if (!element) throw error(fmt::format("setup() returned {} as {}, which kopt cannot compare", tensor.name, tensor.dtype));
     if (tensor.role != kernel::buffer_role::out) tensor.values = fitted_distribution(*element, t.at("values"));
@@ -60,6 +48,8 @@ harness::triton_problem problem_of(const json& answer, const fs::path& dir, cons
     problem.tensors.push_back(std::move(tensor));
   }
   return problem;
+} catch (const json::exception& e) {
+  throw error(fmt::format("the Triton problem step's answer is malformed (a kopt bug: report it): {}", e.what()));
 }
 
 }  // namespace
