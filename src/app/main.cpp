@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "core/json_io.h"
 #include "core/text.h"
+#include "build_stamp.h"
 #include "core/version.h"
 
 namespace {
@@ -68,7 +69,8 @@ std::vector<std::string> command_line_words(int argc, char** argv, const command
 
 int main(int argc, char** argv) {
   CLI::App app{"kopt: compile, validate, time, profile and diagnose GPU kernels", "kopt"};
-  app.set_version_flag("--version", fmt::format("kopt {}", kopt::version_string));
+  app.set_version_flag("--version", fmt::format("kopt {} (commit {}, built {})", kopt::version_string,
+                                                 kopt::build_commit, kopt::build_date));
   app.require_subcommand(1);
   app.footer("Run `kopt COMMAND --help` for a command's options. Exit codes: 0 success, "
              "1 the kernel under test failed, 2 usage or environment error.");

@@ -12,6 +12,23 @@ namespace {
 using testing::first_line;
 using testing::run_kopt;
 
+TEST(Version, NamesTheCommitAndTheBuildDate) {
+  const auto r = run_kopt({"--version"});
+  EXPECT_EQ(r.exit_code, 0);
+  // "kopt 0.1.0 (commit 1234567890ab, built 2026-12-02)"; "+changes" marks a tree with
+  // uncommitted changes, "unknown" a build outside a git checkout.
+  const std::string line = first_line(r.stdout_text);
+  EXPECT_EQ(line.rfind("kopt ", 0), 0u) << line;
+  const std::size_t commit = line.find("(commit ");
+  ASSERT_NE(commit, std::string::npos) << line;
+  const std::string hash = line.substr(commit + 8, line.find_first_of("+,", commit + 8) - commit - 8);
+  EXPECT_TRUE(hash == "unknown" || (hash.size() == 12 && hash.find_first_not_of("0123456789abcdef") == std::string::npos))
+      << line;
+  const std::size_t built = line.find(", built ");
+  ASSERT_NE(built, std::string::npos) << line;
+  EXPECT_EQ(line.size(), built + 8 + 10 + 1) << "a date YYYY-MM-DD, then ')': " << line;
+}
+
 TEST(UsageErrors, AMistypedCommandGetsTheCommandItResembles) {
   const auto r = run_kopt({"bnch", "examples/vector_add.cu"});
   EXPECT_EQ(r.exit_code, 2);
