@@ -1,5 +1,5 @@
 // kopt analyze REPORT.ncu-rep|raw.csv: bottleneck diagnosis of every profiled kernel launch,
-// written to analysis.md and analysis.json (schema kopt.analysis/v2).
+// written to a markdown and a JSON file named after the report (schema kopt.analysis/v2).
 
 #include <cstdio>
 #include <filesystem>
@@ -35,9 +35,11 @@ class analyze_command final : public command {
                    "file beside a raw CSV with the same prefix (x_raw.csv -> x_details.csv)");
     sub.add_option("--backend", m_backend, "knowledge base for the recommendations: cuda, cutlass or triton "
                                            "(default: guessed from the kernel names)");
-    sub.add_option("--out", m_out, "folder for analysis.md and analysis.json (default: beside the report)");
+    sub.add_option("--out", m_out,
+                   "folder for the two files, named after the report (analysis.md and analysis.json for kopt "
+                   "profile's ncu_raw.csv; NAME_analysis.* for NAME_raw.csv or NAME.ncu-rep), default: beside the report");
     sub.add_option("--ncu-bin", m_ncu_bin, "ncu to export a .ncu-rep with (default: searched)");
-    sub.add_flag("--json", m_json, "print analysis.json instead of one line per kernel");
+    sub.add_flag("--json", m_json, "print the JSON document instead of one line per kernel");
   }
 
   int run() override {
@@ -56,7 +58,10 @@ class analyze_command final : public command {
           std::fputs(fmt::format("    first to try: {} (kopt kb show {})\n", first.title, first.id).c_str(), stdout);
         }
       }
-      std::fputs(fmt::format("wrote analysis.md and analysis.json in {}\n", out.string()).c_str(), stdout);
+      std::fputs(fmt::format("wrote {} and {} in {}\n", outcome.markdown_file.filename().string(),
+                             outcome.json_file.filename().string(), out.string())
+                     .c_str(),
+                 stdout);
     }
     return static_cast<int>(exit_status::ok);
   }

@@ -29,6 +29,13 @@ void require_speed_of_light(const analyze::analysis& a) {
 
 }  // namespace
 
+std::string analysis_file_stem(const fs::path& report) {
+  std::string stem = report.stem().string();
+  if (stem.size() > 4 && stem.ends_with("_raw")) stem.resize(stem.size() - 4);
+  if (stem == "ncu" || stem == "full") return "analysis";
+  return stem + "_analysis";
+}
+
 analysis_outcome run_analysis(const analysis_request& request) {
   const analysis_inputs in = load_analysis_inputs(request.report, request.details, request.ncu_bin);
   analysis_outcome outcome;
@@ -46,8 +53,11 @@ analysis_outcome run_analysis(const analysis_request& request) {
 
   outcome.out = request.out ? *request.out : fs::absolute(request.report).parent_path();
   outcome.document = analyze::to_json(a);
-  write_json_file(outcome.out / "analysis.json", outcome.document);
-  write_file_atomic(outcome.out / "analysis.md", analyze::to_markdown(a));
+  const std::string stem = analysis_file_stem(request.report);
+  outcome.json_file = outcome.out / (stem + ".json");
+  outcome.markdown_file = outcome.out / (stem + ".md");
+  write_json_file(outcome.json_file, outcome.document);
+  write_file_atomic(outcome.markdown_file, analyze::to_markdown(a));
   return outcome;
 }
 

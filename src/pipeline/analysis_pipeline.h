@@ -1,6 +1,7 @@
 #pragma once
 // `analyze` as a function: an ncu report (or its raw CSV) to one diagnosis per profiled launch,
-// written as analysis.md and analysis.json. The CLI and the loop call it alike.
+// written as a markdown and a JSON file named after the report (analysis_file_stem). The CLI
+// and the loop call it alike.
 
 #include <filesystem>
 #include <optional>
@@ -21,9 +22,17 @@ struct analysis_request {
 
 struct analysis_outcome {
   analyze::analysis analysis;
-  json document = nullptr;                       // analysis.json's contents
-  std::filesystem::path out;                     // where analysis.md and analysis.json are
+  json document = nullptr;                       // the JSON file's contents
+  std::filesystem::path out;                     // the folder the two files are in
+  std::filesystem::path markdown_file;           // out / STEM.md
+  std::filesystem::path json_file;               // out / STEM.json
 };
+
+// "analysis" for the reports kopt profile writes (full.ncu-rep, ncu_raw.csv: a run folder's
+// analysis.md and analysis.json), else the report's name with "_analysis": histogram_raw.csv
+// and h.ncu-rep give histogram_analysis and h_analysis, so that two reports in one folder keep
+// their own files.
+std::string analysis_file_stem(const std::filesystem::path& report);
 
 // Throws kopt::error for unreadable or foreign inputs, and for a report in which no launch has
 // the speed-of-light metrics kopt classifies by (nothing is written then).

@@ -35,8 +35,8 @@ TEST(AnalyzeCommand, OneLinePerKernelAndBothFilesBesideTheReport) {
             "    first to try: Launch enough blocks to fill every SM (kopt kb show cuda-more-blocks)\n"
             "[1] histogram_shared_kernel(const int *, int *, int, int): launch (SM 21.0 %, memory 37.5 %)\n"
             "    first to try: Launch enough blocks to fill every SM (kopt kb show cuda-more-blocks)\n"
-            "wrote analysis.md and analysis.json in " + dir.path().string() + "\n");
-  const auto doc = nlohmann::json::parse(read_text_file(dir.path() / "analysis.json"));
+            "wrote histogram_analysis.md and histogram_analysis.json in " + dir.path().string() + "\n");
+  const auto doc = nlohmann::json::parse(read_text_file(dir.path() / "histogram_analysis.json"));
   EXPECT_EQ(doc["schema"], "kopt.analysis/v2");
   EXPECT_EQ(doc["details_file"], (dir.path() / "histogram_details.csv").string());
   ASSERT_EQ(doc["kernels"].size(), 2u);
@@ -46,10 +46,23 @@ TEST(AnalyzeCommand, OneLinePerKernelAndBothFilesBesideTheReport) {
   // No source page beside the raw CSV: no hot lines, and no mention of them.
   EXPECT_EQ(doc["source_file"], "");
   EXPECT_EQ(doc["kernels"][1]["hottest_source_lines"], nlohmann::json::array());
-  const std::string md = read_text_file(dir.path() / "analysis.md");
+  const std::string md = read_text_file(dir.path() / "histogram_analysis.md");
   EXPECT_NE(md.find("## [1] histogram_shared_kernel(const int *, int *, int, int) — launch"), std::string::npos) << md;
   EXPECT_NE(md.find("ncu SOLBottleneck:** agrees"), std::string::npos) << md;
   EXPECT_EQ(md.find("Hottest source lines"), std::string::npos) << md;
+}
+
+TEST(AnalyzeCommand, TwoReportsInOneFolderKeepTheirOwnFiles) {
+  scratch_dir dir;
+  const auto histogram = copy_case(dir, "histogram");
+  const auto gemm = copy_case(dir, "cutlass_gemm");
+  ASSERT_EQ(run_kopt({"analyze", histogram.string()}).exit_code, 0);
+  ASSERT_EQ(run_kopt({"analyze", gemm.string()}).exit_code, 0);
+  const auto h = nlohmann::json::parse(read_text_file(dir.path() / "histogram_analysis.json"));
+  const auto g = nlohmann::json::parse(read_text_file(dir.path() / "cutlass_gemm_analysis.json"));
+  EXPECT_EQ(h["report"], histogram.string());
+  EXPECT_EQ(g["report"], gemm.string());
+  EXPECT_FALSE(fs::exists(dir.path() / "analysis.json")) << "kopt profile's name is for its own ncu_raw.csv";
 }
 
 // As kopt profile leaves them: ncu_raw.csv, ncu_details.csv and ncu_source.csv side by side.
@@ -148,10 +161,10 @@ TEST(AnalyzeCommand, JsonToStdoutAndOutDirAndBackendGuess) {
   EXPECT_EQ(k["at_hardware_limit"], true);
   EXPECT_EQ(k["tensor_cores"]["instructions"], "wgmma");
   EXPECT_EQ(k["recommendations"][0]["backend"], "cutlass");
-  EXPECT_TRUE(fs::exists(out / "analysis.md"));
-  EXPECT_TRUE(fs::exists(out / "analysis.json"));
+  EXPECT_TRUE(fs::exists(out / "cutlass_gemm_analysis.md"));
+  EXPECT_TRUE(fs::exists(out / "cutlass_gemm_analysis.json"));
   // About 2 KB per kernel: an agent reads it.
-  EXPECT_LT(fs::file_size(out / "analysis.md"), 2300u);
+  EXPECT_LT(fs::file_size(out / "cutlass_gemm_analysis.md"), 2300u);
 }
 
 TEST(AnalyzeCommand, AutoScaledExportWithTextDetails) {
@@ -218,13 +231,12 @@ TEST(AnalyzeCommand, APageWithoutTheSpeedOfLightMetricsIsRefusedNotClassified) {
     if (cell < 11 || c == '\n') out_row += c;
   }
   const auto na = dir.write("na_raw.csv", blanked + out_row);
-  fs::remove(dir.path() / "analysis.json");
   const auto empty = run_kopt({"analyze", na.string()});
   EXPECT_EQ(empty.exit_code, 2) << empty.stdout_text;
   EXPECT_NE(first_line(empty.stderr_text).find("na_raw.csv has no launch with the speed-of-light metrics"),
             std::string::npos)
       << empty.stderr_text;
-  EXPECT_FALSE(fs::exists(dir.path() / "analysis.json")) << "nothing is written for a refused page";
+  EXPECT_FALSE(fs::exists(dir.path() / "na_analysis.json")) << "nothing is written for a refused page";
 }
 
 TEST(AnalyzeCommand, DetailsOfAnotherReportAreRefusedNotMergedByLaunchId) {
