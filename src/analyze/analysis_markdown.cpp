@@ -138,12 +138,30 @@ std::string format_si(double value, const std::string& unit) {
   return fmt::format("{:.3g} {}", value, unit);
 }
 
+namespace {
+constexpr std::size_t markdown_launch_limit = 20;
+}  // namespace
+
 std::string to_markdown(const analysis& a) {
   std::string out = fmt::format("# kopt analysis: {}\n\n", a.report);
   out += fmt::format("Backend {} ({}). ncu rule advice: {}.{}\n", a.backend, a.backend_how,
                      a.details_file.empty() ? "none found" : fmt::format("{} ({})", a.details_file, a.details_format),
                      a.base_units ? "" : " Values were auto-scaled in the CSV and converted to base units.");
-  for (const auto& k : a.kernels) write_kernel(out, k);
+  // The markdown is what a person or an agent reads: a whole program's report (thousands of
+  // launches) is cut to its longest launches, in report order; the JSON keeps every one.
+  std::vector<const kernel_diagnosis*> shown;
+  for (const auto& k : a.kernels) shown.push_back(&k);
+  if (shown.size() > markdown_launch_limit) {
+    std::stable_sort(shown.begin(), shown.end(), [](const kernel_diagnosis* x, const kernel_diagnosis* y) {
+      return x->launch.duration_ns.value_or(0) > y->launch.duration_ns.value_or(0);
+    });
+    shown.resize(markdown_launch_limit);
+    std::stable_sort(shown.begin(), shown.end(),
+                     [&](const kernel_diagnosis* x, const kernel_diagnosis* y) { return x < y; });  // report order
+    out += fmt::format("\nThe report holds {} launches: the {} longest follow; the JSON file has every one.\n",
+                       a.kernels.size(), markdown_launch_limit);
+  }
+  for (const kernel_diagnosis* k : shown) write_kernel(out, *k);
   return out;
 }
 

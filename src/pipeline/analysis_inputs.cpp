@@ -1,6 +1,9 @@
 #include "pipeline/analysis_inputs.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <initializer_list>
 #include <string_view>
 
@@ -75,6 +78,17 @@ analysis_inputs load_analysis_inputs(const fs::path& report, const std::optional
                             report.string()));
   }
   analysis_inputs in;
+  // A whole program's report can hold thousands of launches: say how far the reading is, on a
+  // terminal only.
+  const bool terminal = ::isatty(STDERR_FILENO) != 0;
+  const auto progress = [&](std::size_t launches) {
+    if (terminal) std::fprintf(stderr, "\rkopt: read %zu launches of %s", launches, report.filename().c_str());
+  };
+  const auto done_reading = [&](const profile::raw_report& raw) {
+    if (terminal && raw.launches.size() >= 256) {
+      std::fprintf(stderr, "\rkopt: read %zu launches of %s\n", raw.launches.size(), report.filename().c_str());
+    }
+  };
   if (report.extension() == ".ncu-rep") {
     const compile::tool_search ncu = compile::find_ncu(ncu_bin);
     if (!ncu.tool) {
@@ -83,12 +97,14 @@ analysis_inputs load_analysis_inputs(const fs::path& report, const std::optional
                   "looked in: " + join(ncu.looked_in, ", "));
     }
     const profile::exported_pages pages = profile::export_report_pages(ncu.tool->path, report);
-    in.raw = profile::parse_raw_csv(pages.raw_csv, report.string());
+    in.raw = profile::parse_raw_csv(pages.raw_csv, report.string(), progress);
+    done_reading(in.raw);
     in.details = profile::parse_details_csv(pages.details_csv);
     in.details_file = report.string();
     attach_source(in, pages.source_csv, report.string());
   } else {
-    in.raw = profile::parse_raw_csv(read_text_file(report, "ncu raw CSV"), report.string());
+    in.raw = profile::parse_raw_csv(read_text_file(report, "ncu raw CSV"), report.string(), progress);
+    done_reading(in.raw);
     const std::optional<fs::path> found = details ? details : sibling_details(report);
     if (found) {
       in.details = profile::parse_details(read_text_file(*found, "ncu details page"));

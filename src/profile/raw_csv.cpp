@@ -1,104 +1,213 @@
 #include "profile/raw_csv.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/text.h"
 #include "profile/csv_records.h"
 #include "profile/metric_units.h"
 
 namespace kopt::profile {
 namespace {
 
+constexpr double not_a_number = std::numeric_limits<double>::quiet_NaN();
+constexpr std::size_t progress_every = 256;  // [launches]
+
 bool is_metric_column(const std::string& name) { return name.find("__") != std::string::npos; }
 
-// The first record whose columns name a kernel; ncu's own prose ("==PROF==" lines) may precede.
-size_t find_header(const std::vector<csv_record>& records) {
-  for (size_t i = 0; i < records.size(); ++i) {
-    bool has_id = false;
-    bool has_name = false;
-    for (const std::string& field : records[i]) {
-      has_id = has_id || field == "ID";
-      has_name = has_name || field == "Kernel Name";
-    }
-    if (has_id && has_name) return i;
+bool is_header(const csv_record& record) {
+  bool has_id = false;
+  bool has_name = false;
+  for (const std::string& field : record) {
+    has_id = has_id || field == "ID";
+    has_name = has_name || field == "Kernel Name";
   }
-  return records.size();
+  return has_id && has_name;
 }
 
-std::string column(const csv_record& row, const std::map<std::string, size_t>& index,
-                   const std::string& name) {
-  const auto it = index.find(name);
-  return it == index.end() || it->second >= row.size() ? std::string{} : row[it->second];
+// The lines of `text` one at a time, without copying the text into lines first.
+class line_reader {
+ public:
+  explicit line_reader(std::string_view text) : m_text(text) {}
+  bool next(std::string_view& line) {
+    if (m_at >= m_text.size()) return false;
+    const std::size_t end = m_text.find('\n', m_at);
+    const std::size_t stop = end == std::string_view::npos ? m_text.size() : end;
+    line = m_text.substr(m_at, stop - m_at);
+    m_at = stop + 1;
+    return true;
+  }
+
+ private:
+  std::string_view m_text;
+  std::size_t m_at = 0;
+};
+
+// The next record that parses as CSV (blank lines and ncu's prose are skipped).
+std::optional<csv_record> next_record(line_reader& lines) {
+  std::string_view line;
+  while (lines.next(line)) {
+    if (trim(line).empty()) continue;
+    if (auto record = parse_csv_line(line)) return record;
+  }
+  return std::nullopt;
+}
+
+// Where the page's columns are: the launch attributes by name, and for each metric column its
+// index in the shared table and its unit's conversion.
+struct page_layout {
+  std::map<std::string, std::size_t> attribute_columns;
+  std::vector<std::size_t> metric_source;   // metric index → column in the row
+  std::vector<double> factor;               // metric index → to base units
+  std::shared_ptr<metric_columns> columns = std::make_shared<metric_columns>();
+  std::size_t width = 0;
+};
+
+page_layout layout_of(const csv_record& header, const std::vector<std::string>& units, bool& base_units) {
+  page_layout layout;
+  layout.width = header.size();
+  for (std::size_t c = 0; c < header.size(); ++c) {
+    if (!is_ncu_base_unit(units[c])) base_units = false;
+    if (!is_metric_column(header[c])) {
+      layout.attribute_columns.emplace(header[c], c);
+      continue;
+    }
+    layout.columns->add(header[c], units[c]);
+    layout.metric_source.push_back(c);
+    layout.factor.push_back(convert_unit(units[c]).factor);
+  }
+  layout.columns->sort_by_name();
+  return layout;
+}
+
+std::string attribute(const csv_record& row, const page_layout& layout, const char* name) {
+  const auto it = layout.attribute_columns.find(name);
+  return it == layout.attribute_columns.end() ? std::string{} : row[it->second];
+}
+
+kernel_launch launch_of(const csv_record& row, const page_layout& layout) {
+  kernel_launch launch;
+  launch.id = attribute(row, layout, "ID");
+  launch.kernel_name = attribute(row, layout, "Kernel Name");
+  launch.block_size = attribute(row, layout, "Block Size");
+  launch.grid_size = attribute(row, layout, "Grid Size");
+  launch.device = attribute(row, layout, "Device");
+  launch.compute_capability = attribute(row, layout, "CC");
+  for (const auto& [name, c] : layout.attribute_columns) launch.attributes.emplace(name, row[c]);
+  launch.columns = layout.columns;
+  launch.values.assign(layout.metric_source.size(), not_a_number);
+  for (std::size_t m = 0; m < layout.metric_source.size(); ++m) {
+    const std::string& cell = row[layout.metric_source[m]];
+    if (const auto value = parse_metric_number(cell)) {
+      launch.values[m] = *value * layout.factor[m];
+    } else if (!cell.empty()) {
+      launch.texts.emplace(static_cast<std::uint32_t>(m), cell);
+    }
+  }
+  return launch;
 }
 
 }  // namespace
 
+std::uint32_t metric_columns::add(const std::string& name, const std::string& unit) {
+  const auto at = static_cast<std::uint32_t>(names.size());
+  names.push_back(name);
+  units.push_back(unit);
+  index.emplace(name, at);
+  return at;
+}
+
+void metric_columns::sort_by_name() {
+  by_name.resize(names.size());
+  for (std::uint32_t i = 0; i < by_name.size(); ++i) by_name[i] = i;
+  std::sort(by_name.begin(), by_name.end(), [&](std::uint32_t a, std::uint32_t b) { return names[a] < names[b]; });
+}
+
 std::optional<double> kernel_launch::number(std::string_view metric) const {
-  const auto it = metrics.find(std::string(metric));
-  if (it == metrics.end()) return std::nullopt;
-  return it->second.value;
+  if (!columns) return std::nullopt;
+  const auto it = columns->index.find(std::string(metric));
+  if (it == columns->index.end() || std::isnan(values[it->second])) return std::nullopt;
+  return values[it->second];
 }
 
 std::string kernel_launch::text(std::string_view metric) const {
-  const auto it = metrics.find(std::string(metric));
-  return it == metrics.end() ? std::string{} : it->second.text;
+  if (!columns) return "";
+  const auto it = columns->index.find(std::string(metric));
+  if (it == columns->index.end()) return "";
+  const auto found = texts.find(it->second);
+  return found == texts.end() ? std::string{} : found->second;
+}
+
+std::string kernel_launch::unit(std::string_view metric) const {
+  if (!columns) return "";
+  const auto it = columns->index.find(std::string(metric));
+  return it == columns->index.end() ? std::string{} : columns->units[it->second];
 }
 
 bool kernel_launch::has(std::string_view metric) const {
-  return metrics.find(std::string(metric)) != metrics.end();
+  return columns && columns->index.count(std::string(metric)) > 0;
 }
 
-raw_report parse_raw_csv(std::string_view text, std::string_view source) {
-  const std::vector<csv_record> records = parse_csv_lines(text);
-  const size_t header_at = find_header(records);
-  if (header_at == records.size()) {
+void kernel_launch::for_each_number(const std::function<void(const std::string& name, double value)>& visit) const {
+  if (!columns) return;
+  for (const std::uint32_t m : columns->by_name) {
+    if (!std::isnan(values[m])) visit(columns->names[m], values[m]);
+  }
+}
+
+kernel_launch kernel_launch::with_numbers(const std::map<std::string, double>& numbers) {
+  auto table = std::make_shared<metric_columns>();
+  kernel_launch launch;
+  for (const auto& [name, value] : numbers) {
+    table->add(name, "");
+    launch.values.push_back(value);
+  }
+  table->sort_by_name();
+  launch.columns = table;
+  return launch;
+}
+
+raw_report parse_raw_csv(std::string_view text, std::string_view source,
+                         const std::function<void(std::size_t launches)>& progress) {
+  line_reader lines(text);
+  std::optional<csv_record> header;
+  while (auto record = next_record(lines)) {
+    // The first record whose columns name a kernel; ncu's own prose ("==PROF==" lines) may precede.
+    if (is_header(*record)) {
+      header = std::move(record);
+      break;
+    }
+  }
+  if (!header) {
     throw error(fmt::format("{} is not an Nsight Compute raw CSV export (no header with \"ID\" and "
                             "\"Kernel Name\"): export one with `ncu -i REPORT.ncu-rep --csv "
                             "--page raw --print-units base > raw.csv`",
                             source));
   }
-  const csv_record& header = records[header_at];
-  std::map<std::string, size_t> index;
-  for (size_t c = 0; c < header.size(); ++c) index.emplace(header[c], c);
+  std::map<std::string, std::size_t> by_name;
+  for (std::size_t c = 0; c < header->size(); ++c) by_name.emplace((*header)[c], c);
+  const std::size_t id_column = by_name.at("ID");
 
   // Row 2 holds the units: its launch-attribute cells are empty, unlike a launch row's ID.
-  size_t first_row = header_at + 1;
-  std::vector<std::string> units(header.size());
-  if (first_row < records.size() && records[first_row].size() == header.size() &&
-      column(records[first_row], index, "ID").empty()) {
-    units = records[first_row];
-    ++first_row;
+  std::vector<std::string> units(header->size());
+  std::optional<csv_record> row = next_record(lines);
+  if (row && row->size() == header->size() && (*row)[id_column].empty()) {
+    units = std::move(*row);
+    row = next_record(lines);
   }
 
   // Conversions per column, computed once; a unit that `--print-units base` never writes marks
   // the export as auto-scaled.
   raw_report report;
-  std::vector<unit_conversion> conversions(header.size());
-  for (size_t c = 0; c < header.size(); ++c) {
-    conversions[c] = convert_unit(units[c]);
-    if (!is_ncu_base_unit(units[c])) report.base_units = false;
-  }
-
-  for (size_t r = first_row; r < records.size(); ++r) {
-    const csv_record& row = records[r];
-    if (row.size() != header.size()) continue;  // prose or a truncated line
-    kernel_launch launch;
-    launch.id = column(row, index, "ID");
-    launch.kernel_name = column(row, index, "Kernel Name");
-    launch.block_size = column(row, index, "Block Size");
-    launch.grid_size = column(row, index, "Grid Size");
-    launch.device = column(row, index, "Device");
-    launch.compute_capability = column(row, index, "CC");
-    for (size_t c = 0; c < header.size(); ++c) {
-      if (!is_metric_column(header[c])) {
-        launch.attributes.emplace(header[c], row[c]);
-        continue;
-      }
-      metric_value value{row[c], units[c], parse_metric_number(row[c])};
-      if (value.value) *value.value *= conversions[c].factor;
-      launch.metrics.emplace(header[c], std::move(value));
-    }
-    report.launches.push_back(std::move(launch));
+  const page_layout layout = layout_of(*header, units, report.base_units);
+  for (; row; row = next_record(lines)) {
+    if (row->size() != layout.width) continue;  // prose or a truncated line
+    report.launches.push_back(launch_of(*row, layout));
+    if (progress && report.launches.size() % progress_every == 0) progress(report.launches.size());
   }
   if (report.launches.empty()) {
     throw error(fmt::format("{} holds no profiled kernel launch: profile the kernel again and check "

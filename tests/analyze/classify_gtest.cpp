@@ -11,10 +11,9 @@ namespace kopt::analyze {
 namespace {
 
 profile::raw_report launch_with(const std::map<std::string, double>& numbers) {
-  profile::kernel_launch k;
+  profile::kernel_launch k = profile::kernel_launch::with_numbers(numbers);
   k.id = "0";
   k.kernel_name = "k(float *)";
-  for (const auto& [name, value] : numbers) k.metrics[name] = {std::to_string(value), "", value};
   profile::raw_report r;
   r.launches.push_back(k);
   return r;

@@ -153,5 +153,26 @@ TEST(HottestSourceLines, LaunchesOfOneFunctionShareItsLines) {
             kernels[0].hottest_source_lines[0].stall_samples);
 }
 
+TEST(AnalysisMarkdown, AWholeProgramsReportIsCutToItsLongestLaunches) {
+  analysis a = analyse_case("softmax_naive", "cuda");
+  const kernel_diagnosis one = a.kernels.at(0);
+  a.kernels.clear();
+  for (int i = 0; i < 25; ++i) {
+    kernel_diagnosis k = one;
+    k.launch_id = std::to_string(i);
+    k.launch.duration_ns = 1000.0 * (i == 7 ? 100 : i);  // launch 7 is the longest
+    a.kernels.push_back(k);
+  }
+  const std::string md = to_markdown(a);
+  EXPECT_NE(md.find("The report holds 25 launches: the 20 longest follow; the JSON file has every one."),
+            std::string::npos);
+  std::size_t sections = 0;
+  for (std::size_t at = md.find("\n## ["); at != std::string::npos; at = md.find("\n## [", at + 1)) ++sections;
+  EXPECT_EQ(sections, 20u);
+  EXPECT_NE(md.find("\n## [7] "), std::string::npos) << "the longest is kept";
+  EXPECT_EQ(md.find("\n## [0] "), std::string::npos) << "the shortest five are left out";
+  EXPECT_LT(md.find("\n## [5] "), md.find("\n## [7] ")) << "in report order";
+}
+
 }  // namespace
 }  // namespace kopt::analyze

@@ -27,6 +27,20 @@ constexpr const char* hand_made =
     "\"1\",\"7\",\"kopt\",\"host\",\"roi\",\"outer/roi\",\"zero_kernel(int *, int)\",\"1\",\"7\",\"(32, 1, 1)\","
     "\"(1, 1, 1)\",\"0\",\"9.0\",\"1\",\"1.25\",\"0\",\"1.50\",\"CachePreferNone\"\n";
 
+TEST(RawCsv, LaunchesShareOneColumnTableAndKeepTheirOwnNumbers) {
+  std::vector<std::size_t> progress;
+  const raw_report r = parse_raw_csv(hand_made, "hand.csv", [&](std::size_t n) { progress.push_back(n); });
+  ASSERT_EQ(r.launches.size(), 2u);
+  EXPECT_EQ(r.launches[0].columns, r.launches[1].columns) << "names and units are kept once per report";
+  EXPECT_DOUBLE_EQ(*r.launches[1].number("gpu__time_duration.sum"), 1.25e-6);
+  EXPECT_TRUE(progress.empty()) << "progress is told every 256 launches";
+  std::vector<std::string> names;
+  r.launches[0].for_each_number([&](const std::string& name, double) { names.push_back(name); });
+  // In name order, text cells (launch__func_cache_config) left out.
+  EXPECT_EQ(names, (std::vector<std::string>{"dram__bytes_read.sum", "gpu__time_duration.sum", "launch__grid_size",
+                                             "sm__cycles_elapsed.avg.per_second"}));
+}
+
 TEST(RawCsv, ReadsLaunchesByColumnName) {
   const raw_report r = parse_raw_csv(hand_made, "hand.csv");
   ASSERT_EQ(r.launches.size(), 2u);
@@ -51,7 +65,7 @@ TEST(RawCsv, ConvertsAutoScaledValuesThroughTheUnitsRow) {
   EXPECT_DOUBLE_EQ(*k.number("gpu__time_duration.sum"), 12.5e-6);     // [s]
   EXPECT_DOUBLE_EQ(*k.number("dram__bytes_read.sum"), 1024.5e6);       // [byte]
   EXPECT_DOUBLE_EQ(*k.number("sm__cycles_elapsed.avg.per_second"), 1.98e9);  // [Hz]
-  EXPECT_EQ(k.metrics.at("gpu__time_duration.sum").unit, "us");
+  EXPECT_EQ(k.unit("gpu__time_duration.sum"), "us");
 }
 
 TEST(RawCsv, AutoScaledAndBaseExportsGiveBaseUnits) {

@@ -57,14 +57,14 @@ std::string busiest_tensor_path(const profile::kernel_launch& k) {
   constexpr std::string_view prefix = "sm__ops_path_tensor_op_";
   std::string best;
   double best_ops = 0;
-  for (const auto& [name, value] : k.metrics) {
-    if (name.size() <= prefix.size() + 4 || name.compare(0, prefix.size(), prefix) != 0) continue;
-    if (name.compare(name.size() - 4, 4, ".sum") != 0 || !value.value) continue;
-    if (*value.value > best_ops) {
-      best_ops = *value.value;
+  k.for_each_number([&](const std::string& name, double value) {
+    if (name.size() <= prefix.size() + 4 || name.compare(0, prefix.size(), prefix) != 0) return;
+    if (name.compare(name.size() - 4, 4, ".sum") != 0) return;
+    if (value > best_ops) {
+      best_ops = value;
       best = name.substr(prefix.size(), name.size() - prefix.size() - 4);
     }
-  }
+  });
   return best;
 }
 

@@ -58,17 +58,17 @@ void read_speed_of_light(const profile::kernel_launch& k, kernel_diagnosis& d) {
   // The breakdown: any per-unit elapsed-% metric equal to memory SOL. With several matches
   // (dram__cycles_active and dram__throughput both equal it) they name the same unit, and the
   // breakdown ncu was asked for explicitly is preferred.
-  for (const auto& [name, value] : k.metrics) {
-    if (!value.value || !is_elapsed_pct(name)) continue;
+  k.for_each_number([&](const std::string& name, double value) {
+    if (!is_elapsed_pct(name)) return;
     const std::string_view unit = unit_of(name);
-    if (unit.empty() || std::fabs(*value.value - *s.memory_pct) > match_tolerance_pct) continue;
+    if (unit.empty() || std::fabs(value - *s.memory_pct) > match_tolerance_pct) return;
     const bool explicit_breakdown = name.rfind("breakdown:", 0) == 0;
     if (s.memory_unit.empty() || explicit_breakdown) {
       s.memory_unit = unit;
       s.memory_unit_metric = name;
       s.memory_unit_how = fmt::format("{} equals memory SOL", name);
     }
-  }
+  });
   if (!s.memory_unit.empty()) return;
 
   // Without a matching breakdown metric, the closest headline unit throughput stands in.

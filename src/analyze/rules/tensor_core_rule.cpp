@@ -14,12 +14,11 @@ namespace {
 double ops_of(const profile::kernel_launch& k, const std::string& kind, bool& present) {
   const std::string prefix = "sm__ops_path_tensor_op_" + kind;
   double total = 0;
-  for (const auto& [name, value] : k.metrics) {
-    if (name.rfind(prefix, 0) != 0 || name.size() < 4 || name.substr(name.size() - 4) != ".sum") continue;
-    if (!value.value) continue;
+  k.for_each_number([&](const std::string& name, double value) {
+    if (name.rfind(prefix, 0) != 0 || name.size() < 4 || name.substr(name.size() - 4) != ".sum") return;
     present = true;
-    total += *value.value;
-  }
+    total += value;
+  });
   return total;
 }
 
