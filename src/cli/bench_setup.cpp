@@ -17,6 +17,9 @@ void bench_target_options::add_to(CLI::App& sub) {
       ->allow_extra_args(false);
   sub.add_option("--ptr-size", ptr_size, "element count of buffers without an annotated size");
   sub.add_option("--arch", arch, "target architecture (default: the GPU's)");
+  sub.add_option("-D", defines,
+                 "preprocessor definition NAME[=VALUE] for the build (repeatable); it also picks which #if "
+                 "variant of solve() kopt plans from");
   sub.add_option("--gpu", gpu, "CUDA device ordinal")->default_val(0)->check(at_least(0, "a device ordinal"));
   sub.add_option("--nvcc-bin", nvcc_bin, "nvcc to use");
   sub.add_option("--timeout", timeout, "time limit of the measuring process [s]")
@@ -34,6 +37,7 @@ pipeline::bench_target bench_target_options::to_target(const CLI::App& sub) cons
   if (ptr_size > 0) target.ptr_size = ptr_size;
   target.own_flag_names = kopt_flag_names(sub);
   target.arch = arch;
+  target.defines = defines;
   target.gpu = gpu;
   target.nvcc_bin = nvcc_bin;
   target.timeout_s = timeout;

@@ -19,6 +19,7 @@ struct bench_target_options {
   std::vector<std::string> dims;     // --dim NAME=VALUE
   std::int64_t ptr_size = 0;
   std::string arch;
+  std::vector<std::string> defines;  // -D NAME[=VALUE]
   int gpu = 0;
   std::string nvcc_bin;
   int timeout = 600;                 // [s] limit of the measuring child

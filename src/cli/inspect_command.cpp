@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/dimension_args.h"
 #include "cli/kernel_flags.h"
+#include "compile/shell_safety.h"
 #include "core/error.h"
 #include "core/files.h"
 #include "core/json_io.h"
@@ -112,6 +113,8 @@ class inspect_command final : public command {
         ->expected(1)
         ->allow_extra_args(false)  // one NAME=VALUE per --dim; the next word is not another
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    sub.add_option("-D", m_defines,
+                   "preprocessor definition NAME[=VALUE] (repeatable): picks which #if variant of solve() is planned");
     sub.add_flag("--json", m_json, "print the plan as JSON");
     sub.footer("Dimensions: --NAME=VALUE sets solve()'s scalar parameter NAME, e.g. --M=4096.\n"
                "Buffer sizes come from the `// kopt:` annotation (docs/annotations.md).");
@@ -123,8 +126,9 @@ class inspect_command final : public command {
     std::optional<kernel::backend> requested;
     if (m_backend) requested = kernel::parse_backend_name(*m_backend);
     const std::string source = read_text_file(m_kernel, "kernel source");
+    compile::check_defines(m_defines);
     const kernel::kernel_plan plan = kernel::plan_kernel(m_kernel, source, requested, dims,
-                                                         m_ptr_size, kopt_flag_names(*m_sub));
+                                                         m_ptr_size, kopt_flag_names(*m_sub), m_defines);
     if (m_json) {
       std::fputs((json_text(with_schema("inspect", 1, kernel::to_json(plan))) + "\n").c_str(), stdout);
     } else {
@@ -138,6 +142,7 @@ class inspect_command final : public command {
   std::string m_kernel;
   std::optional<std::string> m_backend;
   std::optional<int64_t> m_ptr_size;
+  std::vector<std::string> m_defines;
   std::vector<std::string> m_dim_flags;
   bool m_json = false;
 };

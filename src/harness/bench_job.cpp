@@ -37,6 +37,7 @@ json to_json(const bench_job& job) {
                           {"dims", dims},
                           {"ptr_size", job.ptr_size ? json(*job.ptr_size) : json(nullptr)},
                           {"own_flag_names", job.own_flag_names},
+                          {"defines", job.defines},
                           {"seed", job.seed},
                           {"validation_seeds", job.validation_seeds},
                           {"hot", job.hot},
@@ -83,6 +84,7 @@ bench_job bench_job_from_json(const json& d) {
   }
   if (!d.at("ptr_size").is_null()) job.ptr_size = d.at("ptr_size").get<std::int64_t>();
   job.own_flag_names = d.at("own_flag_names").get<std::vector<std::string>>();
+  job.defines = d.at("defines").get<std::vector<std::string>>();
   job.seed = d.at("seed").get<std::uint64_t>();
   job.validation_seeds = d.at("validation_seeds").get<int>();
   job.hot = d.at("hot").get<bool>();

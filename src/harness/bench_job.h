@@ -43,6 +43,7 @@ struct bench_job {
   std::vector<kernel::dimension_arg> dims;
   std::optional<std::int64_t> ptr_size;
   std::vector<std::string> own_flag_names;
+  std::vector<std::string> defines;  // -D NAME[=VALUE]: built with them, planned under them
   std::uint64_t seed = 0;
   int validation_seeds = 2;        // seeds validated before timing; one more after
   bool hot = false;                // warm-cache protocol instead of flushing L2

@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/text.h"
+#include "kernel/conditional_source.h"
 
 namespace kopt::kernel {
 namespace {
@@ -192,7 +193,8 @@ std::string_view to_string(size_rule_kind kind) {
 kernel_plan plan_kernel(const std::filesystem::path& file, std::string_view source,
                         std::optional<backend> requested, const std::vector<dimension_arg>& dims,
                         std::optional<int64_t> ptr_size,
-                        const std::vector<std::string>& own_flag_names) {
+                        const std::vector<std::string>& own_flag_names,
+                        const std::vector<std::string>& defines) {
   if (ptr_size && *ptr_size <= 0) {
     throw error(fmt::format("--ptr-size={} is not a positive element count: pass e.g. "
                             "--ptr-size=1048576",
@@ -212,7 +214,8 @@ kernel_plan plan_kernel(const std::filesystem::path& file, std::string_view sour
     return plan;
   }
 
-  const token_stream tokens = tokenize(source);
+  // What the compiler will see: the #if branches the definitions leave active.
+  const token_stream tokens = tokenize(active_source(source, defines).text);
   plan.solve = parse_signature(tokens, label);
   const annotation_set annotations = parse_annotations(tokens.comments, label);
   check_annotations(annotations, *plan.solve, label);

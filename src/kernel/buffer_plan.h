@@ -67,12 +67,14 @@ struct kernel_plan {
 
 // The whole front end: backend, signature, annotation, dimensions, sizes and values.
 // `file` names the kernel (its extension picks the backend); `source` is its text.
-// `ptr_size` is --ptr-size; `own_flag_names` are kopt's flag names without dashes.
-// Throws kopt::error for anything a user must fix.
+// `ptr_size` is --ptr-size; `own_flag_names` are kopt's flag names without dashes; `defines`
+// the -D definitions the kernel is built with (they pick among #if variants of solve():
+// conditional_source.h). Throws kopt::error for anything a user must fix.
 kernel_plan plan_kernel(const std::filesystem::path& file, std::string_view source,
                         std::optional<backend> requested, const std::vector<dimension_arg>& dims,
                         std::optional<int64_t> ptr_size,
-                        const std::vector<std::string>& own_flag_names);
+                        const std::vector<std::string>& own_flag_names,
+                        const std::vector<std::string>& defines = {});
 
 // The plan as JSON (without the schema key; `kopt inspect --json` adds it).
 json to_json(const kernel_plan& plan);

@@ -250,7 +250,8 @@ signature parse_signature(const token_stream& source, std::string_view file_labe
     if (!found->is_definition) continue;
     if (definition != nullptr) {
       throw error(fmt::format("{}:{}: solve() is defined twice (also at line {}): keep one "
-                              "definition per file",
+                              "definition per file, or put the variants under #if / #ifdef and pick one "
+                              "with -D NAME[=VALUE]",
                               file_label, found->line, definition->line));
     }
     definition = found;

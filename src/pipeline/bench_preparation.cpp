@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "compile/shell_safety.h"
 #include "core/error.h"
 #include "core/files.h"
 #include "core/install_layout.h"
@@ -17,14 +18,15 @@ namespace kopt::pipeline {
 namespace fs = std::filesystem;
 namespace {
 
-compile::compile_result build(const fs::path& file, kernel::backend backend, const std::string& arch,
-                              const env::gpu_device& device, const std::string& nvcc_bin) {
+compile::compile_result build(const fs::path& file, kernel::backend backend, const bench_target& target,
+                              const env::gpu_device& device) {
   compile::compile_request request;
   request.kernel_file = file;
   request.backend = backend;
-  request.arch = arch;
+  request.arch = target.arch;
+  request.defines = target.defines;
   request.device = device.capability;
-  request.nvcc_bin = nvcc_bin;
+  request.nvcc_bin = target.nvcc_bin;
   return compile::compile_kernel(request);
 }
 
@@ -41,7 +43,10 @@ kernel::kernel_plan plan_target(const bench_target& options) {
   const std::string source = read_text_file(kernel_file, "kernel file");
   std::optional<kernel::backend> requested;
   if (!options.backend.empty()) requested = kernel::parse_backend_name(options.backend);
-  return kernel::plan_kernel(kernel_file, source, requested, options.dims, options.ptr_size, options.own_flag_names);
+  // -D values a shell would expand are refused here, before anything is planned or built.
+  compile::check_defines(options.defines);
+  return kernel::plan_kernel(kernel_file, source, requested, options.dims, options.ptr_size, options.own_flag_names,
+                             options.defines);
 }
 
 prepared_bench prepare_bench(const bench_target& options, harness::bench_job& job, measuring_worker& worker) {
@@ -90,6 +95,7 @@ prepared_bench prepare_bench(const bench_target& options, harness::bench_job& jo
   job.dims = options.dims;
   job.ptr_size = options.ptr_size;
   job.own_flag_names = options.own_flag_names;
+  job.defines = options.defines;
   if (triton) {
     // Triton compiles when run_kernel() first launches, inside the measuring process.
     p.kernel_build.arch = compile::default_arch(p.device.capability);
@@ -103,7 +109,7 @@ prepared_bench prepare_bench(const bench_target& options, harness::bench_job& jo
     return p;
   }
 
-  p.kernel_build = build(p.kernel_file, p.plan.backend, options.arch, p.device, options.nvcc_bin);
+  p.kernel_build = build(p.kernel_file, p.plan.backend, options, p.device);
   if (!p.kernel_build.ok()) {
     p.failed_build = build_failure{options.kernel.string(), p.kernel_build};
     return p;
@@ -111,8 +117,7 @@ prepared_bench prepare_bench(const bench_target& options, harness::bench_job& jo
   compile::compile_result reference_build;
   if (p.ref_file.extension() == ".cu") {
     const std::string ref_source = read_text_file(p.ref_file, "reference file");
-    reference_build = build(p.ref_file, kernel::infer_backend(p.ref_file, ref_source, std::nullopt), options.arch,
-                            p.device, options.nvcc_bin);
+    reference_build = build(p.ref_file, kernel::infer_backend(p.ref_file, ref_source, std::nullopt), options, p.device);
     if (!reference_build.ok()) {
       p.failed_build = build_failure{options.ref.string(), reference_build};
       return p;

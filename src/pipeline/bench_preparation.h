@@ -31,6 +31,7 @@ struct bench_target {
   std::optional<std::int64_t> ptr_size;
   std::vector<std::string> own_flag_names;      // names a scalar must not take unless given as a dimension
   std::string arch;                             // "": the GPU's
+  std::vector<std::string> defines;             // -D NAME[=VALUE] for the kernel's (and a .cu reference's) build
   int gpu = 0;
   std::string nvcc_bin;
   int timeout_s = 600;                          // limit of the measuring child

@@ -60,6 +60,26 @@ TEST_F(InspectCommand, HumanOutputShowsParametersSizesAndMemory) {
   EXPECT_NE(out.find("device memory  12.00 KiB (12,288 bytes) in 3 buffers"), std::string::npos) << out;
 }
 
+TEST_F(InspectCommand, DefinitionsPickTheVariantOfSolveThatIsPlanned) {
+  const std::string variants =
+      "// kopt: A[N] B[N] C[N]\n"
+      "#ifdef HALF_PRECISION\n"
+      "extern \"C\" void solve(const __half* A, const __half* B, __half* C, int N) {}\n"
+      "#else\n"
+      "extern \"C\" void solve(const float* A, const float* B, float* C, int N) {}\n"
+      "#endif\n";
+  const auto plain = inspect(variants, {"--N=1024", "--json"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.stderr_text;
+  EXPECT_EQ(nlohmann::json::parse(plain.stdout_text)["solve"]["parameters"][0]["element_type"]["name"], "float32");
+  const auto half = inspect(variants, {"--N=1024", "-DHALF_PRECISION", "--json"});
+  ASSERT_EQ(half.exit_code, 0) << half.stderr_text;
+  EXPECT_EQ(nlohmann::json::parse(half.stdout_text)["solve"]["parameters"][0]["element_type"]["name"], "float16");
+  // What nvcc would hand to a shell is refused before anything is read.
+  EXPECT_EQ(usage_error(variants, {"--N=1024", "-DX=$(touch /tmp/kopt-inspect-marker)"})
+                .rfind("kopt: error: -DX: the value holds '$', which nvcc would hand to a shell", 0),
+            0u);
+}
+
 TEST_F(InspectCommand, JsonOutput) {
   const auto r = inspect(vector_add, {"--N", "1000", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;

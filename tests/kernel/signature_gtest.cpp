@@ -117,7 +117,7 @@ TEST(SignatureCorpusErrors, NoSolve) {
 TEST(SignatureCorpusErrors, TwoDefinitions) {
   EXPECT_EQ(corpus_error("two_solves.cu"),
             "bad/two_solves.cu:6: solve() is defined twice (also at line 3): keep one definition "
-            "per file");
+            "per file, or put the variants under #if / #ifdef and pick one with -D NAME[=VALUE]");
 }
 
 TEST(SignatureErrors, AParameterListThatNeverClosesIsNamedAsSuch) {

@@ -321,6 +321,34 @@ TEST_F(BenchPipeline, AnEnvironmentErrorInTheChildIsThrownWithItsHeadline) {
   }
 }
 
+TEST_F(BenchPipeline, DefinitionsPickTheVariantAndTravelToTheBuildAndTheChildren) {
+  testing::scratch_dir dir;
+  const fs::path variants = dir.write("variants.cu",
+                                      "// kopt: A[N] B[N] C[N]\n"
+                                      "__global__ void add(const float* a, const float* b, float* c, int n, int step) {\n"
+                                      "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) c[i] = a[i] + b[i];\n"
+                                      "}\n"
+                                      "#if defined(WIDE) && WIDE >= 2\n"
+                                      "extern \"C\" void solve(const float* A, const float* B, float* C, int N) {\n"
+                                      "  add<<<256, 256>>>(A, B, C, N, 256 * 256);\n"
+                                      "}\n"
+                                      "#else\n"
+                                      "extern \"C\" void solve(const float* A, const float* B, float* C, int N) {\n"
+                                      "  add<<<(N + 255) / 256, 256>>>(A, B, C, N, N);\n"
+                                      "}\n"
+                                      "#endif\n");
+  recorded_worker worker(recorded_h200(), two_children(1.0f));
+  bench_request request = vector_add(variants);
+  request.target.defines = {"WIDE=2"};
+  const bench_outcome outcome = run_bench(request, worker);
+  ASSERT_FALSE(outcome.prepared.failed_build.has_value()) << outcome.prepared.failed_build->result.compiler_output;
+  const auto& command = outcome.prepared.kernel_build.command;
+  EXPECT_NE(std::find(command.begin(), command.end(), "-DWIDE=2"), command.end()) << json(command).dump();
+  ASSERT_EQ(worker.runs().size(), 2u);
+  EXPECT_EQ(worker.runs()[0].job.defines, std::vector<std::string>{"WIDE=2"}) << "the children plan under them too";
+  EXPECT_EQ(outcome.document["status"], "ok");
+}
+
 TEST_F(BenchPipeline, AKernelThatDoesNotCompileNeverReachesTheWorker) {
   testing::scratch_dir dir;
   const fs::path broken = dir.write("broken.cu", "extern \"C\" void solve(const float* x, float* y, int N) { this is not C++ }\n");
