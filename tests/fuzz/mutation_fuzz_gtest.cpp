@@ -111,6 +111,10 @@ TEST(Fuzz, KernelFrontEnd) {
   fuzz("front_end", sources, mutant_count(10000), [&](const std::string& text) {
     kernel::plan_kernel("fuzz.cu", text, std::nullopt, dims, std::nullopt, {});
   });
+  // The #if reader under definitions, on the same sources (the variants file among them).
+  fuzz("conditionals", sources, mutant_count(3000), [&](const std::string& text) {
+    kernel::plan_kernel("fuzz.cu", text, std::nullopt, dims, std::nullopt, {}, {"VARIANT=1", "USE_VECTORS", "TILE"});
+  });
 }
 
 TEST(Fuzz, NcuPages) {
