@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -159,8 +160,12 @@ compile_result compile_kernel(const compile_request& request) {
   std::vector<std::string> argv = {nvcc.path.string()};
   for (const std::string& flag : nvcc_flags(request, result.arch, cutlass, copy.include_dir)) argv.push_back(flag);
   argv.insert(argv.end(), {"-o", (build_dir / library_name).string(), copy.copy.string()});
+  // A CUTLASS kernel takes nvcc a minute: say so on a terminal, and nothing otherwise.
+  const bool terminal = ::isatty(STDERR_FILENO) != 0;
+  if (terminal) std::fprintf(stderr, "kopt: compiling %s with nvcc for %s ...", source.filename().c_str(), result.arch.name.c_str());
   const process_result run = run_process({.argv = argv, .working_dir = build_dir,
                                           .timeout = request.timeout});
+  if (terminal) std::fprintf(stderr, " %.1f s\n", static_cast<double>(run.elapsed.count()) / 1000.0);
   result.compiler_output = run.stdout_text + run.stderr_text;
   result.build_seconds = static_cast<double>(run.elapsed.count()) / 1000.0;
   std::error_code ec;
