@@ -16,5 +16,6 @@ std::filesystem::path companion_file(std::string_view relative);
 
 inline constexpr std::string_view python_runner_file = "share/kopt/kopt_runner.py";
 inline constexpr std::string_view harness_abi_file = "lib/libkopt_harness_abi.so";
+inline constexpr std::string_view skills_folder = "share/kopt/skills";  // one folder per skill, with its SKILL.md
 
 }  // namespace kopt
