@@ -15,24 +15,12 @@
 #include "core/text.h"
 #include "memory/memory_files.h"
 #include "memory/memory_store.h"
+#include "memory/strategy_summaries.h"
 
 namespace kopt::cli {
 namespace {
 
 using memory::strategy_summary;
-
-json summary_json(const strategy_summary& s) {
-  return json{{"fingerprint", s.fingerprint},
-              {"backend", s.backend},
-              {"tags", s.tags},
-              {"positive", s.positive},
-              {"negative", s.negative},
-              {"neutral", s.neutral},
-              {"inconclusive", s.inconclusive},
-              {"rejected", s.rejected},
-              {"last_outcome", s.last_outcome},
-              {"last_recorded_at", s.last_recorded_at}};
-}
 
 void print(const std::string& text) { std::fputs(text.c_str(), stdout); }
 
@@ -40,7 +28,7 @@ void print_summaries(const std::vector<strategy_summary>& list, bool as_json, co
                      const std::string& empty_message) {
   if (as_json) {
     json entries = json::array();
-    for (const auto& s : list) entries.push_back(summary_json(s));
+    for (const auto& s : list) entries.push_back(memory::to_json(s));
     print(json_text(with_schema(schema, 1, json{{"strategies", entries}})) + "\n");
     return;
   }
@@ -56,14 +44,6 @@ void print_summaries(const std::vector<strategy_summary>& list, bool as_json, co
   }
 }
 
-// What worked first: more positives than failures, then by positives.
-void rank(std::vector<strategy_summary>& list) {
-  std::stable_sort(list.begin(), list.end(), [](const strategy_summary& a, const strategy_summary& b) {
-    const auto score = [](const strategy_summary& s) { return s.positive - s.negative - s.rejected; };
-    if (score(a) != score(b)) return score(a) > score(b);
-    return a.positive > b.positive;
-  });
-}
 
 class memory_command final : public command {
  public:
@@ -101,7 +81,7 @@ class memory_command final : public command {
       show(store);
     } else if (m_query->parsed()) {
       auto list = store.summarize({m_backend.value_or(""), m_class, m_arch.value_or("")});
-      rank(list);
+      memory::rank_by_success(list);
       print_summaries(list, m_json, "memory_query",
                       fmt::format("nothing recorded yet for {} on {}{}", m_class, *m_backend,
                                   m_arch ? " (" + *m_arch + ")" : ""));
