@@ -33,16 +33,24 @@ std::string file_text(const fs::path& path) {
   return text;
 }
 
-// The parent of process `pid` from /proc/PID/stat ("pid (comm) state ppid ..."; the command
-// name may hold spaces and parentheses, so the fields are read after its last ')').
-pid_t parent_of(const std::string& pid) {
+struct process_ids {
+  pid_t parent = -1;
+  pid_t group = -1;
+};
+
+// The parent and process group of process `pid` from /proc/PID/stat ("pid (comm) state ppid
+// pgrp ..."; the command name may hold spaces and parentheses, so the fields are read after
+// its last ')').
+process_ids ids_of(const std::string& pid) {
   const std::string stat = file_text(fs::path("/proc") / pid / "stat");
   const std::size_t close = stat.rfind(')');
-  if (close == std::string::npos) return -1;
+  process_ids ids;
+  if (close == std::string::npos) return ids;
   char state = 0;
   int parent = -1;
-  if (std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &parent) != 2) return -1;
-  return parent;
+  int group = -1;
+  if (std::sscanf(stat.c_str() + close + 1, " %c %d %d", &state, &parent, &group) != 3) return ids;
+  return {parent, group};
 }
 
 std::string command_line(const std::string& pid) {
@@ -54,16 +62,17 @@ std::string command_line(const std::string& pid) {
   return text.empty() ? "?" : text;
 }
 
-std::vector<pid_t> children_of_this_process(std::vector<std::string>& described) {
+std::vector<pid_t> children_of_this_process(std::vector<std::string>& described, int killed_group) {
   std::vector<pid_t> found;
   const pid_t self = ::getpid();
   std::error_code ec;
   for (auto it = fs::directory_iterator("/proc", ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
     const std::string name = it->path().filename().string();
     if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-    if (parent_of(name) != self) continue;
+    const process_ids ids = ids_of(name);
+    if (ids.parent != self) continue;
     found.push_back(static_cast<pid_t>(std::stol(name)));  // digits only, checked above
-    described.push_back(fmt::format("{} {}", name, command_line(name)));
+    if (killed_group == 0 || ids.group != killed_group) described.push_back(fmt::format("{} {}", name, command_line(name)));
   }
   return found;
 }
@@ -72,11 +81,11 @@ std::vector<pid_t> children_of_this_process(std::vector<std::string>& described)
 
 void adopt_orphans() { ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
 
-std::vector<std::string> kill_adopted_orphans() {
+std::vector<std::string> kill_adopted_orphans(int killed_group) {
   std::vector<std::string> described;
   // An orphan's own children are adopted in turn when it dies: a few rounds end them all.
   for (int round = 0; round < 16; ++round) {
-    const std::vector<pid_t> orphans = children_of_this_process(described);
+    const std::vector<pid_t> orphans = children_of_this_process(described, killed_group);
     if (orphans.empty()) break;
     for (const pid_t pid : orphans) ::kill(pid, SIGKILL);
     for (const pid_t pid : orphans) {

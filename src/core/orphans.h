@@ -14,8 +14,9 @@ namespace kopt {
 void adopt_orphans();
 
 // Kills (SIGKILL) and reaps every child of this process that was adopted as an orphan, and
-// their own children as they are adopted in turn; "4242 sleep 60" for each. Call it when this
-// process has no child of its own running.
-std::vector<std::string> kill_adopted_orphans();
+// their own children as they are adopted in turn; "4242 sleep 60" for each, except those of
+// process group `killed_group` (kopt ended that group itself: a timeout, a cancellation; 0:
+// none). Call it when this process has no child of its own running.
+std::vector<std::string> kill_adopted_orphans(int killed_group = 0);
 
 }  // namespace kopt

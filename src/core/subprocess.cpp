@@ -17,6 +17,7 @@
 
 #include <fmt/format.h>
 
+#include "core/cancellation.h"
 #include "core/orphans.h"
 
 extern char** environ;
@@ -27,6 +28,7 @@ using clock_type = std::chrono::steady_clock;
 
 std::string process_result::describe_end() const {
   if (!started) return fmt::format("could not start: {}", start_error);
+  if (cancelled) return "cancelled, and killed";
   if (timed_out) {
     return fmt::format("timed out after {:.1f} s and was killed",
                        static_cast<double>(elapsed.count()) / 1000.0);
@@ -186,7 +188,13 @@ process_result run_process(const process_request& request) {
   std::array<std::string*, 2> sinks{&result.stdout_text, &result.stderr_text};
   int open_streams = 2;
   char buffer[65536];
+  // A cancellable thread looks at its flag between waits of at most this long.
+  constexpr int cancel_check_ms = 100;
   while (open_streams > 0) {
+    if (thread_cancelled()) {
+      result.cancelled = true;
+      break;
+    }
     int wait_ms = -1;
     if (has_deadline) {
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock_type::now());
@@ -196,6 +204,7 @@ process_result run_process(const process_request& request) {
       }
       wait_ms = static_cast<int>(left.count());
     }
+    if (thread_cancellable() && (wait_ms < 0 || wait_ms > cancel_check_ms)) wait_ms = cancel_check_ms;
     const int ready = ::poll(polls.data(), polls.size(), wait_ms);
     if (ready < 0 && errno == EINTR) continue;
     if (ready < 0) break;
@@ -216,15 +225,17 @@ process_result run_process(const process_request& request) {
       }
     }
   }
-  if (result.timed_out) ::kill(-pid, SIGKILL);
+  if (result.timed_out || result.cancelled) ::kill(-pid, SIGKILL);
 
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   // Grandchildren that inherited the pipes would otherwise outlive a timed-out run.
-  if (result.timed_out) ::kill(-pid, SIGKILL);
+  if (result.timed_out || result.cancelled) ::kill(-pid, SIGKILL);
   if (exit_fd >= 0) ::close(exit_fd);
-  if (request.ends_with_program) result.left_running = kill_adopted_orphans();
+  if (request.ends_with_program) {
+    result.left_running = kill_adopted_orphans(result.timed_out || result.cancelled ? pid : 0);
+  }
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.term_signal = WTERMSIG(status);
   result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(clock_type::now() - start_time);

@@ -32,12 +32,13 @@ struct process_result {
   int exit_code = -1;        // valid when the process exited normally
   int term_signal = 0;       // nonzero when a signal ended it
   bool timed_out = false;    // killed by kopt at the time limit
+  bool cancelled = false;    // killed because the thread's work was cancelled (core/cancellation.h)
   std::string stdout_text;
   std::string stderr_text;
   std::chrono::milliseconds elapsed{0};
   std::vector<std::string> left_running;  // with ends_with_program: "PID COMMAND" of each killed
 
-  bool succeeded() const { return started && !timed_out && term_signal == 0 && exit_code == 0; }
+  bool succeeded() const { return started && !timed_out && !cancelled && term_signal == 0 && exit_code == 0; }
   // "exit code 3", "killed by signal 11 (Segmentation fault)", "timed out after 10 s"...
   std::string describe_end() const;
 };

@@ -1,5 +1,10 @@
 #include "core/subprocess.h"
 
+#include <atomic>
+#include <thread>
+
+#include "core/cancellation.h"
+
 #include <csignal>
 
 #include <gtest/gtest.h>
@@ -90,6 +95,23 @@ TEST(Subprocess, AProgramThatLeavesNothingRunningReportsNothing) {
   const auto r = run_process({.argv = {"sh", "-c", "sleep 0.1 & wait; echo x"}, .ends_with_program = true});
   EXPECT_EQ(r.stdout_text, "x\n");
   EXPECT_TRUE(r.left_running.empty());
+}
+
+TEST(Subprocess, AProgramOfACancelledThreadIsKilledWithItsGroup) {
+  std::atomic<bool> cancel{false};
+  process_result run;
+  std::thread worker([&] {
+    set_thread_cancellation(&cancel);
+    run = run_process({.argv = {"sh", "-c", "sleep 30 & sleep 30"}, .ends_with_program = true});
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  cancel = true;
+  worker.join();
+  EXPECT_TRUE(run.cancelled);
+  EXPECT_FALSE(run.succeeded());
+  EXPECT_EQ(run.describe_end(), "cancelled, and killed");
+  EXPECT_LT(run.elapsed.count(), 5000);
+  EXPECT_TRUE(run.left_running.empty()) << "its group went with it";
 }
 
 TEST(Subprocess, FindsExecutablesOnPath) {
