@@ -151,4 +151,14 @@ std::vector<const kb_entry*> kb_entries_for(std::string_view backend, bottleneck
 
 std::string describe(const kb_condition& c) { return fmt::format("{} {} {:g}", c.quantity, c.op, c.value); }
 
+json to_json(const kb_entry& e) {
+  json when = json::array();
+  for (const auto& c : e.when) when.push_back({{"quantity", c.quantity}, {"op", c.op}, {"value", c.value}});
+  std::vector<std::string> classes;
+  for (auto c : e.classes) classes.emplace_back(to_string(c));
+  return {{"id", e.id},         {"backend", e.backend}, {"title", e.title},   {"classes", classes},
+          {"when", when},       {"priority", e.priority}, {"change", e.change}, {"verify", e.verify},
+          {"tags", e.tags},     {"links", e.links}};
+}
+
 }  // namespace kopt::analyze

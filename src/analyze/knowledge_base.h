@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analyze/bottleneck.h"
+#include "core/json_io.h"
 
 namespace kopt::analyze {
 
@@ -39,6 +40,9 @@ const std::string& knowledge_backend_named(const std::string& name);
 // Every entry of every backend, parsed and checked once. A broken embedded file is a bug in
 // kopt itself and aborts with the reason.
 const std::vector<kb_entry>& knowledge_base();
+
+// The entry as `kopt kb --json` and the MCP server give it.
+json to_json(const kb_entry& entry);
 
 // Parses and checks one backend's file; throws kopt::error naming `source` and the problem.
 std::vector<kb_entry> parse_knowledge(std::string_view json_text, std::string_view source);

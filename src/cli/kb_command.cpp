@@ -25,20 +25,10 @@ std::string class_names(const kb_entry& e) {
   return join(names, ",");
 }
 
-json entry_json(const kb_entry& e) {
-  json when = json::array();
-  for (const auto& c : e.when) when.push_back({{"quantity", c.quantity}, {"op", c.op}, {"value", c.value}});
-  std::vector<std::string> classes;
-  for (auto c : e.classes) classes.emplace_back(analyze::to_string(c));
-  return {{"id", e.id},         {"backend", e.backend}, {"title", e.title},   {"classes", classes},
-          {"when", when},       {"priority", e.priority}, {"change", e.change}, {"verify", e.verify},
-          {"tags", e.tags},     {"links", e.links}};
-}
-
 void print_list(const std::vector<const kb_entry*>& entries, bool as_json, const char* schema) {
   if (as_json) {
     json list = json::array();
-    for (const auto* e : entries) list.push_back(entry_json(*e));
+    for (const auto* e : entries) list.push_back(analyze::to_json(*e));
     std::fputs((json_text(with_schema(schema, 1, {{"entries", list}})) + "\n").c_str(), stdout);
     return;
   }
@@ -88,7 +78,7 @@ class kb_command final : public command {
     const kb_entry* e = analyze::find_kb_entry(m_id);
     if (!e) throw error(fmt::format("no knowledge-base entry \"{}\": run `kopt kb list` for the ids", m_id));
     if (m_json) {
-      std::fputs((json_text(with_schema("kb_entry", 1, entry_json(*e))) + "\n").c_str(), stdout);
+      std::fputs((json_text(with_schema("kb_entry", 1, analyze::to_json(*e))) + "\n").c_str(), stdout);
       return;
     }
     std::string out = fmt::format("{}  ({})\n{}\n\nclasses  {}\n", e->id, e->backend, e->title, class_names(*e));
