@@ -3,7 +3,8 @@
 #   - build tools and libraries from the distribution (CLI11, nlohmann-json, fmt, OpenSSL,
 #     SQLite, libffi, GoogleTest), all linked statically or header-only into kopt;
 #   - CUTLASS headers (nvidia-cutlass), torch and triton from PyPI into the current Python
-#     environment (pinned to the GPU machine's versions; torch with its CUDA libraries is large);
+#     environment (pinned to the GPU machine's versions; torch with its CUDA libraries is large),
+#     and the MCP SDK (mcp) whose client tests kopt mcp;
 #   - checks that the CUDA toolkit (nvcc) is present: it is not installed by this script.
 # Usage: scripts/setup.sh [--no-build] [--if-needed]
 #   --if-needed  skip the packages when this version of the script already installed them here
@@ -29,6 +30,7 @@ CUTLASS_VERSION=4.2.0.0   # headers for CUTLASS kernels; the GPU test script car
 # and Triton kernels run in kopt's Python runner with these.
 TORCH_VERSION=2.11.0
 TRITON_VERSION=3.6.0
+MCP_VERSION=2.3.0          # the official MCP SDK, whose stdio client tests kopt mcp
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
@@ -50,9 +52,10 @@ install_packages() {
     echo "kopt builds without it, but compiling kernels needs it." >&2
   fi
 
-  echo "== Python packages (CUTLASS headers, torch ${TORCH_VERSION}, triton ${TRITON_VERSION})"
+  echo "== Python packages (CUTLASS headers, torch ${TORCH_VERSION}, triton ${TRITON_VERSION}, mcp ${MCP_VERSION})"
   python=${KOPT_PYTHON:-python3}
-  packages=("nvidia-cutlass==${CUTLASS_VERSION}" "torch==${TORCH_VERSION}" "triton==${TRITON_VERSION}")
+  packages=("nvidia-cutlass==${CUTLASS_VERSION}" "torch==${TORCH_VERSION}" "triton==${TRITON_VERSION}"
+            "mcp==${MCP_VERSION}")
   if ! "$python" -m pip install -q --disable-pip-version-check "${packages[@]}" 2>/tmp/kopt-pip.log; then
     if grep -q externally-managed /tmp/kopt-pip.log; then
       echo "this Python is managed by the system; installing into .venv instead"

@@ -23,6 +23,7 @@ const std::vector<command_entry>& command_table() {
       {"loop", "the optimization loop: one iteration per call, or --agent CMD to run N; with memory",
        make_loop_command},
       {"skills", "the skills pack for coding agents: list, install", make_skills_command},
+      {"mcp", "serve kopt's tools to a coding agent over the Model Context Protocol (stdio)", make_mcp_command},
       {"harness", "the measuring process of bench (internal)", make_harness_command},
   };
   return table;

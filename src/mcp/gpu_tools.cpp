@@ -1,0 +1,173 @@
+// The tools that need a GPU: bench, profile and loop_step. Each runs the same pipeline as the
+// command of its name, through measuring children (whose output never reaches the protocol
+// channel), and a cancelled call kills its child.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "core/error.h"
+#include "loop/loop_step.h"
+#include "loop/run_manifest.h"
+#include "mcp/tool.h"
+#include "memory/memory_store.h"
+#include "pipeline/bench_pipeline.h"
+#include "pipeline/measuring_worker.h"
+#include "pipeline/profile_pipeline.h"
+
+namespace kopt::mcp {
+namespace {
+namespace fs = std::filesystem;
+
+json object_schema(json properties, json required) {
+  return json{{"type", "object"}, {"properties", std::move(properties)}, {"required", std::move(required)},
+              {"additionalProperties", false}};
+}
+
+json reference_schema() {
+  return json{{"type", "string"},
+              {"description", "the reference in the workspace: a .py module with reference(**kwargs), or a .cu file "
+                              "with the same solve()"}};
+}
+
+pipeline::bench_target target_of(const tool_call& call, const char* command) {
+  pipeline::bench_target target;
+  target.kernel = call.root.resolve(string_argument(call.arguments, "kernel"));
+  if (const std::string ref = string_argument(call.arguments, "ref"); !ref.empty()) target.ref = call.root.resolve(ref);
+  target.dims = dimension_arguments(call.arguments);
+  target.defines = string_list_argument(call.arguments, "defines");
+  target.command_name = command;
+  return target;
+}
+
+std::string timing_line(const char* who, const json& timing) {
+  if (!timing.is_object()) return "";
+  const json ci = timing.value("median_ci95_ms", json::array());
+  return fmt::format("{} {:.4f} ms (95 % interval {}), {} samples, {}\n", who, timing.value("estimate_ms", 0.0),
+                     ci.size() == 2 ? fmt::format("{:.4f}-{:.4f}", ci[0].get<double>(), ci[1].get<double>()) : "n/a",
+                     timing.value("sample_count", 0), timing.value("stop_reason", ""));
+}
+
+tool_output bench(const tool_call& call) {
+  pipeline::bench_request request;
+  request.target = target_of(call, "kopt bench");
+  request.job.hot = call.arguments.value("hot", false);
+  if (call.arguments.contains("max_seconds")) request.job.max_seconds = call.arguments["max_seconds"].get<double>();
+  if (call.arguments.contains("seed")) request.job.seed = call.arguments["seed"].get<std::uint64_t>();
+  if (call.arguments.contains("atol")) request.atol = call.arguments["atol"].get<double>();
+  if (call.arguments.contains("rtol")) request.rtol = call.arguments["rtol"].get<double>();
+  call.progress("building, validating against the reference and timing");
+  const auto worker = pipeline::make_process_worker();
+  const pipeline::bench_outcome outcome = pipeline::run_bench(request, *worker);
+  if (outcome.prepared.failed_build) {
+    throw error(fmt::format("compile failed: {}", outcome.prepared.failed_build->result.failure_reason),
+                outcome.prepared.failed_build->result.compiler_output.substr(0, 4000));
+  }
+  const pipeline::bench_result& r = outcome.result;
+  std::string summary = r.ok() ? "passed: " : fmt::format("{}: {}\n", r.status, r.reason);
+  if (r.ok()) summary += fmt::format("{} validated against the reference; {}\n", r.correctness.checked ? "outputs" : "not",
+                                     r.protocol);
+  summary += timing_line("kernel", r.kernel) + timing_line("reference", r.reference);
+  if (r.speedup_vs_reference) {
+    summary += fmt::format("speedup vs reference {:.3f}x: {}\n", *r.speedup_vs_reference,
+                           r.kernel_vs_reference.value("verdict", std::string("")));
+  }
+  for (const auto& w : r.warnings) summary += "warning: " + w + "\n";
+  json structured{{"status", r.status},
+                  {"reason", r.reason},
+                  {"protocol", r.protocol},
+                  {"kernel_ms", r.kernel.is_object() ? r.kernel.value("estimate_ms", json(nullptr)) : json(nullptr)},
+                  {"kernel_ci95_ms", r.kernel.is_object() ? r.kernel.value("median_ci95_ms", json(nullptr)) : json(nullptr)},
+                  {"reference_ms", r.reference.is_object() ? r.reference.value("estimate_ms", json(nullptr)) : json(nullptr)},
+                  {"speedup_vs_reference", r.speedup_vs_reference ? json(*r.speedup_vs_reference) : json(nullptr)},
+                  {"kernel_vs_reference", r.kernel_vs_reference},
+                  {"warnings", r.warnings},
+                  {"gpu", r.gpu_name}};
+  if (string_argument(call.arguments, "detail") == "full") structured["result"] = outcome.document;
+  return {summary, structured};
+}
+
+tool_output profile(const tool_call& call) {
+  pipeline::profile_request request;
+  request.target = target_of(call, "kopt profile");
+  request.target.gpu_purpose = "profile on";
+  if (const std::string out = string_argument(call.arguments, "out"); !out.empty()) request.out = call.root.resolve(out);
+  call.progress("profiling with Nsight Compute (one --set full pass)");
+  const auto worker = pipeline::make_process_worker();
+  const pipeline::profile_outcome outcome = pipeline::run_profile(request, *worker, {});
+  if (outcome.prepared.failed_build) {
+    throw error(fmt::format("compile failed: {}", outcome.prepared.failed_build->result.failure_reason));
+  }
+  if (outcome.failure) throw error(fmt::format("profile failed: {}", outcome.failure->headline), outcome.failure->detail);
+  json kernels = json::array();
+  std::string summary = fmt::format("profiled {} launch(es) into {}:\n", outcome.record.kernels.size(), outcome.out.string());
+  for (const auto& k : outcome.record.kernels) {
+    kernels.push_back(k.name);
+    summary += "  " + k.name + "\n";
+  }
+  summary += fmt::format("next: analyze {}", (outcome.out / "ncu_raw.csv").string());
+  return {summary, json{{"out", outcome.out.string()}, {"files", outcome.record.files}, {"kernels", kernels}}};
+}
+
+tool_output loop_step(const tool_call& call) {
+  loop::loop_settings settings;
+  settings.target = target_of(call, "kopt loop");
+  settings.max_iterations = call.arguments.at("max_iterations").get<std::int64_t>();
+  if (const std::string run_dir = string_argument(call.arguments, "run_dir"); !run_dir.empty()) {
+    settings.run_dir = call.root.resolve(run_dir);
+  }
+  settings.memory_db = memory::default_memory_path(std::nullopt);
+  const auto worker = pipeline::make_process_worker();
+  const loop::loop_services services = loop::gpu_services(*worker);
+  const loop::step_outcome step = loop::run_loop_step(settings, services, call.progress);
+  if (!step.record) return {fmt::format("preflight passed; run folder {}", step.run_dir.string()), json{{"run_dir", step.run_dir.string()}}};
+  const loop::iteration_record& r = *step.record;
+  std::string summary = fmt::format("v{}: {} ({})", r.iteration, r.outcome, r.reason);
+  if (r.median_ms) summary += fmt::format("\nkernel {:.4f} ms", *r.median_ms);
+  if (!r.bottleneck.empty()) summary += fmt::format("; bottleneck {}{}", r.bottleneck, r.at_hardware_limit ? " (at hardware limit)" : "");
+  const fs::path proposal = step.run_dir / fmt::format("iter_v{}", r.iteration) / "optimization_proposal.md";
+  summary += fmt::format("\nrun folder {}\nnext: write the next version, fill the tags of {}, call loop_step again with "
+                         "run_dir",
+                         step.run_dir.string(), proposal.string());
+  return {summary, json{{"run_dir", step.run_dir.string()},
+                        {"iteration", r.iteration},
+                        {"outcome", r.outcome},
+                        {"reason", r.reason},
+                        {"median_ms", r.median_ms ? json(*r.median_ms) : json(nullptr)},
+                        {"best", step.manifest.best ? json(*step.manifest.best) : json(nullptr)},
+                        {"bottleneck", r.bottleneck},
+                        {"proposal", proposal.string()}}};
+}
+
+}  // namespace
+
+std::vector<tool> gpu_tools() {
+  const json common_properties = json{{"kernel", kernel_schema()}, {"ref", reference_schema()}, {"dims", dims_schema()},
+                                      {"defines", defines_schema()}};
+  json bench_properties = common_properties;
+  bench_properties.update(json{{"hot", json{{"type", "boolean"}, {"description", "keep L2 warm (default: flushed)"}}},
+                               {"max_seconds", json{{"type", "number"}, {"description", "sampling limit [s]"}}},
+                               {"seed", json{{"type", "integer"}}},
+                               {"atol", json{{"type", "number"}}},
+                               {"rtol", json{{"type", "number"}}},
+                               {"detail", detail_schema()}});
+  json profile_properties = common_properties;
+  profile_properties["out"] = json{{"type", "string"}, {"description", "output folder in the workspace"}};
+  json loop_properties = common_properties;
+  loop_properties.update(json{{"max_iterations", json{{"type", "integer"}, {"description", "iterations after v0"}}},
+                              {"run_dir", json{{"type", "string"}, {"description", "the run folder to continue"}}}});
+  return {
+      {"bench",
+       "Validate a kernel against its reference, then time both from the GPU's timestamps, under a judge that catches "
+       "cheating kernels: status, medians with intervals, the speedup with its verdict, warnings. Needs a GPU.",
+       object_schema(bench_properties, json::array({"kernel"})), bench},
+      {"profile",
+       "One Nsight Compute pass (--set full) over exactly the kernel's launches; writes the report and its CSV pages "
+       "(then call analyze on ncu_raw.csv). Needs a GPU and ncu.",
+       object_schema(profile_properties, json::array({"kernel"})), profile},
+      {"loop_step",
+       "One iteration of the optimization loop on the kernel file as it is now: judge, time, profile, diagnose, "
+       "compare with the best version, record the strategy; writes the next optimization_proposal.md. Needs a GPU.",
+       object_schema(loop_properties, json::array({"kernel", "max_iterations"})), loop_step},
+  };
+}
+
+}  // namespace kopt::mcp

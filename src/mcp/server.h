@@ -1,0 +1,23 @@
+#pragma once
+// kopt's MCP server (`kopt mcp`): the Model Context Protocol over stdio, JSON-RPC 2.0 with the
+// initialize handshake (revisions 2025-06-18 and 2025-11-25, and 2025-03-26). It answers
+// initialize, ping, tools/list and tools/call, and takes notifications/initialized and
+// notifications/cancelled. Tool calls run one at a time on a worker thread, so the reader keeps
+// reading: a cancellation kills the running call's child processes and no response follows;
+// a call whose request carries a progress token gets notifications/progress as it goes.
+
+#include "mcp/rpc_channel.h"
+#include "mcp/workspace.h"
+
+namespace kopt::mcp {
+
+inline constexpr const char* latest_protocol_revision = "2025-11-25";
+
+// Serves until the input ends; then cancels what runs and returns.
+void serve(rpc_channel& channel, const workspace& root);
+
+// The answer to one request (a response, or nothing for a notification); tools/call is run
+// here, on the calling thread. For tests of the protocol's pure parts.
+json answer(const json& request, const workspace& root);
+
+}  // namespace kopt::mcp

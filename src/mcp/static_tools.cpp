@@ -1,0 +1,203 @@
+// The tools that need no GPU: inspect, compile, analyze, kb and memory_query.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "analyze/knowledge_base.h"
+#include "compile/compiler.h"
+#include "compile/shell_safety.h"
+#include "core/error.h"
+#include "core/files.h"
+#include "kernel/buffer_plan.h"
+#include "mcp/tool.h"
+#include "memory/memory_store.h"
+#include "memory/strategy_summaries.h"
+#include "pipeline/analysis_pipeline.h"
+
+namespace kopt::mcp {
+namespace {
+namespace fs = std::filesystem;
+
+json object_schema(json properties, json required) {
+  return json{{"type", "object"}, {"properties", std::move(properties)}, {"required", std::move(required)},
+              {"additionalProperties", false}};
+}
+
+tool_output inspect(const tool_call& call) {
+  const fs::path kernel_file = call.root.resolve(string_argument(call.arguments, "kernel"));
+  const std::vector<std::string> defines = string_list_argument(call.arguments, "defines");
+  compile::check_defines(defines);
+  std::optional<kernel::backend> requested;
+  if (const std::string backend = string_argument(call.arguments, "backend"); !backend.empty()) {
+    requested = kernel::parse_backend_name(backend);
+  }
+  const kernel::kernel_plan plan = kernel::plan_kernel(kernel_file, read_text_file(kernel_file, "kernel file"), requested,
+                                                       dimension_arguments(call.arguments), std::nullopt, {}, defines);
+  std::string summary = fmt::format("{}: backend {}", kernel_file.filename().string(), kernel::to_string(plan.backend));
+  for (const auto& b : plan.buffers) {
+    summary += fmt::format("\n  {} {}: {} elements, {}", kernel::to_string(b.role), b.param.name, b.elements,
+                           b.param.element.name);
+  }
+  for (const auto& note : plan.notes) summary += "\n  note: " + note;
+  return {summary, kernel::to_json(plan)};
+}
+
+tool_output compile_kernel(const tool_call& call) {
+  compile::compile_request request;
+  request.kernel_file = call.root.resolve(string_argument(call.arguments, "kernel"));
+  request.defines = string_list_argument(call.arguments, "defines");
+  request.arch = string_argument(call.arguments, "arch");
+  const std::string source = read_text_file(request.kernel_file, "kernel file");
+  request.backend = kernel::infer_backend(request.kernel_file, source, std::nullopt);
+  if (request.backend == kernel::backend::triton) {
+    throw error("a Triton module is compiled by Triton when it runs: compile takes .cu files");
+  }
+  call.progress("compiling with nvcc");
+  const compile::compile_result r = compile::compile_kernel(request);
+  if (!r.ok()) {
+    throw error(fmt::format("compile failed: {}", r.failure_reason),
+                r.compiler_output.size() > 4000 ? r.compiler_output.substr(0, 4000) + "\n..." : r.compiler_output);
+  }
+  json kernels = json::array();
+  std::string summary = fmt::format("built for {} in {:.1f} s", r.arch.name, r.build_seconds);
+  for (const auto& k : r.kernels) {
+    kernels.push_back(compile::to_json(k));
+    summary += fmt::format("\n  {}: {} registers, {} B shared, {} B spilled", k.name, k.registers, k.static_shared_bytes,
+                           k.spill_store_bytes);
+  }
+  return {summary, json{{"library", r.library.string()}, {"arch", r.arch.name}, {"kernels", kernels}}};
+}
+
+tool_output analyze(const tool_call& call) {
+  pipeline::analysis_request request;
+  request.report = call.root.resolve(string_argument(call.arguments, "report"));
+  if (const std::string details = string_argument(call.arguments, "details"); !details.empty()) {
+    request.details = call.root.resolve(details);
+  }
+  if (const std::string backend = string_argument(call.arguments, "backend"); !backend.empty()) request.backend = backend;
+  const pipeline::analysis_outcome outcome = pipeline::run_analysis(request);
+  json kernels = json::array();
+  std::string summary;
+  for (const auto& k : outcome.analysis.kernels) {
+    json first = json::array();
+    for (std::size_t i = 0; i < std::min<std::size_t>(3, k.recommendations.size()); ++i) {
+      const auto& r = k.recommendations[i];
+      first.push_back(json{{"id", r.id}, {"title", r.title}, {"tags", r.tags}});
+    }
+    kernels.push_back(json{{"launch_id", k.launch_id},
+                           {"kernel", k.kernel_name},
+                           {"class", analyze::to_string(k.verdict.cls)},
+                           {"at_hardware_limit", k.verdict.at_hardware_limit},
+                           {"reason", k.verdict.reason},
+                           {"duration_ns", k.launch.duration_ns ? json(*k.launch.duration_ns) : json(nullptr)},
+                           {"recommendations", first}});
+    if (summary.size() < 4000) {
+      summary += fmt::format("{}[{}] {}: {}{} — {}\n", summary.empty() ? "" : "", k.launch_id, k.kernel_name,
+                             analyze::to_string(k.verdict.cls), k.verdict.at_hardware_limit ? " (at hardware limit)" : "",
+                             k.verdict.reason);
+      if (!k.recommendations.empty()) summary += fmt::format("  first to try: {} ({})\n", k.recommendations[0].title,
+                                                             k.recommendations[0].id);
+    }
+  }
+  summary += fmt::format("wrote {} and {}", outcome.markdown_file.string(), outcome.json_file.string());
+  json structured{{"markdown_file", outcome.markdown_file.string()}, {"json_file", outcome.json_file.string()},
+                  {"kernels", kernels}};
+  if (string_argument(call.arguments, "detail") == "full") structured["analysis"] = outcome.document;
+  return {summary, structured};
+}
+
+tool_output kb(const tool_call& call) {
+  const std::string action = string_argument(call.arguments, "action");
+  const std::string backend_name = string_argument(call.arguments, "backend");
+  const std::string backend = backend_name.empty() ? "" : analyze::knowledge_backend_named(backend_name);
+  std::vector<const analyze::kb_entry*> entries;
+  if (action == "show") {
+    const std::string id = string_argument(call.arguments, "id");
+    const analyze::kb_entry* e = analyze::find_kb_entry(id);
+    if (e == nullptr) throw error(fmt::format("no knowledge-base entry \"{}\": call kb with action list for the ids", id));
+    entries.push_back(e);
+  } else if (action == "match") {
+    const std::string cls = string_argument(call.arguments, "class");
+    if (cls.empty() || backend.empty()) throw error("kb match needs 'class' and 'backend'");
+    entries = analyze::kb_entries_for(backend, analyze::bottleneck_named(cls));
+  } else {
+    for (const auto& e : analyze::knowledge_base()) {
+      if (backend.empty() || e.backend == backend) entries.push_back(&e);
+    }
+  }
+  json list = json::array();
+  std::string summary;
+  for (const auto* e : entries) {
+    list.push_back(action == "show" ? analyze::to_json(*e)
+                                    : json{{"id", e->id}, {"backend", e->backend}, {"title", e->title}, {"tags", e->tags}});
+    summary += fmt::format("{}: {}\n", e->id, e->title);
+  }
+  if (action == "show" && !entries.empty()) summary += fmt::format("change: {}\nverify: {}", entries[0]->change, entries[0]->verify);
+  return {summary, json{{"entries", list}}};
+}
+
+tool_output memory_query(const tool_call& call) {
+  const memory::memory_store store = memory::memory_store::open(memory::default_memory_path(std::nullopt));
+  auto list = store.summarize({string_argument(call.arguments, "backend"), string_argument(call.arguments, "class"),
+                               string_argument(call.arguments, "arch")});
+  memory::rank_by_success(list);
+  json strategies = json::array();
+  std::string summary = list.empty() ? "nothing recorded yet for this bottleneck and backend" : "";
+  for (const auto& s : list) {
+    strategies.push_back(memory::to_json(s));
+    summary += fmt::format("{} [{}]: {} positive, {} negative, {} rejected\n", s.fingerprint, fmt::join(s.tags, ", "),
+                           s.positive, s.negative, s.rejected);
+  }
+  return {summary, json{{"memory", store.path().string()}, {"strategies", strategies}}};
+}
+
+}  // namespace
+
+std::vector<tool> static_tools() {
+  const json backend = json{{"type", "string"}, {"enum", json::array({"cuda", "cutlass", "triton"})}};
+  return {
+      {"inspect",
+       "What kopt will do with a kernel file: backend, solve()'s parameters, roles and buffer sizes. No GPU needed.",
+       object_schema(json{{"kernel", kernel_schema()}, {"dims", dims_schema()}, {"defines", defines_schema()},
+                          {"backend", backend}},
+                     json::array({"kernel"})),
+       inspect},
+      {"compile",
+       "Build a .cu kernel with nvcc (cached) and report each kernel's registers, shared memory and spills. No GPU "
+       "needed.",
+       object_schema(json{{"kernel", kernel_schema()}, {"defines", defines_schema()},
+                          {"arch", json{{"type", "string"}, {"description", "sm_90a, ... (default: the GPU's)"}}}},
+                     json::array({"kernel"})),
+       compile_kernel},
+      {"analyze",
+       "Diagnose an Nsight Compute report (.ncu-rep or its raw CSV, e.g. a profile's ncu_raw.csv): each launch's "
+       "bottleneck class with its reason and the first strategies to try; writes the markdown and JSON analysis "
+       "beside the report.",
+       object_schema(json{{"report", json{{"type", "string"}, {"description", "a .ncu-rep or raw CSV in the workspace"}}},
+                          {"details", json{{"type", "string"}, {"description", "the details page (default: beside it)"}}},
+                          {"backend", backend},
+                          {"detail", detail_schema()}},
+                     json::array({"report"})),
+       analyze},
+      {"kb",
+       "The knowledge base of optimization strategies: list (a backend's), show (one entry: what to change, how to "
+       "verify), match (the entries for a bottleneck class).",
+       object_schema(json{{"action", json{{"type", "string"}, {"enum", json::array({"list", "show", "match"})}}},
+                          {"id", json{{"type", "string"}}},
+                          {"class", json{{"type", "string"},
+                                         {"enum", json::array({"launch", "occupancy", "latency", "dram", "l2", "l1",
+                                                               "compute", "mixed"})}}},
+                          {"backend", backend}},
+                     json::array({"action"})),
+       kb},
+      {"memory_query",
+       "What the strategy memory says worked for a bottleneck class on a backend, best first (from every kernel kopt "
+       "loop has seen).",
+       object_schema(json{{"backend", backend},
+                          {"class", json{{"type", "string"}}},
+                          {"arch", json{{"type", "string"}}}},
+                     json::array({"backend", "class"})),
+       memory_query},
+  };
+}
+
+}  // namespace kopt::mcp

@@ -1,0 +1,62 @@
+#pragma once
+// What kopt's MCP server offers: one tool per command an agent needs, each with a JSON Schema
+// for its arguments and a result that fits an agent's context: a few lines of text first, the
+// compact facts as structured content, and the whole document only when asked
+// ("detail": "full"); never a raw ncu dump. A tool's failure (a kernel that does not build, a
+// file that is not a report) throws kopt::error and becomes a result marked isError with its
+// one-line reason.
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/json_io.h"
+#include "kernel/dimensions.h"
+#include "mcp/workspace.h"
+
+namespace kopt::mcp {
+
+struct tool_call {
+  const json& arguments;
+  const workspace& root;
+  // Progress for the client (a no-op when it gave no progress token): what is being done now.
+  std::function<void(const std::string& message)> progress;
+};
+
+struct tool_output {
+  std::string summary;  // the text content
+  json structured;      // structuredContent
+};
+
+struct tool {
+  std::string name;
+  std::string description;
+  json input_schema;
+  std::function<tool_output(const tool_call&)> run;
+};
+
+// Every tool, in the order tools/list gives them.
+const std::vector<tool>& tool_table();
+
+// The tools in two groups (tool_table joins them): those that need no GPU, and those that do.
+std::vector<tool> static_tools();
+std::vector<tool> gpu_tools();
+
+// "" when `arguments` fits `schema` (the subset of JSON Schema the tools use: object, type,
+// required, enum, properties, additionalProperties: false, items); else the first problem
+// ("'kernel' is required", "'hot' must be a boolean").
+std::string argument_problem(const json& schema, const json& arguments);
+
+// Argument readers for the handlers: a string (or "" when absent), the dimensions object as
+// --NAME=VALUE pairs, a list of strings.
+std::string string_argument(const json& arguments, const char* name);
+std::vector<kernel::dimension_arg> dimension_arguments(const json& arguments);
+std::vector<std::string> string_list_argument(const json& arguments, const char* name);
+
+// The schema pieces the tools share.
+json kernel_schema();      // {"type": "string", ...}: a kernel file in the workspace
+json dims_schema();        // {"NAME": value, ...}
+json defines_schema();     // ["NAME=VALUE", ...]
+json detail_schema();      // "summary" or "full"
+
+}  // namespace kopt::mcp

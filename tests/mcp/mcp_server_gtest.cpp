@@ -1,0 +1,88 @@
+// The MCP server's pure parts: the handshake's revision, tool arguments checked against their
+// schemas, paths confined to the workspace, errors as results or as protocol errors.
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "mcp/server.h"
+#include "mcp/tool.h"
+#include "mcp/workspace.h"
+#include "support/kopt_process.h"
+
+namespace kopt::mcp {
+namespace {
+namespace fs = std::filesystem;
+
+json request(int id, const std::string& method, json params = json::object()) {
+  return json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}};
+}
+
+TEST(McpServer, TheHandshakeAnswersWithTheClientsRevisionWhenKoptSpeaksIt) {
+  const testing::scratch_dir dir;
+  const workspace root(dir.path());
+  const json old = answer(request(1, "initialize", {{"protocolVersion", "2025-06-18"}}), root);
+  EXPECT_EQ(old["result"]["protocolVersion"], "2025-06-18");
+  EXPECT_EQ(old["result"]["serverInfo"]["name"], "kopt");
+  EXPECT_TRUE(old["result"]["capabilities"].contains("tools"));
+  const json unknown = answer(request(2, "initialize", {{"protocolVersion", "2099-01-01"}}), root);
+  EXPECT_EQ(unknown["result"]["protocolVersion"], latest_protocol_revision);
+  EXPECT_EQ(answer(request(3, "ping"), root)["result"], json::object());
+  EXPECT_EQ(answer(request(4, "resources/list"), root)["error"]["code"], method_not_found);
+  EXPECT_TRUE(answer(json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}, root).is_null());
+}
+
+TEST(McpServer, ArgumentsAreCheckedAgainstTheToolsSchema) {
+  const json& schema = tool_table().front().input_schema;  // inspect
+  EXPECT_EQ(argument_problem(schema, json{{"kernel", "k.cu"}, {"dims", {{"N", 4}}}}), "");
+  EXPECT_EQ(argument_problem(schema, json::object()), "'kernel' is required");
+  EXPECT_EQ(argument_problem(schema, json{{"kernel", 3}}), "'kernel' must be string");
+  EXPECT_EQ(argument_problem(schema, json{{"kernel", "k.cu"}, {"dims", {{"N", json::array()}}}}),
+            "'dims'.N must be integer or number or string");
+  EXPECT_EQ(argument_problem(schema, json{{"kernel", "k.cu"}, {"backend", "hip"}}),
+            "'backend' must be one of [\"cuda\",\"cutlass\",\"triton\"]");
+  EXPECT_EQ(argument_problem(schema, json{{"kernel", "k.cu"}, {"defines", {"A=1", 2}}}), "'defines'[1] must be string");
+  EXPECT_EQ(argument_problem(schema, json::array()), "the arguments must be an object");
+}
+
+TEST(McpServer, EveryToolHasADescriptionAndAnObjectSchemaThatNamesWhatItRequires) {
+  ASSERT_EQ(tool_table().size(), 8u);
+  for (const tool& t : tool_table()) {
+    EXPECT_GE(t.description.size(), 40u) << t.name;
+    EXPECT_EQ(t.input_schema["type"], "object") << t.name;
+    EXPECT_EQ(t.input_schema["additionalProperties"], false) << t.name;
+    for (const auto& required : t.input_schema["required"]) {
+      EXPECT_TRUE(t.input_schema["properties"].contains(required.get<std::string>())) << t.name << " " << required;
+    }
+  }
+}
+
+TEST(McpServer, PathsAreConfinedToTheWorkspace) {
+  const testing::scratch_dir dir;
+  dir.write("inside/k.cu", "x");
+  const workspace root(dir.path());
+  EXPECT_EQ(root.resolve("inside/k.cu"), fs::canonical(dir.path()) / "inside/k.cu");
+  EXPECT_EQ(root.resolve("inside/../inside/new.cu"), fs::canonical(dir.path()) / "inside/new.cu");
+  EXPECT_THROW(root.resolve("../outside.cu"), error);
+  EXPECT_THROW(root.resolve("/etc/passwd"), error);
+  fs::create_directory_symlink("/etc", dir.path() / "link");
+  EXPECT_THROW(root.resolve("link/passwd"), error) << "a link out of the workspace is followed, and refused";
+  try {
+    root.resolve("/etc/passwd");
+  } catch (const error& e) {
+    EXPECT_EQ(e.headline().rfind("/etc/passwd is outside the workspace ", 0), 0u) << e.headline();
+  }
+}
+
+TEST(McpServer, AToolsFailureIsAResultAndAnUnknownToolAProtocolError) {
+  const testing::scratch_dir dir;
+  const workspace root(dir.path());
+  const json missing = answer(request(5, "tools/call", {{"name", "inspect"}, {"arguments", {{"kernel", "nope.cu"}}}}), root);
+  EXPECT_EQ(missing["result"]["isError"], true);
+  EXPECT_NE(missing["result"]["content"][0]["text"].get<std::string>().find("not found"), std::string::npos)
+      << missing.dump();
+  const json unknown = answer(request(6, "tools/call", {{"name", "benchmark"}, {"arguments", json::object()}}), root);
+  EXPECT_EQ(unknown["error"]["code"], invalid_params);
+  EXPECT_EQ(unknown["error"]["message"], "unknown tool 'benchmark'");
+}
+
+}  // namespace
+}  // namespace kopt::mcp
