@@ -39,13 +39,19 @@ class line_reader {
     const std::size_t stop = end == std::string_view::npos ? m_text.size() : end;
     line = m_text.substr(m_at, stop - m_at);
     m_at = stop + 1;
+    ++m_number;
     return true;
   }
+  std::size_t number() const { return m_number; }  // of the last line read, from 1
 
  private:
   std::string_view m_text;
   std::size_t m_at = 0;
+  std::size_t m_number = 0;
 };
+
+// ncu quotes every field of its rows; its prose ("==PROF== ...", warnings) is never quoted.
+bool is_quoted_row(std::string_view line) { return !line.empty() && line.front() == '"'; }
 
 // The next record that parses as CSV (blank lines and ncu's prose are skipped).
 std::optional<csv_record> next_record(line_reader& lines) {
@@ -53,6 +59,25 @@ std::optional<csv_record> next_record(line_reader& lines) {
   while (lines.next(line)) {
     if (trim(line).empty()) continue;
     if (auto record = parse_csv_line(line)) return record;
+  }
+  return std::nullopt;
+}
+
+// The next launch row after the header: prose is skipped, but a quoted line that is not a whole
+// row (a file cut short, a row edited by hand) is an error, not a launch quietly left out.
+std::optional<csv_record> next_launch_row(line_reader& lines, std::size_t width, std::string_view source) {
+  std::string_view line;
+  while (lines.next(line)) {
+    if (trim(line).empty()) continue;
+    std::optional<csv_record> record = parse_csv_line(line);
+    if (record && record->size() == width) return record;
+    if (!is_quoted_row(line)) continue;
+    throw error(fmt::format("{}: line {} is a malformed row ({}, where the header has {} fields): the file was "
+                            "cut short or edited; export it again with `ncu -i REPORT.ncu-rep --csv --page raw "
+                            "--print-units base`",
+                            source, lines.number(),
+                            record ? fmt::format("{} fields", record->size()) : std::string("an unterminated quote"),
+                            width));
   }
   return std::nullopt;
 }
@@ -194,18 +219,17 @@ raw_report parse_raw_csv(std::string_view text, std::string_view source,
 
   // Row 2 holds the units: its launch-attribute cells are empty, unlike a launch row's ID.
   std::vector<std::string> units(header->size());
-  std::optional<csv_record> row = next_record(lines);
-  if (row && row->size() == header->size() && (*row)[id_column].empty()) {
+  std::optional<csv_record> row = next_launch_row(lines, header->size(), source);
+  if (row && (*row)[id_column].empty()) {
     units = std::move(*row);
-    row = next_record(lines);
+    row = next_launch_row(lines, header->size(), source);
   }
 
   // Conversions per column, computed once; a unit that `--print-units base` never writes marks
   // the export as auto-scaled.
   raw_report report;
   const page_layout layout = layout_of(*header, units, report.base_units);
-  for (; row; row = next_record(lines)) {
-    if (row->size() != layout.width) continue;  // prose or a truncated line
+  for (; row; row = next_launch_row(lines, layout.width, source)) {
     report.launches.push_back(launch_of(*row, layout));
     if (progress && report.launches.size() % progress_every == 0) progress(report.launches.size());
   }

@@ -112,5 +112,24 @@ TEST(RawCsv, RejectsAnExportWithoutLaunches) {
   }
 }
 
+TEST(RawCsv, ARowCutShortIsNamedByItsLineNotSkipped) {
+  const std::string text = hand_made;
+  // Cut inside the last row's kernel name (an open quote), and after a field's comma (an empty field follows).
+  const std::string cut_in_quote = text.substr(0, text.find("zero_kernel(int *") + 6) + "\n";
+  const std::string cut_at_comma = text.substr(0, text.find("\"(32, 1, 1)\"")) + "\n";
+  for (const auto& [cut, what] : {std::pair{cut_in_quote, std::string("an unterminated quote")},
+                                  std::pair{cut_at_comma, std::string("10 fields")}}) {
+    try {
+      parse_raw_csv(cut, "cut.csv");
+      FAIL() << "no error for " << what;
+    } catch (const error& e) {
+      EXPECT_EQ(std::string(e.headline()),
+                "cut.csv: line 5 is a malformed row (" + what +
+                    ", where the header has 18 fields): the file was cut short or edited; export it again with "
+                    "`ncu -i REPORT.ncu-rep --csv --page raw --print-units base`");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace kopt::profile
