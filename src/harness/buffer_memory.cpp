@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "harness/buffer_compare_ptx.h"
 
 namespace kopt::harness {
 namespace {
@@ -13,6 +14,11 @@ namespace {
 class device_memory final : public buffer_memory {
  public:
   explicit device_memory(const cuda::driver_api& api) : m_api(api) {}
+  ~device_memory() override {
+    if (m_differs != 0) m_api.mem_free(m_differs);
+  }
+  device_memory(const device_memory&) = delete;
+  device_memory& operator=(const device_memory&) = delete;
 
   std::optional<address> allocate(std::size_t bytes, std::string& problem) override {
     CUdeviceptr at = 0;
@@ -39,6 +45,20 @@ class device_memory final : public buffer_memory {
   void download(void* to, address from, std::size_t bytes, const std::string& what) const override {
     check(m_api.memcpy_dtoh(to, from, bytes), what);
   }
+  void copy(address to, address from, std::size_t bytes, const std::string& what) override {
+    check(m_api.memcpy_dtod(to, from, bytes), what);
+  }
+  bool same_bytes(address a, address b, std::size_t bytes, const std::string& what) override {
+    if (m_compare == nullptr) load_compare(what);
+    check(m_api.memset_d32(m_differs, 0, 1), what);
+    unsigned long long count = bytes;
+    void* arguments[] = {&a, &b, &count, &m_differs};
+    // Enough blocks to keep any current GPU's memory system busy; the loop strides the rest.
+    check(m_api.launch_kernel(m_compare, 1024, 1, 1, 256, 1, 1, 0, nullptr, arguments, nullptr), what);
+    std::uint32_t differs = 0;
+    check(m_api.memcpy_dtoh(&differs, m_differs, sizeof differs), what);
+    return differs == 0;
+  }
   void synchronize(const char* what) override { check(m_api.ctx_synchronize(), what); }
   std::optional<std::string> finish_call() override {
     if (const CUresult rc = m_api.ctx_synchronize(); rc != CUDA_SUCCESS) return m_api.describe(rc);
@@ -52,7 +72,18 @@ class device_memory final : public buffer_memory {
     if (rc != CUDA_SUCCESS) throw error(fmt::format("{} failed: {}", what, m_api.describe(rc)));
   }
 
+  // The comparison kernel, loaded into the current context on first use (the module lives as
+  // long as the context).
+  void load_compare(const std::string& what) {
+    CUmodule module = nullptr;
+    check(m_api.module_load_data(&module, buffer_compare_ptx), what + " (loading kopt's comparison kernel)");
+    check(m_api.module_get_function(&m_compare, module, "kopt_buffers_differ"), what);
+    check(m_api.mem_alloc(&m_differs, sizeof(std::uint32_t)), what);
+  }
+
   const cuda::driver_api& m_api;
+  CUfunction m_compare = nullptr;
+  CUdeviceptr m_differs = 0;
 };
 
 // Host memory behaves as an always-synchronous device: every operation is done on return.
@@ -78,6 +109,12 @@ class host_memory final : public buffer_memory {
   }
   void download(void* to, address from, std::size_t bytes, const std::string&) const override {
     if (bytes > 0) std::memcpy(to, pointer(from), bytes);
+  }
+  void copy(address to, address from, std::size_t bytes, const std::string&) override {
+    if (bytes > 0) std::memmove(pointer(to), pointer(from), bytes);
+  }
+  bool same_bytes(address a, address b, std::size_t bytes, const std::string&) override {
+    return bytes == 0 || std::memcmp(pointer(a), pointer(b), bytes) == 0;
   }
   void synchronize(const char*) override {}
   std::optional<std::string> finish_call() override { return std::nullopt; }

@@ -32,6 +32,11 @@ class buffer_memory {
   // Copies that return when done.
   virtual void upload(address to, const void* from, std::size_t bytes, const std::string& what) = 0;
   virtual void download(void* to, address from, std::size_t bytes, const std::string& what) const = 0;
+  // A copy within this memory (enqueued, no waiting).
+  virtual void copy(address to, address from, std::size_t bytes, const std::string& what) = 0;
+  // Whether [a, a + bytes) and [b, b + bytes) hold the same bytes, decided where they live
+  // (on the device, nothing crosses to the host); waits for the answer. Both 256-byte aligned.
+  virtual bool same_bytes(address a, address b, std::size_t bytes, const std::string& what) = 0;
 
   // Waits for kopt's own enqueued work; a failure throws kopt::error "WHAT failed: ...".
   virtual void synchronize(const char* what) = 0;

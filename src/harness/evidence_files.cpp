@@ -65,9 +65,22 @@ void write_evidence(const fs::path& dir, const evidence_key& key, const kernel::
   }
 }
 
-buffer_contents read_evidence(const fs::path& dir, const evidence_key& key, const kernel::kernel_plan& plan,
+void write_evidence(const fs::path& dir, const evidence_key& key, const kernel::kernel_plan& plan,
+                    const device_buffers& buffers) {
+  fs::create_directories(dir / folder_name(key));
+  for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
+    const auto& b = plan.buffers[i];
+    if (!is_output(b)) continue;
+    mapped_output_file file(output_file(dir, key, b), static_cast<std::size_t>(b.bytes));
+    buffers.memory().download(file.bytes().data(), buffers.data(i), file.bytes().size(),
+                              fmt::format("keeping {} for the verdict", b.param.name));
+  }
+}
+
+mapped_evidence read_evidence(const fs::path& dir, const evidence_key& key, const kernel::kernel_plan& plan,
                               const char* side) {
-  buffer_contents outputs(plan.buffers.size());
+  mapped_evidence evidence;
+  evidence.buffers.resize(plan.buffers.size());
   for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
     const auto& b = plan.buffers[i];
     if (!is_output(b)) continue;
@@ -78,12 +91,11 @@ buffer_contents read_evidence(const fs::path& dir, const evidence_key& key, cons
       throw error(fmt::format("{} left {} of {} for {} ({} bytes expected)", side,
                               ec ? "no copy" : fmt::format("{} bytes", size), b.param.name, folder_name(key), b.bytes));
     }
-    outputs[i].resize(static_cast<std::size_t>(size));
-    std::ifstream in(path, std::ios::binary);
-    in.read(reinterpret_cast<char*>(outputs[i].data()), static_cast<std::streamsize>(size));
-    if (!in) throw error(fmt::format("cannot read {}", path.string()));
+    mapped_file& file = evidence.files.emplace_back(path);
+    if (file.bytes().size() != size) throw error(fmt::format("{} changed while kopt read it", path.string()));
+    evidence.buffers[i] = file.bytes();
   }
-  return outputs;
+  return evidence;
 }
 
 }  // namespace kopt::harness

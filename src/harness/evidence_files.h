@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "core/json_io.h"
+#include "core/mapped_file.h"
 #include "harness/buffer_contents.h"
+#include "harness/device_buffers.h"
 #include "kernel/buffer_plan.h"
 
 namespace kopt::harness {
@@ -36,10 +38,20 @@ std::vector<evidence_key> evidence_keys_from_json(const json& list);
 // Writes every non-input buffer of `outputs` under `dir`/folder_name(key).
 void write_evidence(const std::filesystem::path& dir, const evidence_key& key, const kernel::kernel_plan& plan,
                     const buffer_contents& outputs);
+// The same from the buffers themselves: each output downloaded straight into its file.
+void write_evidence(const std::filesystem::path& dir, const evidence_key& key, const kernel::kernel_plan& plan,
+                    const device_buffers& buffers);
 
-// Reads them back (input entries left empty). `side` names the writer for messages ("the
-// kernel's measuring process"). Throws kopt::error when a file is missing or has the wrong size.
-buffer_contents read_evidence(const std::filesystem::path& dir, const evidence_key& key,
+// One key's outputs as the parent reads them: the files mapped, not copied (they can be
+// hundreds of MiB per key, and every key is read once).
+struct mapped_evidence {
+  std::vector<mapped_file> files;  // the mappings `buffers` points into
+  buffer_views buffers;            // plan order; input entries empty
+};
+
+// Reads them back. `side` names the writer for messages ("the kernel's measuring process").
+// Throws kopt::error when a file is missing or has the wrong size.
+mapped_evidence read_evidence(const std::filesystem::path& dir, const evidence_key& key,
                               const kernel::kernel_plan& plan, const char* side);
 
 }  // namespace kopt::harness

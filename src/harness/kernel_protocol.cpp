@@ -56,16 +56,16 @@ class protocol_run {
  public:
   protocol_run(const protocol_setting& setting, json& result)
       : m_setting(setting), m_job(setting.job), m_plan(setting.plan), m_buffers(*setting.version.buffers),
-        m_result(result), m_keep(!setting.job.evidence_dir.empty()) {}
+        m_pristine(m_buffers.memory(), m_plan.buffers), m_result(result), m_keep(!setting.job.evidence_dir.empty()) {}
 
   void validate(std::uint64_t seed, const char* when) {
     const evidence_key key{evidence_key::kind::seed, seed, when};
     m_setting.seeds.prepare(seed, m_buffers);
+    copy_inputs(m_plan, m_buffers, m_pristine);
     m_buffers.memory().synchronize("making a validation seed's inputs");
-    const buffer_contents contents = download_inputs(m_plan, m_buffers);
     run_once(m_setting.version, "kernel");
-    if (const auto found = check_guards_and_inputs(m_plan, m_buffers, contents)) throw kernel_failure{"failed", *found};
-    keep(key, download_outputs(m_plan, m_buffers));
+    if (const auto found = check_guards_and_inputs(m_plan, m_buffers, m_pristine)) throw kernel_failure{"failed", *found};
+    keep(key, m_buffers);
   }
 
   void time() {
@@ -79,14 +79,14 @@ class protocol_run {
     attribution->clear();
     std::unique_ptr<l2_flusher> flusher;
     if (!m_job.hot) flusher = std::make_unique<l2_flusher>(api, static_cast<std::size_t>(gpu.l2_bytes));
-    device_buffers scratch(m_buffers.memory(), m_plan.buffers);
     timed_call_checks::evidence_sink sink;
     if (m_keep) {
-      sink = [&](std::uint64_t call, const buffer_contents& outputs) {
-        keep(evidence_key{evidence_key::kind::call, call, "timed"}, outputs);
+      sink = [&](std::uint64_t call, const device_buffers& kernel) {
+        keep(evidence_key{evidence_key::kind::call, call, "timed"}, kernel);
       };
     }
-    timed_call_checks checks(api, m_plan, m_buffers, scratch, *m_setting.generator, m_job.seed, sink);
+    // The checked calls make their inputs again in the pristine set, beside the kernel's.
+    timed_call_checks checks(api, m_plan, m_buffers, m_pristine, *m_setting.generator, m_job.seed, sink);
     m_result["protocol"] = protocol_description(m_job.hot, static_cast<std::size_t>(gpu.l2_bytes));
     m_result["warnings"] = json::array();
     if (const auto warning = other_processes_warning(gpu.uuid)) m_result["warnings"].push_back(*warning);
@@ -127,8 +127,8 @@ class protocol_run {
 
  private:
   // Kept only when there is a reference to compare with: the parent made the folder for it.
-  void keep(const evidence_key& key, const buffer_contents& outputs) {
-    if (m_keep) write_evidence(m_job.evidence_dir, key, m_plan, outputs);
+  void keep(const evidence_key& key, const device_buffers& buffers) {
+    if (m_keep) write_evidence(m_job.evidence_dir, key, m_plan, buffers);
     m_evidence.push_back(key);
   }
 
@@ -136,6 +136,7 @@ class protocol_run {
   const bench_job& m_job;
   const kernel::kernel_plan& m_plan;
   device_buffers& m_buffers;
+  device_buffers m_pristine;  // what the kernel was given, to check that its inputs are unchanged
   json& m_result;
   bool m_keep;
   std::vector<evidence_key> m_evidence;

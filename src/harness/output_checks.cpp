@@ -1,7 +1,5 @@
 #include "harness/output_checks.h"
 
-#include <cstring>
-
 #include <fmt/format.h>
 
 #include "harness/poison.h"
@@ -12,24 +10,34 @@ namespace kopt::harness {
 using kernel::buffer_role;
 
 std::optional<std::string> check_guards_and_inputs(const kernel::kernel_plan& plan, const device_buffers& buffers,
-                                                   const buffer_contents& inputs) {
+                                                   const device_buffers& pristine) {
   if (const auto damaged = buffers.guard_violations(); !damaged.empty()) {
     return fmt::format("out of bounds: {}", damaged.front());
   }
   for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
-    if (plan.buffers[i].role != buffer_role::in) continue;
-    const auto after = buffers.download(i);
-    if (after.size() != inputs.at(i).size() || std::memcmp(after.data(), inputs[i].data(), after.size()) != 0) {
+    const auto& b = plan.buffers[i];
+    if (b.role != buffer_role::in) continue;
+    if (!buffers.memory().same_bytes(buffers.data(i), pristine.data(i), static_cast<std::size_t>(b.bytes),
+                                     fmt::format("checking input {}", b.param.name))) {
       const bool triton = plan.backend == kernel::backend::triton;
-      return fmt::format("write into input: the kernel wrote into its input {} ({})", plan.buffers[i].param.name,
+      return fmt::format("write into input: the kernel wrote into its input {} ({})", b.param.name,
                          triton ? "not among setup()'s outputs" : "declared const");
     }
   }
   return std::nullopt;
 }
 
-outputs_verdict compare_outputs(const kernel::kernel_plan& plan, const buffer_contents& kernel_outputs,
-                                const buffer_contents& expected, const validate::tolerance_overrides& tolerances) {
+void copy_inputs(const kernel::kernel_plan& plan, const device_buffers& from, device_buffers& to) {
+  for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
+    const auto& b = plan.buffers[i];
+    if (b.role != buffer_role::in) continue;
+    from.memory().copy(to.data(i), from.data(i), static_cast<std::size_t>(b.bytes),
+                       fmt::format("keeping a copy of input {}", b.param.name));
+  }
+}
+
+outputs_verdict compare_outputs(const kernel::kernel_plan& plan, const buffer_views& kernel_outputs,
+                                const buffer_views& expected, const validate::tolerance_overrides& tolerances) {
   outputs_verdict verdict;
   for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
     const auto& b = plan.buffers[i];
@@ -44,14 +52,6 @@ outputs_verdict compare_outputs(const kernel::kernel_plan& plan, const buffer_co
     verdict.outputs.push_back(validate::to_json(comparison));
   }
   return verdict;
-}
-
-buffer_contents download_outputs(const kernel::kernel_plan& plan, const device_buffers& buffers) {
-  buffer_contents outputs(plan.buffers.size());
-  for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
-    if (plan.buffers[i].role != buffer_role::in) outputs[i] = buffers.download(i);
-  }
-  return outputs;
 }
 
 buffer_contents download_inputs(const kernel::kernel_plan& plan, const device_buffers& buffers) {

@@ -15,10 +15,14 @@
 
 namespace kopt::harness {
 
-// Guards of every buffer and the bytes of every `in` buffer against `inputs` (the contents the
-// kernel was given). The first problem found, or nothing.
+// Guards of every buffer, and the bytes of every `in` buffer against the same buffer of
+// `pristine` (a copy of what the kernel was given, in the same memory: compared there, so
+// nothing crosses to the host). The first problem found, or nothing.
 std::optional<std::string> check_guards_and_inputs(const kernel::kernel_plan& plan, const device_buffers& buffers,
-                                                   const buffer_contents& inputs);
+                                                   const device_buffers& pristine);
+
+// Copies every `in` buffer of `from` into `to` (enqueued, no waiting): the pristine copy.
+void copy_inputs(const kernel::kernel_plan& plan, const device_buffers& from, device_buffers& to);
 
 struct outputs_verdict {
   json outputs = json::array();        // one comparison document per output
@@ -27,11 +31,8 @@ struct outputs_verdict {
 };
 
 // Every non-input buffer of `kernel_outputs` against `expected` (entries of inputs ignored).
-outputs_verdict compare_outputs(const kernel::kernel_plan& plan, const buffer_contents& kernel_outputs,
-                                const buffer_contents& expected, const validate::tolerance_overrides& tolerances);
-
-// The kernel's bytes of every non-input buffer (input entries left empty).
-buffer_contents download_outputs(const kernel::kernel_plan& plan, const device_buffers& buffers);
+outputs_verdict compare_outputs(const kernel::kernel_plan& plan, const buffer_views& kernel_outputs,
+                                const buffer_views& expected, const validate::tolerance_overrides& tolerances);
 
 // The bytes of every `in` and `inout` buffer (output entries left empty).
 buffer_contents download_inputs(const kernel::kernel_plan& plan, const device_buffers& buffers);

@@ -28,8 +28,9 @@ namespace kopt::harness {
 class timed_call_checks {
  public:
   // Where a checked call's outputs go (the parent compares them with the reference's outputs
-  // for the same inputs); empty when there is no reference to compare with.
-  using evidence_sink = std::function<void(std::uint64_t call, const buffer_contents& outputs)>;
+  // for the same inputs): called with the kernel's buffers, whose outputs it keeps; empty when
+  // there is no reference to compare with.
+  using evidence_sink = std::function<void(std::uint64_t call, const device_buffers& kernel)>;
 
   // [bytes] of outputs the checked calls may leave; past it, fewer calls have their outputs
   // compared (guards and inputs are still checked).

@@ -65,9 +65,10 @@ void judge_outputs(json& result, const kernel::kernel_plan& plan, const std::vec
       }
       continue;
     }
-    const auto verdict = harness::compare_outputs(
-        plan, harness::read_evidence(folders->kernel, key, plan, "the kernel's measuring process"),
-        harness::read_evidence(folders->reference, key, plan, "the reference's measuring process"), tolerances);
+    const harness::mapped_evidence kernel_side = harness::read_evidence(folders->kernel, key, plan, "the kernel's measuring process");
+    const harness::mapped_evidence reference_side =
+        harness::read_evidence(folders->reference, key, plan, "the reference's measuring process");
+    const auto verdict = harness::compare_outputs(plan, kernel_side.buffers, reference_side.buffers, tolerances);
     ++compared;
     if (key.what == evidence_key::kind::seed) {
       seeds.push_back(json{{"seed", key.value}, {"when", key.when}, {"passed", !verdict.failure}, {"outputs", verdict.outputs}});

@@ -32,11 +32,12 @@ TEST(EvidenceFiles, OutputsComeBackAsTheyWereLeft) {
   const kernel::kernel_plan plan = axpy_plan();
   const evidence_key key{evidence_key::kind::call, 41, "timed"};
   write_evidence(dir.path(), key, plan, outputs_of(plan, std::byte{0x5a}));
-  const buffer_contents back = read_evidence(dir.path(), key, plan, "the kernel's measuring process");
-  ASSERT_EQ(back.size(), plan.buffers.size());
-  EXPECT_TRUE(back[0].empty());  // x is an input: not part of the evidence
-  ASSERT_EQ(back[1].size(), 20u);
-  EXPECT_EQ(back[1][19], std::byte{0x5a});
+  const mapped_evidence back = read_evidence(dir.path(), key, plan, "the kernel's measuring process");
+  ASSERT_EQ(back.buffers.size(), plan.buffers.size());
+  EXPECT_TRUE(back.buffers[0].empty());  // x is an input: not part of the evidence
+  ASSERT_EQ(back.buffers[1].size(), 20u);
+  EXPECT_EQ(back.buffers[1][0], std::byte{0x5a});
+  EXPECT_EQ(back.buffers[1][19], std::byte{0x5a});
 }
 
 TEST(EvidenceFiles, AMissingOrTruncatedFileNamesTheSideAndTheKey) {
