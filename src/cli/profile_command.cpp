@@ -45,6 +45,7 @@ class profile_command final : public command {
     sub.add_option("--warmup", m_job.warmup, "solve() calls before the profiler window")->default_val(3)->check(at_least(0, "calls"));
     sub.add_option("--seed", m_job.seed, "seed of the random inputs")->default_val(0);
     sub.add_flag("--json", m_json, "print profile.json instead of the summary");
+    sub.add_flag("--verbose", m_verbose, "also say where the wall time went (preparation, ncu's capture, export)");
   }
 
   int run() override {
@@ -81,6 +82,11 @@ class profile_command final : public command {
                 prepared.device.name.c_str(), record.capture_seconds);
     for (const auto& k : record.kernels) std::printf("  %s\n", profile::kernel_summary_line(k).c_str());
     std::printf("files in %s: %s\n", outcome.out.string().c_str(), join(record.files, ", ").c_str());
+    if (m_verbose) {
+      std::printf("wall time %.2f s:", record.wall_seconds);
+      for (const auto& [step, seconds] : record.phases_s.items()) std::printf(" %s %.2f", step.c_str(), seconds.get<double>());
+      std::printf("\n");
+    }
     return static_cast<int>(exit_status::ok);
   }
 
@@ -98,6 +104,7 @@ class profile_command final : public command {
   CLI::Option* m_launch_count_option = nullptr;
   CLI::Option* m_profile_calls_option = nullptr;
   bool m_json = false;
+  bool m_verbose = false;
 };
 
 }  // namespace

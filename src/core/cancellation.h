@@ -9,6 +9,9 @@ namespace kopt {
 
 // The flag that cancels the calling thread's work (null: none). Set it for the thread's life.
 void set_thread_cancellation(const std::atomic<bool>* flag);
+// The calling thread's flag (null: none), for a thread that does part of its work: set it
+// there too, so that cancelling the work cancels that part.
+const std::atomic<bool>* thread_cancellation();
 
 // Whether the calling thread's work was cancelled.
 bool thread_cancelled();

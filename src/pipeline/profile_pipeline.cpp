@@ -6,6 +6,7 @@
 
 #include "compile/toolchain.h"
 #include "core/files.h"
+#include "core/phase_clock.h"
 #include "profile/ncu_export.h"
 #include "profile/raw_csv_kernels.h"
 #include "profile/staged_output.h"
@@ -82,6 +83,7 @@ profile_outcome failed(profile_outcome outcome, const profile::capture_outcome& 
 profile_outcome run_profile(const profile_request& request, measuring_worker& worker,
                             const std::function<void(const std::string&)>& on_capture_start) {
   const auto started = clock_type::now();
+  phase_clock phases;
   // The arguments first, so that a typo is found on any machine; then, before anything needs
   // a GPU: without ncu there is nothing to do.
   plan_target(request.target);
@@ -124,10 +126,12 @@ profile_outcome run_profile(const profile_request& request, measuring_worker& wo
   record.by_hand_command = by_hand_command(ncu.path, outcome.out, request, job, prepared);
   if (on_capture_start) on_capture_start(record.ncu_command);
 
+  phases.done("preparation");  // the arguments, ncu, planning, the build (or the cache), the GPU
   const auto capture_started = clock_type::now();
   const wrapped_child_run child = worker.run(profile::capture_argv(ncu.path, request.capture, files.staged("full")),
                                              job, prepared.device, request.target.timeout_s);
   record.capture_seconds = seconds_since(capture_started);
+  phases.done("capture");  // ncu's start, the measuring process, the replay passes, the report
   std::error_code ec;
   const profile::capture_outcome capture = profile::judge_capture(
       facts_of(child, fs::exists(files.staged("full.ncu-rep"), ec), request.target.timeout_s, job.profile_calls),
@@ -138,7 +142,9 @@ profile_outcome run_profile(const profile_request& request, measuring_worker& wo
       ncu.path, files.staged("full.ncu-rep"),
       {files.staged("ncu_raw.csv"), files.staged("ncu_details.csv"), files.staged("ncu_source.csv")});
   record.source_problem = exported.source_problem;
+  phases.done("export");  // ncu -i, one process per page, at once
   record.kernels = profile::read_profiled_kernels(read_text_file(files.staged("ncu_raw.csv"), "ncu raw CSV"));
+  phases.done("reading");
   if (record.kernels.empty()) {
     return failed(std::move(outcome),
                   profile::nothing_captured(request.capture, job.profile_calls, "the report holds no kernel launch"));
@@ -148,6 +154,7 @@ profile_outcome run_profile(const profile_request& request, measuring_worker& wo
     if (name != "ncu_source.csv" || exported.source_written) record.files.push_back(name);
   }
   record.wall_seconds = seconds_since(started);
+  record.phases_s = phases.phases();
   outcome.document = profile::profile_document(record);
   add_provenance(outcome.document, prepared, job);
   write_file_atomic(files.staged("ncu_command.txt"),

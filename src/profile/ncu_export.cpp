@@ -1,7 +1,10 @@
 #include "profile/ncu_export.h"
 
+#include <future>
+
 #include <fmt/format.h>
 
+#include "core/cancellation.h"
 #include "core/error.h"
 #include "core/files.h"
 #include "core/subprocess.h"
@@ -16,9 +19,8 @@ process_result run_export(const std::filesystem::path& ncu, const std::filesyste
   return run_process({.argv = export_argv(ncu, report, page), .timeout = timeout});
 }
 
-void export_required(const std::filesystem::path& ncu, const std::filesystem::path& report, export_page page,
-                     const std::filesystem::path& destination, std::chrono::seconds timeout) {
-  const process_result run = run_export(ncu, report, page, timeout);
+void write_required(const process_result& run, const std::filesystem::path& report,
+                    const std::filesystem::path& destination) {
   if (!run.succeeded() || trim(run.stdout_text).empty()) {
     throw error(fmt::format("ncu could not export {} to {} ({}): check that this ncu reads reports it wrote",
                             report.filename().string(), destination.filename().string(), run.describe_end()),
@@ -31,12 +33,24 @@ void export_required(const std::filesystem::path& ncu, const std::filesystem::pa
 
 export_result export_report(const std::filesystem::path& ncu, const std::filesystem::path& report,
                             const export_files& files, std::chrono::seconds timeout) {
-  export_required(ncu, report, export_page::raw, files.raw_csv, timeout);
-  export_required(ncu, report, export_page::details, files.details_csv, timeout);
+  // Three ncu processes that only read the report: each spends seconds starting up and loading
+  // it, so they run at once (cancelled with the calling thread's work).
+  const std::atomic<bool>* cancellation = thread_cancellation();
+  const auto export_of = [&](export_page page) {
+    return std::async(std::launch::async, [&, page] {
+      set_thread_cancellation(cancellation);
+      return run_export(ncu, report, page, timeout);
+    });
+  };
+  std::future<process_result> raw = export_of(export_page::raw);
+  std::future<process_result> details = export_of(export_page::details);
+  std::future<process_result> source_run = export_of(export_page::source);
+  const process_result source = source_run.get();
+  write_required(raw.get(), report, files.raw_csv);
+  write_required(details.get(), report, files.details_csv);
   export_result result;
   // Optional: older ncu versions cannot print the source page as CSV, and a report without
   // imported source has nothing to show.
-  const process_result source = run_export(ncu, report, export_page::source, timeout);
   if (source.succeeded() && !trim(source.stdout_text).empty() &&
       source.stdout_text.find("==ERROR==") == std::string::npos) {
     write_file_atomic(files.source_csv, source.stdout_text);

@@ -41,7 +41,8 @@ json profile_document(const profile_record& r) {
                    {"kernel_count", r.kernels.size()},
                    {"kernels", kernels},
                    {"capture_seconds", r.capture_seconds},
-                   {"wall_seconds", r.wall_seconds}};
+                   {"wall_seconds", r.wall_seconds},
+                   {"phases_s", r.phases_s}};
   return with_schema("profile", 1, body);
 }
 

@@ -25,6 +25,7 @@ struct profile_record {
   std::vector<profiled_kernel> kernels;
   double capture_seconds = 0;              // [s] wall time of the ncu run
   double wall_seconds = 0;                 // [s] wall time of kopt profile up to the export
+  json phases_s = json::object();          // [s] where that time went: preparation, capture, export, reading
 };
 
 // The body of profile.json, schema key first; the caller adds the build and GPU provenance.

@@ -67,6 +67,12 @@ TEST(ProfileOnGpu, SoftmaxNaiveCapturesExactlyItsKernel) {
   const auto document = nlohmann::json::parse(read_text_file(out / "profile.json"));
   EXPECT_EQ(document["schema"], "kopt.profile/v1");
   EXPECT_EQ(document["kernel_count"], 1);
+  // Where the wall time went, step by step: ncu's own share (capture, export) apart from kopt's.
+  ASSERT_TRUE(document["phases_s"].is_object()) << document.dump();
+  for (const char* step : {"preparation", "capture", "export", "reading"}) {
+    ASSERT_TRUE(document["phases_s"].contains(step)) << step;
+    EXPECT_GT(document["phases_s"][step].get<double>(), 0.0) << step;
+  }
   EXPECT_NE(document["ncu_command"].get<std::string>().find("--set full"), std::string::npos);
   EXPECT_NE(r.stdout_text.find("softmax_naive_kernel"), std::string::npos);
   // The details page carries ncu's rules, the speed-of-light one among them.
