@@ -19,6 +19,18 @@ constexpr std::size_t progress_every = 256;  // [launches]
 
 bool is_metric_column(const std::string& name) { return name.find("__") != std::string::npos; }
 
+// The details page names its metrics in a column ("Metric Name", "Metric Value"); the raw page
+// has a column per metric.
+bool is_details_header(const csv_record& record) {
+  bool has_name = false;
+  bool has_value = false;
+  for (const std::string& field : record) {
+    has_name = has_name || field == "Metric Name";
+    has_value = has_value || field == "Metric Value";
+  }
+  return has_name && has_value;
+}
+
 bool is_header(const csv_record& record) {
   bool has_id = false;
   bool has_name = false;
@@ -211,6 +223,12 @@ raw_report parse_raw_csv(std::string_view text, std::string_view source,
     throw error(fmt::format("{} is not an Nsight Compute raw CSV export (no header with \"ID\" and "
                             "\"Kernel Name\"): export one with `ncu -i REPORT.ncu-rep --csv "
                             "--page raw --print-units base > raw.csv`",
+                            source));
+  }
+  if (is_details_header(*header)) {
+    throw error(fmt::format("{} is Nsight Compute's details page (a row per metric), not its raw page: pass the raw "
+                            "page (`ncu -i REPORT.ncu-rep --csv --page raw --print-units base > raw.csv`), and the "
+                            "details page with --details",
                             source));
   }
   std::map<std::string, std::size_t> by_name;

@@ -112,6 +112,19 @@ TEST(RawCsv, RejectsAnExportWithoutLaunches) {
   }
 }
 
+TEST(RawCsv, TheDetailsPageIsNamedAsSuch) {
+  try {
+    parse_raw_csv(fixture("h200/vector_add_details.csv"), "details.csv");
+    FAIL() << "no error";
+  } catch (const error& e) {
+    EXPECT_EQ(std::string(e.headline()).rfind("details.csv is Nsight Compute's details page (a row per metric), not "
+                                              "its raw page",
+                                              0),
+              0u)
+        << e.headline();
+  }
+}
+
 TEST(RawCsv, ARowCutShortIsNamedByItsLineNotSkipped) {
   const std::string text = hand_made;
   // Cut inside the last row's kernel name (an open quote), and after a field's comma (an empty field follows).
