@@ -58,19 +58,11 @@ def call_reference(path, reference, kwargs):
         raise UserCodeProblem(f"the reference {path} raised {describe_exception(e)}", exception_detail(e))
 
 
-def tensor_from_file(torch, path, dtype, device):
-    with open(path, "rb") as f:
-        data = bytearray(f.read())
-    if not data:
-        return torch.empty(0, dtype=torch_support.dtype_named(torch, dtype), device=device)
-    return torch.frombuffer(data, dtype=torch.uint8).view(torch_support.dtype_named(torch, dtype)).to(device)
-
-
 def load_seed(torch, parameters, folder, device):
     kwargs = {}
     for p in parameters:
         if p["kind"] == "buffer":
-            flat = tensor_from_file(torch, os.path.join(folder, p["name"] + ".bin"), p["dtype"], device)
+            flat = torch_support.tensor_from_file(torch, os.path.join(folder, p["name"] + ".bin"), p["dtype"], device)
             # A Triton tensor is its setup() view over the buffer's storage.
             kwargs[p["name"]] = flat.as_strided(p["shape"], p["strides"]) if "shape" in p else flat
         else:
@@ -82,7 +74,7 @@ def write_output_files(torch, folder, kwargs, names):
     """`<name>.out.bin` in `folder` for each of `names`: the bytes of its buffer's storage."""
     for name in names:
         with open(os.path.join(folder, name + ".out.bin"), "wb") as f:
-            f.write(torch_support.storage_bytes(torch, kwargs[name]))
+            torch_support.write_storage(torch, kwargs[name], f)
 
 
 def outputs_of(parameters):

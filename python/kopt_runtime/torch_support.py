@@ -68,11 +68,6 @@ def host_bytes(torch, tensor):
     return as_bytes(torch, tensor).cpu()
 
 
-def bytes_of(torch, tensor):
-    host = host_bytes(torch, tensor)
-    return ctypes.string_at(host.data_ptr(), host.numel()) if host.numel() else b""
-
-
 def span_elements(tensor):
     """Elements of storage the tensor's view reaches, from its first element."""
     if tensor.numel() == 0:
@@ -80,13 +75,26 @@ def span_elements(tensor):
     return 1 + sum((size - 1) * stride for size, stride in zip(tensor.shape, tensor.stride()))
 
 
-def storage_bytes(torch, tensor):
-    """The bytes of the storage the tensor's view reaches, from its first element: what kopt's
-    buffer for it holds (for a contiguous tensor, its elements in order)."""
+def write_storage(torch, tensor, file):
+    """Writes the bytes of the storage the tensor's view reaches, from its first element (what
+    kopt's buffer for it holds; for a contiguous tensor, its elements in order) to an open
+    binary file, from one host copy (no intermediate bytes object: outputs can be hundreds of
+    MiB per set of inputs)."""
     span = span_elements(tensor)
-    if span == 0:
-        return b""
-    return bytes_of(torch, tensor.detach().as_strided((span,), (1,)))
+    if span:
+        host = host_bytes(torch, tensor.detach().as_strided((span,), (1,)))
+        # A ctypes view of the host copy: the file is written from it without another copy.
+        file.write((ctypes.c_uint8 * host.numel()).from_address(host.data_ptr()))
+
+
+def tensor_from_file(torch, path, dtype, device):
+    """A flat tensor of `dtype` on `device` holding the file's bytes, read once into the
+    tensor's own memory."""
+    size = os.path.getsize(path)
+    element = dtype_named(torch, dtype)
+    if size == 0:
+        return torch.empty(0, dtype=element, device=device)
+    return torch.from_file(path, shared=False, size=size, dtype=torch.uint8).view(element).to(device)
 
 
 def same_bytes(torch, a, b):

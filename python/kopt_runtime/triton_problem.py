@@ -120,7 +120,7 @@ def run(job_path, result_path):
         os.makedirs(folder, exist_ok=True)
         for t in tensors:
             with open(os.path.join(folder, t["name"] + ".bin"), "wb") as f:
-                f.write(torch_support.storage_bytes(torch, inputs[t["name"]]))
+                torch_support.write_storage(torch, inputs[t["name"]], f)
             if t["role"] != "out":
                 kept.setdefault(t["name"], []).append(inputs[t["name"]])
     for t in described:
