@@ -1,9 +1,10 @@
 #pragma once
 // One iteration of the optimization loop, as a function: snapshot the version, bench it
-// (judge and time), profile it with ncu, analyse the profile, compare it with the best version
-// so far, classify the strategy, choose the best, write the iteration's files and the next
-// proposal, commit the manifest, then record the outcome in the strategy memory. The first
-// call of a run also runs preflight and freezes the problem (reference, sizes, tolerances).
+// (judge and time), judge it at the extra shapes (--check-dims), profile it with ncu, analyse
+// the profile, compare it with the best version so far, classify the strategy, choose the best,
+// write the iteration's files and the next proposal, commit the manifest, then record the
+// outcome in the strategy memory. The first call of a run also runs preflight and freezes the
+// problem (reference, sizes, tolerances, extra shapes).
 //
 // The steps that need a GPU come through `loop_services`, so that CPU tests drive the whole
 // orchestration with recorded results.
@@ -16,6 +17,7 @@
 
 #include "env/preflight.h"
 #include "harness/bench_job.h"
+#include "loop/check_shapes.h"
 #include "loop/run_manifest.h"
 #include "pipeline/analysis_pipeline.h"
 #include "pipeline/bench_pipeline.h"
@@ -38,6 +40,7 @@ struct loop_settings {
   std::string op;                             // "": the kernel's file stem
   std::string op_family;
   std::filesystem::path memory_db;
+  std::vector<check_shape> check_shapes;      // --check-dims: judged there too; frozen at v0
 };
 
 struct loop_services {

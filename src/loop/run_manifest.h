@@ -15,8 +15,10 @@
 namespace kopt::loop {
 
 inline constexpr const char* run_manifest_name = "run_manifest.json";
-inline constexpr const char* run_manifest_schema = "run_manifest";  // written as kopt.run_manifest/v1
-inline constexpr int run_manifest_version = 1;
+inline constexpr const char* run_manifest_schema = "run_manifest";  // written as kopt.run_manifest/v2
+// v2 added the extra validation shapes; a v1 manifest (none) is still read, and written back
+// as v2.
+inline constexpr int run_manifest_version = 2;
 
 // What defines the problem, fixed at v0 and checked at every iteration: the agent cannot
 // move the goalposts.
@@ -25,11 +27,19 @@ struct frozen_problem {
   std::string problem_sha256;     // buffers, roles, sizes, value ranges and scalars as planned
   std::string tolerances;         // "--atol/--rtol as given" ("default by dtype" when not)
   std::vector<std::string> dims;  // the dimension flags, as given
+  std::vector<std::string> check_dims;            // --check-dims: each extra shape's dimension flags
+  std::vector<std::string> check_problem_sha256;  // the problem at each of them ("" until first planned)
+};
+
+// A version's verdict at one extra validation shape.
+struct shape_check {
+  std::string dims;    // the shape's dimension flags
+  std::string status;  // passed, failed, not run (the version failed before)
+  std::string reason;  // the judge's first line when failed
 };
 
 // One evaluated version.
-struct iteration_record {
-  std::int64_t iteration = 0;
+struct version_record {
   std::string snapshot;                     // relative to the run folder: iter_vK/<stem>_vK.<ext>
   std::string source_sha256;
   std::optional<std::int64_t> parent;       // the version it was compared with (the best when it ran)
@@ -45,7 +55,13 @@ struct iteration_record {
   std::string bottleneck;                   // the diagnosed class of the slowest launch ("" without a profile)
   bool at_hardware_limit = false;
   json comparison = nullptr;                // memory::to_json(outcome_evidence) against the parent
+  std::vector<shape_check> checks;          // one per --check-dims shape, in order
   std::string finished_at;
+};
+
+// One iteration.
+struct iteration_record : version_record {
+  std::int64_t iteration = 0;
 };
 
 struct run_manifest {

@@ -26,6 +26,15 @@ std::string comparison_line(const iteration_record& r) {
 
 std::string tags_text(const iteration_record& r) { return r.tags.empty() ? "(none given)" : join(r.tags, ", "); }
 
+// "`--rows=1000 --cols=1000` passed; `--rows=7 --cols=3` not run"
+std::string checks_text(const version_record& r) {
+  std::vector<std::string> parts;
+  for (const auto& c : r.checks) {
+    parts.push_back(fmt::format("`{}` {}{}", c.dims, c.status, c.reason.empty() ? "" : " (" + c.reason + ")"));
+  }
+  return join(parts, "; ");
+}
+
 }  // namespace
 
 std::optional<double> fast_p(const run_manifest& m, double p) {
@@ -47,6 +56,7 @@ std::string iteration_summary_markdown(const run_manifest& m, const iteration_re
   if (!m.reference.empty()) {
     md += fmt::format("- reference median: {} ms; speedup {}\n", ms(r.reference_median_ms), speedup(r.speedup_vs_reference));
   }
+  if (!r.checks.empty()) md += fmt::format("- extra shapes (the judge, validation only): {}\n", checks_text(r));
   if (!r.bottleneck.empty()) {
     md += fmt::format("- bottleneck: {}{} (analysis.md)\n", r.bottleneck, r.at_hardware_limit ? ", at the hardware limit" : "");
   }
@@ -57,9 +67,13 @@ std::string iteration_summary_markdown(const run_manifest& m, const iteration_re
 
 std::string final_summary_markdown(const run_manifest& m, const std::vector<std::string>& reproduce) {
   std::string md = fmt::format("# {}: {}\n\n", m.run_id, m.kernel);
-  md += fmt::format("Backend {}, {}, dimensions `{}`, reference {}. {} of at most {} iterations after v0.\n\n", m.backend,
+  md += fmt::format("Backend {}, {}, dimensions `{}`, reference {}. {} of at most {} iterations after v0.\n", m.backend,
                     m.arch, join(m.frozen.dims, " "), m.reference.empty() ? "none" : "`" + m.reference + "`",
                     m.iterations.empty() ? 0 : m.iterations.size() - 1, m.max_iterations);
+  if (!m.frozen.check_dims.empty()) {
+    md += fmt::format("Every version was also judged (validation only) at: `{}`.\n", join(m.frozen.check_dims, "`, `"));
+  }
+  md += "\n";
   const iteration_record* baseline = m.find(0);
   const iteration_record* best = m.best ? m.find(*m.best) : nullptr;
   md += "## Baseline and best\n\n";

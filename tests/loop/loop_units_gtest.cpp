@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "core/files.h"
+#include "core/hash.h"
 #include "loop/command_words.h"
 #include "loop/run_manifest.h"
 #include "loop/strategy_tags.h"
@@ -82,6 +83,22 @@ TEST(RunManifest, RoundTripsAndRefusesEditsAndForeignFiles) {
   EXPECT_THROW(read_run_manifest(dir.path()), error);
   fs::remove(file);
   EXPECT_THROW(read_run_manifest(dir.path()), error);
+}
+
+TEST(RunManifest, AVersion1ManifestIsReadAsARunWithoutExtraShapes) {
+  json document = to_json(sample_manifest());
+  document["schema"] = "kopt.run_manifest/v1";
+  document["frozen"].erase("check_dims");
+  document["frozen"].erase("check_problem_sha256");
+  for (json& r : document["iterations"]) r.erase("checks");
+  document["content_sha256"] = sha256_hex(json_text(document, -1));
+  kopt::testing::scratch_dir dir;
+  write_json_file(dir.path() / run_manifest_name, document);
+  const run_manifest back = read_run_manifest(dir.path());
+  ASSERT_EQ(back.iterations.size(), 1u);
+  EXPECT_EQ(back.iterations[0].median_ms, 0.125);
+  EXPECT_TRUE(back.iterations[0].checks.empty());
+  EXPECT_TRUE(back.frozen.check_dims.empty());
 }
 
 memory::strategy_summary summary_of(strings tags, int positive, int negative) {
