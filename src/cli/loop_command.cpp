@@ -1,7 +1,7 @@
 // kopt loop KERNEL --max-iterations N [--ref REF] [dims]: one iteration of the optimization loop
 // per call (an agent or a person edits the kernel between calls), or with --agent CMD up to N
-// iterations with CMD writing each next version. The options of loop::run_loop_step and
-// loop::run_agent_loop, and the printing of what they did.
+// iterations with CMD writing each next version (or up to --candidates K of them). The options
+// of loop::run_loop_step and loop::run_agent_loop, and the printing of what they did.
 
 #include <cstdio>
 #include <optional>
@@ -32,6 +32,9 @@ std::string median_text(const loop::version_record& r) {
 void print_iteration(const loop::iteration_record& r) {
   std::printf("v%lld %s: %s (%s)\n", static_cast<long long>(r.iteration), r.outcome.c_str(), r.reason.c_str(),
               median_text(r).c_str());
+  for (const auto& c : r.candidates) {
+    std::printf("  cand_%d %s: %s (%s)\n", c.candidate, c.outcome.c_str(), c.reason.c_str(), median_text(c).c_str());
+  }
 }
 
 json step_json(const loop::step_outcome& step) {
@@ -87,6 +90,10 @@ class loop_command final : public command {
                    "an extra shape every version must also pass the judge at (validation only), as dimension "
                    "flags in one argument: --check-dims \"--rows=1000 --cols=1000\" (repeatable; frozen for the run)")
         ->allow_extra_args(false);
+    sub.add_option("--candidates", m_agent.candidates,
+                   "with --agent: versions the agent may write per iteration, each evaluated (see docs/loop.md)")
+        ->default_val(1)
+        ->check(at_least(1, "candidates"));
     sub.add_flag("--json", m_json, "print the run manifest (with run_dir) instead of the summary");
   }
 
@@ -105,6 +112,9 @@ class loop_command final : public command {
     m_settings.check_shapes = loop::parse_check_dims_list(m_check_dims, m_settings.target.dims);
     if (!m_agent.command.empty() && (m_settings.preflight_only || m_iteration)) {
       throw error("--agent runs the iterations itself: leave out --preflight-only and --iteration");
+    }
+    if (m_agent.candidates > 1 && m_agent.command.empty()) {
+      throw error("--candidates needs --agent: the agent writes the candidates of each iteration (docs/loop.md)");
     }
     const auto worker = pipeline::make_process_worker();
     const loop::loop_services services = loop::gpu_services(*worker);

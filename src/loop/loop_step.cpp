@@ -7,6 +7,7 @@
 #include "core/hash.h"
 #include "core/utc_time.h"
 #include "env/preflight_writer.h"
+#include "loop/candidate_round.h"
 #include "loop/outcome_records.h"
 #include "loop/run_directory.h"
 #include "loop/run_opening.h"
@@ -111,7 +112,44 @@ step_outcome run_loop_step(const loop_settings& settings, const loop_services& s
   memory::memory_store store = memory::memory_store::open(settings.memory_db);
   replay_into_memory(m, store);  // outcomes a killed call committed but did not record
   const step_context ctx{settings, services, progress, run, store};
+  if (m.open_round) return finish_round(ctx);  // a killed call's round: its candidates are in the manifest
   return run_single_version(ctx, next_iteration(m, settings));
+}
+
+step_outcome run_candidate_round(const loop_settings& settings,
+                                 const std::vector<handed_candidate>& candidates,
+                                 const loop_services& services, const step_progress& progress) {
+  opened_run run = open_run(settings);
+  if (run.fresh) {
+    throw error(
+        fmt::format("{} has no v0 yet: a round of candidates is built from the best version; start the run "
+                    "with the kernel as it is",
+                    run.dir.string()));
+  }
+  if (run.manifest.open_round) {
+    throw error(fmt::format(
+        "{} has a round of candidates still open (v{}): run kopt loop with --run-dir to finish it "
+        "before handing over another",
+        run.dir.string(), run.manifest.open_round->iteration));
+  }
+  memory::memory_store store = memory::memory_store::open(settings.memory_db);
+  replay_into_memory(run.manifest, store);
+  const step_context ctx{settings, services, progress, run, store};
+  start_round(ctx, next_iteration(run.manifest, settings), candidates);
+  return finish_round(ctx);
+}
+
+step_outcome resume_point(const loop_settings& settings) {
+  opened_run run = open_run(settings);
+  memory::memory_store store = memory::memory_store::open(settings.memory_db);
+  replay_into_memory(run.manifest, store);
+  step_outcome outcome;
+  outcome.run_dir = run.dir;
+  outcome.manifest = run.manifest;
+  if (run.manifest.iterations.empty()) return outcome;
+  next_iteration(run.manifest, settings);  // throws when nothing is left to do
+  outcome.record = run.manifest.iterations.back();
+  return outcome;
 }
 
 }  // namespace kopt::loop

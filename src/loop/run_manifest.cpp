@@ -84,6 +84,14 @@ void get_version(const json& node, version_record& r) {
 json iteration_json(const iteration_record& r) {
   json out = {{"iteration", r.iteration}};
   put_version(out, r);
+  json candidates = json::array();
+  for (const auto& c : r.candidates) {
+    json node = {{"candidate", c.candidate}};
+    put_version(node, c);
+    candidates.push_back(node);
+  }
+  out["candidates"] = candidates;
+  out["chosen_candidate"] = optional_json(r.chosen);
   return out;
 }
 
@@ -91,6 +99,15 @@ iteration_record iteration_from(const json& node) {
   iteration_record r;
   r.iteration = node.at("iteration").get<std::int64_t>();
   get_version(node, r);
+  if (node.contains("candidates")) {  // v1: single versions only
+    for (const json& c : node.at("candidates")) {
+      candidate_record candidate;
+      candidate.candidate = c.at("candidate").get<int>();
+      get_version(c, candidate);
+      r.candidates.push_back(candidate);
+    }
+    r.chosen = optional_from<int>(node, "chosen_candidate");
+  }
   return r;
 }
 
@@ -123,6 +140,7 @@ run_manifest manifest_from(const json& d) {
   for (const json& node : d.at("iterations")) m.iterations.push_back(iteration_from(node));
   m.best = optional_from<std::int64_t>(d, "best");
   m.blocked = d.at("blocked").get<std::vector<std::string>>();
+  if (d.contains("open_round") && !d["open_round"].is_null()) m.open_round = iteration_from(d["open_round"]);
   return m;
 }
 
@@ -135,6 +153,13 @@ std::string schema_text(int version) {
 }
 
 }  // namespace
+
+const candidate_record* iteration_record::find_candidate(int candidate) const {
+  for (const auto& c : candidates) {
+    if (c.candidate == candidate) return &c;
+  }
+  return nullptr;
+}
 
 const iteration_record* run_manifest::find(std::int64_t iteration) const {
   for (const auto& r : iterations) {
@@ -169,7 +194,8 @@ json to_json(const run_manifest& m) {
                       {"settings", m.settings},
                       {"iterations", iterations},
                       {"best", optional_json(m.best)},
-                      {"blocked", m.blocked}});
+                      {"blocked", m.blocked},
+                      {"open_round", m.open_round ? iteration_json(*m.open_round) : json(nullptr)}});
 }
 
 void write_run_manifest(const fs::path& run_dir, run_manifest manifest) {

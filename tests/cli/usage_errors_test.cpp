@@ -115,6 +115,11 @@ TEST(UsageErrors, AMalformedCheckDimsIsOneLineBeforeAnyGpuCheck) {
                        0),
             0u)
       << bad_value.stderr_text;
+  const auto candidates = with({"--candidates", "2"});
+  EXPECT_EQ(candidates.exit_code, 2);
+  EXPECT_EQ(first_line(candidates.stderr_text),
+            "kopt: error: --candidates needs --agent: the agent writes the candidates of each iteration "
+            "(docs/loop.md)");
 }
 
 TEST(UsageErrors, WithJsonEveryErrorIsAJsonObjectOnStdout) {

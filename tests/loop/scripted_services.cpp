@@ -84,8 +84,11 @@ loop_services scripted_gpu::services() {
   };
   s.profile = [this](const pipeline::profile_request& request) {
     ++profile_calls;
-    if (die_in_profile) throw std::runtime_error("killed while profiling");
     const std::string source = read_text_file(request.target.kernel);
+    if (die_in_profile ||
+        (!die_in_profile_of.empty() && source.find(die_in_profile_of) != std::string::npos)) {
+      throw std::runtime_error("killed while profiling");
+    }
     std::string fixture = profile_fixture;
     for (const auto& [marker, name] : fixture_by_marker) {
       if (source.find(marker) != std::string::npos) fixture = name;

@@ -26,6 +26,8 @@ struct scripted_gpu {
   int profile_calls = 0;
   // Thrown from profile when set (a kill in the middle of an iteration).
   bool die_in_profile = false;
+  // Thrown from profile of a source holding this marker, when not empty.
+  std::string die_in_profile_of;
 
   loop_services services();
 };
