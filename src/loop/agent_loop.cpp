@@ -8,6 +8,7 @@
 #include "loop/candidate_handover.h"
 #include "loop/command_words.h"
 #include "loop/run_directory.h"
+#include "loop/version_judgement.h"
 
 namespace kopt::loop {
 namespace {
@@ -112,7 +113,16 @@ step_outcome next_after_agent(const loop_settings& settings, const agent_setting
 
 std::string stopping_reason(const step_outcome& last, const agent_settings& agent) {
   const run_manifest& m = last.manifest;
-  if (last.problem_changed) return fmt::format("v{} changed the problem: {}", last.record->iteration, last.record->reason);
+  if (last.problem_changed) {
+    std::string why = last.record->reason;
+    for (const auto& c : last.record->candidates) {  // in a round, the candidate that did it
+      if (declared_another_problem(c)) {
+        why = fmt::format("cand_{}: {}", c.candidate, c.reason);
+        break;
+      }
+    }
+    return fmt::format("v{} changed the problem: {}", last.record->iteration, why);
+  }
   if (last.record->iteration >= m.max_iterations) {
     return fmt::format("reached --max-iterations ({} after v0)", m.max_iterations);
   }

@@ -209,6 +209,23 @@ TEST_F(CandidateRound, AStrategyBlockedByAnEarlierCandidateRejectsALaterOneWitho
   EXPECT_EQ(m_gpu.bench_calls, 2) << "v0 and the first candidate";
 }
 
+TEST_F(CandidateRound, ACandidateThatDeclaresAnotherProblemEndsTheRunAfterItsRound) {
+  prepare(1, 1, 0.8, "faster");
+  std::string half = softmax_version(0.5, "// v1 c2");
+  const std::string annotation = "// kopt: input[rows*cols] output[rows*cols]";
+  half.replace(half.find(annotation), annotation.size(), "// kopt: input[rows*cols/2] output[rows*cols/2]");
+  m_work.write("versions/v1/cand_2.cu", half);
+  m_work.write("versions/v1/cand_2.md", "## Strategy tags\n- half_the_work\n");
+  const agent_loop_outcome out = run_agent_loop(settings(3), agent(2), m_gpu.services());
+  EXPECT_TRUE(out.failed);
+  EXPECT_EQ(out.stop_reason.rfind("v1 changed the problem: cand_2: problem changed", 0), 0u) << out.stop_reason;
+  const run_manifest m = read_run_manifest(out.last.run_dir);
+  ASSERT_EQ(m.iterations.size(), 2u) << "the round is closed, and no other begins";
+  EXPECT_FALSE(m.open_round);
+  EXPECT_EQ(m.iterations[1].candidates[1].outcome, "rejected");
+  EXPECT_EQ(m.iterations[1].chosen, 1);
+}
+
 TEST_F(CandidateRound, AHandoverThatBreaksTheProtocolEndsTheLoopCleanly) {
   struct bad_case {
     std::vector<std::pair<std::string, std::string>> files;  // written into versions/v1/
