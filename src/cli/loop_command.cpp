@@ -1,11 +1,12 @@
 // kopt loop KERNEL --max-iterations N [--ref REF] [dims]: one iteration of the optimization loop
 // per call (an agent or a person edits the kernel between calls), or with --agent CMD up to N
-// iterations with CMD writing each next version. The options of loop::run_loop_step and
-// loop::run_agent_loop, and the printing of what they did.
+// iterations with CMD writing each next version (or up to --candidates K of them). The options
+// of loop::run_loop_step and loop::run_agent_loop, and the printing of what they did.
 
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -15,6 +16,7 @@
 #include "core/error.h"
 #include "core/json_io.h"
 #include "loop/agent_loop.h"
+#include "loop/check_shapes.h"
 #include "loop/loop_step.h"
 #include "memory/memory_store.h"
 
@@ -23,14 +25,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string median_text(const loop::iteration_record& r) {
+std::string median_text(const loop::version_record& r) {
   return r.median_ms ? fmt::format("{:.6g} ms", *r.median_ms) : std::string("not timed");
 }
 
-void print_record(const loop::step_outcome& step) {
-  const loop::iteration_record& r = *step.record;
+void print_iteration(const loop::iteration_record& r) {
   std::printf("v%lld %s: %s (%s)\n", static_cast<long long>(r.iteration), r.outcome.c_str(), r.reason.c_str(),
               median_text(r).c_str());
+  for (const auto& c : r.candidates) {
+    std::printf("  cand_%d %s: %s (%s)\n", c.candidate, c.outcome.c_str(), c.reason.c_str(), median_text(c).c_str());
+  }
 }
 
 json step_json(const loop::step_outcome& step) {
@@ -82,6 +86,14 @@ class loop_command final : public command {
         ->check(at_least(1, "iterations"));
     sub.add_option("--target-speedup", m_target_speedup, "with --agent: stop once the best is this much faster than the reference")
         ->check(above_zero("a speedup"));
+    sub.add_option("--check-dims", m_check_dims,
+                   "an extra shape every version must also pass the judge at (validation only), as dimension "
+                   "flags in one argument: --check-dims \"--rows=1000 --cols=1000\" (repeatable; frozen for the run)")
+        ->allow_extra_args(false);
+    sub.add_option("--candidates", m_agent.candidates,
+                   "with --agent: versions the agent may write per iteration, each evaluated (see docs/loop.md)")
+        ->default_val(1)
+        ->check(at_least(1, "candidates"));
     sub.add_flag("--json", m_json, "print the run manifest (with run_dir) instead of the summary");
   }
 
@@ -97,8 +109,12 @@ class loop_command final : public command {
     m_settings.memory_db = memory::default_memory_path(m_memory_db);
     m_agent.timeout = std::chrono::seconds(m_agent_timeout_s);
     m_agent.target_speedup = m_target_speedup;
+    m_settings.check_shapes = loop::parse_check_dims_list(m_check_dims, m_settings.target.dims);
     if (!m_agent.command.empty() && (m_settings.preflight_only || m_iteration)) {
       throw error("--agent runs the iterations itself: leave out --preflight-only and --iteration");
+    }
+    if (m_agent.candidates > 1 && m_agent.command.empty()) {
+      throw error("--candidates needs --agent: the agent writes the candidates of each iteration (docs/loop.md)");
     }
     const auto worker = pipeline::make_process_worker();
     const loop::loop_services services = loop::gpu_services(*worker);
@@ -112,7 +128,7 @@ class loop_command final : public command {
     } else if (!step.record) {
       std::printf("preflight passed; wrote preflight_check.md in %s\n", step.run_dir.c_str());
     } else {
-      print_record(step);
+      print_iteration(*step.record);
       print_next_steps(step);
     }
     const bool rejected = step.record && step.record->outcome == "rejected";
@@ -128,10 +144,7 @@ class loop_command final : public command {
       out["stop_reason"] = outcome.stop_reason;
       std::printf("%s\n", json_text(out).c_str());
     } else {
-      for (const auto& r : m.iterations) {
-        std::printf("v%lld %s: %s (%s)\n", static_cast<long long>(r.iteration), r.outcome.c_str(), r.reason.c_str(),
-                    median_text(r).c_str());
-      }
+      for (const auto& r : m.iterations) print_iteration(r);
       std::printf("stopped: %s\n", outcome.stop_reason.c_str());
       if (m.best) std::printf("best: v%lld (%s)\n", static_cast<long long>(*m.best), m.find(*m.best)->snapshot.c_str());
       std::printf("run folder: %s (final_summary.md)\n", outcome.last.run_dir.c_str());
@@ -171,6 +184,7 @@ class loop_command final : public command {
   std::optional<std::string> m_memory_db;
   int m_agent_timeout_s = 1800;
   std::optional<double> m_target_speedup;
+  std::vector<std::string> m_check_dims;
   bool m_json = false;
 };
 

@@ -5,8 +5,10 @@
 #include "core/files.h"
 #include "core/hash.h"
 #include "core/subprocess.h"
+#include "loop/candidate_handover.h"
 #include "loop/command_words.h"
 #include "loop/run_directory.h"
+#include "loop/version_judgement.h"
 
 namespace kopt::loop {
 namespace {
@@ -23,7 +25,8 @@ std::int64_t iterations_without_new_best(const run_manifest& m) {
   return m.iterations.back().iteration - *m.best;
 }
 
-std::map<std::string, std::string> agent_environment(const step_outcome& last, const loop_settings& settings) {
+std::map<std::string, std::string> agent_environment(const step_outcome& last, const loop_settings& settings,
+                                                     const agent_settings& agent) {
   const run_manifest& m = last.manifest;
   const std::int64_t done = last.record->iteration;
   std::map<std::string, std::string> env = {
@@ -35,7 +38,9 @@ std::map<std::string, std::string> agent_environment(const step_outcome& last, c
       {"KOPT_PROPOSAL", (iteration_dir(last.run_dir, done) / "optimization_proposal.md").string()},
       {"KOPT_REFERENCE", m.reference},
       {"KOPT_BEST_VERSION", ""},
-      {"KOPT_ANALYSIS", ""}};
+      {"KOPT_ANALYSIS", ""},
+      {"KOPT_CANDIDATES", std::to_string(agent.candidates)},
+      {"KOPT_CANDIDATES_DIR", agent.candidates > 1 ? handover_dir(last.run_dir, done).string() : ""}};
   if (m.best) {
     env["KOPT_BEST_VERSION"] = (last.run_dir / m.find(*m.best)->snapshot).string();
     env["KOPT_ANALYSIS"] = (iteration_dir(last.run_dir, *m.best) / "analysis.md").string();
@@ -43,12 +48,12 @@ std::map<std::string, std::string> agent_environment(const step_outcome& last, c
   return env;
 }
 
-// Runs the agent; "" when it wrote a new version, else why the loop must end.
+// Runs the agent; "" when it ended well, else why the loop must end.
 std::string run_agent(const std::vector<std::string>& argv, const agent_settings& agent, const step_outcome& last,
                       const loop_settings& settings) {
   process_request request;
   request.argv = argv;
-  request.extra_env = agent_environment(last, settings);
+  request.extra_env = agent_environment(last, settings, agent);
   request.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(agent.timeout);
   const process_result result = run_process(request);
   const fs::path dir = iteration_dir(last.run_dir, last.record->iteration);
@@ -61,6 +66,11 @@ std::string run_agent(const std::vector<std::string>& argv, const agent_settings
                        agent.timeout.count(), where);
   }
   if (!result.succeeded()) return fmt::format("the agent failed ({}); see {}", result.describe_end(), where);
+  return "";
+}
+
+// "" when the agent left a new version in the kernel file (K = 1), else why not.
+std::string single_version_problem(const step_outcome& last, const loop_settings& settings) {
   std::error_code ec;
   if (!fs::is_regular_file(settings.target.kernel, ec)) {
     return fmt::format("the agent removed {}: it must leave the next version there", settings.target.kernel.string());
@@ -72,11 +82,47 @@ std::string run_agent(const std::vector<std::string>& argv, const agent_settings
   return "";
 }
 
+// Where an agent loop with candidates starts: v0 for a new run, the rest of a round a killed
+// call left open, else the run as committed (the agent writes the next round first).
+step_outcome start_or_resume(const loop_settings& settings, const loop_services& services,
+                             const step_progress& progress) {
+  const bool between_rounds = !settings.run_dir.empty() && fs::exists(settings.run_dir / run_manifest_name) &&
+                              !read_run_manifest(settings.run_dir).open_round;
+  if (!between_rounds) return run_loop_step(settings, services, progress);
+  step_outcome state = resume_point(settings);
+  if (state.record) return state;
+  return run_loop_step(settings, services, progress);
+}
+
+// One iteration after the agent: the kernel file (K = 1) or a round of the candidates it
+// handed over. Sets `problem` (and evaluates nothing) when the agent's work cannot be taken.
+step_outcome next_after_agent(const loop_settings& settings, const agent_settings& agent,
+                              const step_outcome& last, const loop_services& services,
+                              const step_progress& progress, std::string& problem) {
+  if (agent.candidates <= 1) {
+    problem = single_version_problem(last, settings);
+    return problem.empty() ? run_loop_step(settings, services, progress) : last;
+  }
+  const candidate_handover handover = read_handover(handover_dir(last.run_dir, last.record->iteration),
+                                                    settings.target.kernel, agent.candidates);
+  problem = handover.problem;
+  return problem.empty() ? run_candidate_round(settings, handover.candidates, services, progress) : last;
+}
+
 }  // namespace
 
 std::string stopping_reason(const step_outcome& last, const agent_settings& agent) {
   const run_manifest& m = last.manifest;
-  if (last.problem_changed) return fmt::format("v{} changed the problem: {}", last.record->iteration, last.record->reason);
+  if (last.problem_changed) {
+    std::string why = last.record->reason;
+    for (const auto& c : last.record->candidates) {  // in a round, the candidate that did it
+      if (declared_another_problem(c)) {
+        why = fmt::format("cand_{}: {}", c.candidate, c.reason);
+        break;
+      }
+    }
+    return fmt::format("v{} changed the problem: {}", last.record->iteration, why);
+  }
   if (last.record->iteration >= m.max_iterations) {
     return fmt::format("reached --max-iterations ({} after v0)", m.max_iterations);
   }
@@ -100,7 +146,8 @@ agent_loop_outcome run_agent_loop(loop_settings settings, const agent_settings& 
                                   const step_progress& progress) {
   const std::vector<std::string> argv = split_command_words(agent.command);  // refuse a bad command before any work
   agent_loop_outcome outcome;
-  outcome.last = run_loop_step(settings, services, progress);
+  outcome.last = agent.candidates > 1 ? start_or_resume(settings, services, progress)
+                                      : run_loop_step(settings, services, progress);
   settings.run_dir = outcome.last.run_dir;
   settings.iteration.reset();
   for (;;) {
@@ -109,14 +156,23 @@ agent_loop_outcome run_agent_loop(loop_settings settings, const agent_settings& 
       outcome.failed = outcome.last.problem_changed;
       return outcome;
     }
-    say(progress, fmt::format("agent: writing v{} ({})", outcome.last.record->iteration + 1, agent.command));
-    const std::string agent_problem = run_agent(argv, agent, outcome.last, settings);
-    if (!agent_problem.empty()) {
-      outcome.stop_reason = agent_problem;
+    const std::int64_t next = outcome.last.record->iteration + 1;
+    if (agent.candidates > 1) {
+      prepare_handover(handover_dir(outcome.last.run_dir, outcome.last.record->iteration));
+      say(progress, fmt::format("agent: writing up to {} candidates of v{} ({})", agent.candidates, next,
+                                agent.command));
+    } else {
+      say(progress, fmt::format("agent: writing v{} ({})", next, agent.command));
+    }
+    std::string problem = run_agent(argv, agent, outcome.last, settings);
+    if (problem.empty()) {
+      outcome.last = next_after_agent(settings, agent, outcome.last, services, progress, problem);
+    }
+    if (!problem.empty()) {
+      outcome.stop_reason = problem;
       outcome.failed = true;
       return outcome;
     }
-    outcome.last = run_loop_step(settings, services, progress);
   }
 }
 

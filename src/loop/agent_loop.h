@@ -13,6 +13,9 @@
 //   KOPT_ANALYSIS       the best version's analysis.md
 //   KOPT_PROPOSAL       the proposal to fill (its "## Strategy tags" list names the strategy)
 //   KOPT_REFERENCE      the reference file ("" without one)
+//   KOPT_CANDIDATES     how many versions CMD may write for the next iteration (--candidates K)
+//   KOPT_CANDIDATES_DIR with K > 1: where CMD writes them (candidate_handover.h) instead of the
+//                       kernel file and KOPT_PROPOSAL's tags; "" with K = 1
 
 #include <chrono>
 #include <optional>
@@ -27,6 +30,7 @@ struct agent_settings {
   std::chrono::seconds timeout{1800};
   int patience = 3;                        // stop after this many iterations without a new best
   std::optional<double> target_speedup;    // stop when the best is this much faster than the reference
+  int candidates = 1;                      // versions CMD may write per iteration (a round when > 1)
 };
 
 struct agent_loop_outcome {

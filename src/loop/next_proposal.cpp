@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/json_io.h"
+#include "core/text.h"
 #include "loop/diagnosis_digest.h"
 #include "loop/outcome_records.h"
 #include "loop/proposal.h"
@@ -20,11 +21,13 @@ namespace fs = std::filesystem;
 // No version to build from yet: the agent must first make one pass.
 std::string repair_proposal(const run_manifest& m) {
   const iteration_record& last = m.iterations.back();
-  return fmt::format("# Optimization proposal for v{0}\n\nNo version has passed the judge with a full profile yet. "
-                     "v{1} was rejected: {2}\n\nWrite v{0} so that it passes; the first version that does becomes the "
-                     "baseline.\n\n## Plan\n\n<!-- what you fix -->\n\n{3}\n\n<!-- one tag per line, e.g. \"- "
-                     "fix_out_of_bounds_write\" -->\n",
-                     last.iteration + 1, last.iteration, last.reason, strategy_tags_heading);
+  return fmt::format(
+      "# Optimization proposal for v{0}\n\nNo version has passed the judge with a full profile yet. "
+      "v{1} was rejected: {2}\n\nWrite v{0} so that it passes; the first version that does becomes the "
+      "baseline.\n\n{4}## Plan\n\n<!-- what you fix -->\n\n{3}\n\n<!-- one tag per line, e.g. \"- "
+      "fix_out_of_bounds_write\" -->\n",
+      last.iteration + 1, last.iteration, last.reason, strategy_tags_heading,
+      shapes_section(last.iteration + 1, join(m.frozen.dims, " "), m.frozen.check_dims));
 }
 
 std::vector<std::string> tags_of(const run_manifest& m, const memory::memory_store& store, const std::string& fp) {
@@ -48,6 +51,8 @@ std::string next_proposal_markdown(const run_manifest& m, const fs::path& run_di
   in.best_median_ms = best.median_ms.value_or(0);
   if (best.speedup_vs_reference) in.best_speedup = fmt::format("{:.3f}x the reference", *best.speedup_vs_reference);
   in.diagnosis = digest_analysis(read_json_file(analysis_file), analysis_file.string());
+  in.benchmarked_dims = join(m.frozen.dims, " ");
+  in.check_dims = m.frozen.check_dims;
 
   const memory::memory_scope scope = scope_of(m, m.arch, in.diagnosis.bottleneck);
   std::set<std::string> blocked(m.blocked.begin(), m.blocked.end());

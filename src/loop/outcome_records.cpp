@@ -1,21 +1,22 @@
 #include "loop/outcome_records.h"
 
+#include <fmt/format.h>
+
 #include "core/text.h"
 
 namespace kopt::loop {
+namespace {
 
-memory::memory_scope scope_of(const run_manifest& m, const std::string& arch, const std::string& bottleneck) {
-  return {m.backend, arch, m.op, m.op_family, join(m.frozen.dims, " "), bottleneck};
-}
-
-void record_in_memory(const run_manifest& m, const iteration_record& r, memory::memory_store& store) {
-  if (r.fingerprint.empty() || r.outcome == "baseline") return;
+void record_version(const run_manifest& m, std::int64_t iteration, const std::string& candidate,
+                    const version_record& r, memory::memory_store& store) {
+  if (r.fingerprint.empty() || r.outcome == "baseline" || r.finished_at.empty()) return;
   // The diagnosis before the change is what the strategy was chosen for.
   const iteration_record* parent = r.parent ? m.find(*r.parent) : nullptr;
   const std::string before = parent ? parent->bottleneck : "";
   memory::recorded_outcome o;
   o.run_id = m.run_id;
-  o.iteration = r.iteration;
+  o.iteration = iteration;
+  o.candidate = candidate;
   o.fingerprint = r.fingerprint;
   o.tags = r.tags;
   o.scope = scope_of(m, m.arch, before);
@@ -34,8 +35,28 @@ void record_in_memory(const run_manifest& m, const iteration_record& r, memory::
   store.record(std::move(o));
 }
 
+}  // namespace
+
+memory::memory_scope scope_of(const run_manifest& m, const std::string& arch, const std::string& bottleneck) {
+  return {m.backend, arch, m.op, m.op_family, join(m.frozen.dims, " "), bottleneck};
+}
+
+void record_in_memory(const run_manifest& m, const iteration_record& r, memory::memory_store& store) {
+  if (r.candidates.empty()) {
+    record_version(m, r.iteration, "", r, store);
+    return;
+  }
+  for (const candidate_record& c : r.candidates) record_candidate_in_memory(m, r.iteration, c, store);
+}
+
+void record_candidate_in_memory(const run_manifest& m, std::int64_t iteration, const candidate_record& c,
+                                memory::memory_store& store) {
+  record_version(m, iteration, fmt::format("cand_{}", c.candidate), c, store);
+}
+
 void replay_into_memory(const run_manifest& m, memory::memory_store& store) {
   for (const iteration_record& r : m.iterations) record_in_memory(m, r, store);
+  if (m.open_round) record_in_memory(m, *m.open_round, store);
 }
 
 }  // namespace kopt::loop

@@ -50,12 +50,27 @@ void strategies_section(std::string& md, const char* title, const char* empty,
 
 }  // namespace
 
+std::string shapes_section(std::int64_t next_iteration, const std::string& benchmarked_dims,
+                           const std::vector<std::string>& check_dims) {
+  if (check_dims.empty()) return "";
+  std::string md = "## Shapes that must also pass\n\n";
+  md += fmt::format("v{} is timed at `{}` and must also pass the judge (validation only) at:\n\n",
+                    next_iteration, benchmarked_dims);
+  for (const auto& shape : check_dims) md += fmt::format("- `{}`\n", shape);
+  md +=
+      "\nA version that fails at one of them is rejected and its strategy blocked: do not assume a size that "
+      "only "
+      "the benchmarked shape has (a multiple of the block, of 4, of 1024).\n\n";
+  return md;
+}
+
 std::string proposal_markdown(const proposal_inputs& in) {
   std::string md = fmt::format("# Optimization proposal for v{}\n\n", in.next_iteration);
   md += fmt::format("Build v{} from **{}**, the best version so far (v{}: {:.6g} ms{}). A strategy is judged "
                     "against the version it was built from.\n\n",
                     in.next_iteration, in.best_snapshot, in.best_iteration, in.best_median_ms,
                     in.best_speedup.empty() ? "" : ", " + in.best_speedup);
+  md += shapes_section(in.next_iteration, in.benchmarked_dims, in.check_dims);
   diagnosis_section(md, in);
   suggestions_section(md, in);
   strategies_section(md, "Blocked strategies",

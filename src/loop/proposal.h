@@ -29,8 +29,14 @@ struct proposal_inputs {
   std::vector<ranked_suggestion> suggestions;
   std::vector<known_strategy> blocked;
   std::vector<known_strategy> preferred;
+  std::string benchmarked_dims;         // "--rows=4096 --cols=1024"
+  std::vector<std::string> check_dims;  // --check-dims: shapes the version must also pass at
 };
 
 std::string proposal_markdown(const proposal_inputs& in);
+
+// "## Shapes that must also pass": "" without --check-dims.
+std::string shapes_section(std::int64_t next_iteration, const std::string& benchmarked_dims,
+                           const std::vector<std::string>& check_dims);
 
 }  // namespace kopt::loop

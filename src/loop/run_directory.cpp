@@ -32,4 +32,17 @@ std::string snapshot_name(const fs::path& kernel, std::int64_t iteration) {
   return fmt::format("{}_v{}{}", kernel.stem().string(), iteration, kernel.extension().string());
 }
 
+fs::path candidate_dir(const fs::path& run_dir, std::int64_t iteration, int candidate) {
+  return iteration_dir(run_dir, iteration) / fmt::format("cand_{}", candidate);
+}
+
+std::string candidate_snapshot_name(const fs::path& kernel, std::int64_t iteration, int candidate) {
+  return fmt::format("{}_v{}_c{}{}", kernel.stem().string(), iteration, candidate,
+                     kernel.extension().string());
+}
+
+fs::path handover_dir(const fs::path& run_dir, std::int64_t iteration) {
+  return iteration_dir(run_dir, iteration) / "candidates";
+}
+
 }  // namespace kopt::loop

@@ -2,6 +2,8 @@
 // The run folder's layout, the Python toolkit's so that its users find their way:
 //   optimize_runs/run_YYYYMMDD_HHMMSS/   run_manifest.json final_summary.md preflight_check.*
 //     iter_vK/ <stem>_vK.<ext> benchmark_result.json ... optimization_proposal.md
+//       cand_J/ <stem>_vK_cJ.<ext> benchmark_result.json ...   (a round of candidates, --candidates)
+//       candidates/                    where the agent hands over the next round's candidates
 
 #include <cstdint>
 #include <filesystem>
@@ -17,5 +19,16 @@ std::filesystem::path iteration_dir(const std::filesystem::path& run_dir, std::i
 
 // "softmax_v2.cu" for softmax.cu at iteration 2.
 std::string snapshot_name(const std::filesystem::path& kernel, std::int64_t iteration);
+
+// iter_vK/cand_J: the evidence of candidate J of iteration K.
+std::filesystem::path candidate_dir(const std::filesystem::path& run_dir, std::int64_t iteration,
+                                    int candidate);
+
+// "softmax_v2_c1.cu" for candidate 1 of iteration 2.
+std::string candidate_snapshot_name(const std::filesystem::path& kernel, std::int64_t iteration,
+                                    int candidate);
+
+// iter_vK/candidates: where the agent writes the candidates of iteration K+1.
+std::filesystem::path handover_dir(const std::filesystem::path& run_dir, std::int64_t iteration);
 
 }  // namespace kopt::loop

@@ -15,8 +15,10 @@
 namespace kopt::loop {
 
 inline constexpr const char* run_manifest_name = "run_manifest.json";
-inline constexpr const char* run_manifest_schema = "run_manifest";  // written as kopt.run_manifest/v1
-inline constexpr int run_manifest_version = 1;
+inline constexpr const char* run_manifest_schema = "run_manifest";  // written as kopt.run_manifest/v2
+// v2 added the extra validation shapes and rounds of candidates; a v1 manifest (neither) is
+// still read, and written back as v2.
+inline constexpr int run_manifest_version = 2;
 
 // What defines the problem, fixed at v0 and checked at every iteration: the agent cannot
 // move the goalposts.
@@ -25,11 +27,19 @@ struct frozen_problem {
   std::string problem_sha256;     // buffers, roles, sizes, value ranges and scalars as planned
   std::string tolerances;         // "--atol/--rtol as given" ("default by dtype" when not)
   std::vector<std::string> dims;  // the dimension flags, as given
+  std::vector<std::string> check_dims;            // --check-dims: each extra shape's dimension flags
+  std::vector<std::string> check_problem_sha256;  // the problem at each of them ("" until first planned)
 };
 
-// One evaluated version.
-struct iteration_record {
-  std::int64_t iteration = 0;
+// A version's verdict at one extra validation shape.
+struct shape_check {
+  std::string dims;    // the shape's dimension flags
+  std::string status;  // passed, failed, not run (the version failed before)
+  std::string reason;  // the judge's first line when failed
+};
+
+// One evaluated version: a single iteration's, or one candidate of a round.
+struct version_record {
   std::string snapshot;                     // relative to the run folder: iter_vK/<stem>_vK.<ext>
   std::string source_sha256;
   std::optional<std::int64_t> parent;       // the version it was compared with (the best when it ran)
@@ -45,7 +55,24 @@ struct iteration_record {
   std::string bottleneck;                   // the diagnosed class of the slowest launch ("" without a profile)
   bool at_hardware_limit = false;
   json comparison = nullptr;                // memory::to_json(outcome_evidence) against the parent
-  std::string finished_at;
+  std::vector<shape_check> checks;          // one per --check-dims shape, in order
+  std::string finished_at;                  // "" for a candidate not evaluated yet
+};
+
+// One candidate of a round (--candidates K): its evidence lives in iter_vK/cand_J/.
+struct candidate_record : version_record {
+  int candidate = 0;  // J, as the agent numbered it (cand_J)
+};
+
+// One iteration: a single version, or a round of candidates, whose chosen candidate's
+// figures the iteration's own fields repeat (and whose files are copied to iter_vK/).
+struct iteration_record : version_record {
+  std::int64_t iteration = 0;
+  std::vector<candidate_record> candidates;  // empty for a single version
+  std::optional<int> chosen;                 // the candidate the fields above are: the new best, else
+                                             // the fastest that passed, else the first
+
+  const candidate_record* find_candidate(int candidate) const;
 };
 
 struct run_manifest {
@@ -66,6 +93,10 @@ struct run_manifest {
   std::vector<iteration_record> iterations; // in order, v0 first
   std::optional<std::int64_t> best;         // the best eligible iteration
   std::vector<std::string> blocked;         // fingerprints blocked for the rest of the run
+  // A round of candidates being evaluated: its candidates are listed (snapshotted) before the
+  // first is measured; each counts once its outcome is here. Moves to `iterations` when the
+  // last one is done.
+  std::optional<iteration_record> open_round;
 
   const iteration_record* find(std::int64_t iteration) const;
 };

@@ -26,6 +26,15 @@ std::string file_sha256(const fs::path& file, const char* what) { return sha256_
 
 run_manifest new_manifest(const loop_settings& s, const fs::path& dir) {
   const kernel::kernel_plan plan = pipeline::plan_target(s.target);  // a bad kernel or flag fails here, before a GPU
+  for (const check_shape& shape : s.check_shapes) {
+    pipeline::bench_target at_shape = s.target;
+    at_shape.dims = shape.dims;
+    try {
+      pipeline::plan_target(at_shape);  // and a --check-dims value the kernel cannot take
+    } catch (const error& e) {
+      throw error(fmt::format("--check-dims \"{}\": {}", shape.label, e.headline()), e.detail());
+    }
+  }
   run_manifest m;
   m.run_id = dir.filename().string();
   m.kopt_version = version_string;
@@ -43,11 +52,20 @@ run_manifest new_manifest(const loop_settings& s, const fs::path& dir) {
   m.memory_db = s.memory_db.string();
   m.frozen.tolerances = tolerance_text(s);
   m.frozen.dims = dimension_flags(s.target);
+  m.frozen.check_dims = check_labels(s.check_shapes);
+  m.frozen.check_problem_sha256.resize(m.frozen.check_dims.size());
   m.settings = {{"warmup", s.job.warmup},      {"repeat", s.job.repeat},
                 {"max_seconds", s.job.max_seconds}, {"seed", s.job.seed},
                 {"hot", s.job.hot},            {"gpu", s.target.gpu},
                 {"kernel_name_regex", s.capture.kernel_name_regex}};
   return m;
+}
+
+// "\"--rows=1000\", \"--cols=7\"": each shape quoted as it is given.
+std::string shapes_text(const std::vector<std::string>& shapes) {
+  std::vector<std::string> quoted;
+  for (const auto& shape : shapes) quoted.push_back("\"" + shape + "\"");
+  return join(quoted, ", ");
 }
 
 [[noreturn]] void moved(const std::string& what, const std::string& frozen, const std::string& now) {
@@ -67,6 +85,10 @@ void check_frozen(const run_manifest& m, const loop_settings& s) {
   }
   if (dimension_flags(s.target) != m.frozen.dims) moved("dimensions", join(m.frozen.dims, " "), join(dimension_flags(s.target), " "));
   if (tolerance_text(s) != m.frozen.tolerances) moved("tolerances", m.frozen.tolerances, tolerance_text(s));
+  if (check_labels(s.check_shapes) != m.frozen.check_dims) {
+    moved("set of extra validation shapes (--check-dims)", shapes_text(m.frozen.check_dims),
+          shapes_text(check_labels(s.check_shapes)));
+  }
 }
 
 }  // namespace

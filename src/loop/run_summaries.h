@@ -1,7 +1,9 @@
 #pragma once
 // The human-readable records of a run, printed from the manifest (the one owner of what
-// happened): iteration_summary.md for one iteration and final_summary.md for the run.
+// happened): iteration_summary.md for one iteration, candidate_summary.md for one candidate of
+// a round, and final_summary.md for the run.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -11,11 +13,14 @@ namespace kopt::loop {
 
 std::string iteration_summary_markdown(const run_manifest& manifest, const iteration_record& record);
 
+std::string candidate_summary_markdown(const run_manifest& manifest, std::int64_t iteration,
+                                       const candidate_record& candidate);
+
 // `reproduce`: the commands that re-run the best version's measurements.
 std::string final_summary_markdown(const run_manifest& manifest, const std::vector<std::string>& reproduce);
 
-// KernelBench's fast_p: the share of iterations that are correct and faster than the reference
-// by more than p. nullopt without a reference.
+// KernelBench's fast_p: the share of versions (every candidate of a round counts) that are
+// correct and faster than the reference by more than p. nullopt without a reference.
 std::optional<double> fast_p(const run_manifest& manifest, double p);
 
 }  // namespace kopt::loop

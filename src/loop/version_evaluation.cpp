@@ -6,7 +6,9 @@
 
 #include "core/files.h"
 #include "core/text.h"
+#include "loop/bench_texts.h"
 #include "loop/problem_fingerprint.h"
+#include "loop/shape_checks.h"
 
 namespace kopt::loop {
 namespace {
@@ -24,27 +26,6 @@ std::string build_failure_line(const compile::compile_result& build) {
     if (line.find("error") != std::string::npos) return fmt::format("{} ({})", shorten(line, 300), build.failure_reason);
   }
   return build.failure_reason;
-}
-
-// benchmark.stdout.txt and benchmark.stderr.txt: what a person reads first when the JSON is
-// too much (the Python toolkit kept its benchmark script's output under these names).
-void write_bench_texts(const fs::path& dir, const pipeline::bench_outcome& bench) {
-  std::string out;
-  std::string err;
-  if (bench.prepared.failed_build) {
-    err = fmt::format("compile failed: {}\n{}\n", bench.prepared.failed_build->result.failure_reason,
-                      bench.prepared.failed_build->result.compiler_output);
-  } else {
-    const pipeline::bench_result& r = bench.result;
-    out = fmt::format("status: {}\n", r.status);
-    if (r.kernel.is_object()) out += fmt::format("kernel median: {} ms ({})\n", r.kernel.value("median_ms", 0.0), r.protocol);
-    if (r.reference.is_object()) out += fmt::format("reference median: {} ms\n", r.reference.value("median_ms", 0.0));
-    if (r.speedup_vs_reference) out += fmt::format("speedup vs reference: {:.3f}x\n", *r.speedup_vs_reference);
-    for (const auto& w : r.warnings) out += "warning: " + w + "\n";
-    if (!r.ok()) err = fmt::format("{}: {}\n{}\n", r.status, r.reason, r.detail);
-  }
-  write_file_atomic(dir / "benchmark.stdout.txt", out);
-  write_file_atomic(dir / "benchmark.stderr.txt", err);
 }
 
 // The kernel timing samples a bench result holds (none for a failed run), and its timer step.
@@ -69,6 +50,9 @@ memory::outcome_evidence compare_bench_results(const json& candidate, const json
 version_evaluation evaluate_version(const loop_settings& settings, const loop_services& services,
                                     const std::string& backend, const fs::path& dir, const step_progress& progress) {
   version_evaluation e;
+  shape_checks_outcome unchecked = unchecked_shapes(settings);
+  e.checks = std::move(unchecked.checks);
+  e.check_problem_sha256 = std::move(unchecked.problem_sha256);
   say(progress, "bench: validating against the reference and timing");
   pipeline::bench_request bench_request{settings.target, settings.job, settings.atol, settings.rtol, ""};
   const pipeline::bench_outcome bench = services.bench(bench_request);
@@ -89,6 +73,15 @@ version_evaluation evaluate_version(const loop_settings& settings, const loop_se
   e.median_ci95_ms = result.kernel.value("median_ci95_ms", json(nullptr));
   if (result.reference.is_object()) e.reference_median_ms = result.reference.value("median_ms", 0.0);
   e.speedup_vs_reference = result.speedup_vs_reference;
+
+  // Before the profile: a version wrong at another shape is rejected without costing an ncu pass.
+  shape_checks_outcome checked = run_shape_checks(settings, services, dir, progress);
+  e.checks = std::move(checked.checks);
+  e.check_problem_sha256 = std::move(checked.problem_sha256);
+  if (!checked.failure.empty()) {
+    e.failure = checked.failure;
+    return e;
+  }
 
   say(progress, "profile: one Nsight Compute pass (--set full)");
   pipeline::profile_request profile_request;

@@ -1,8 +1,8 @@
 #pragma once
-// Measuring one version for the loop: bench (the judge and the timing), then one ncu profile
-// and its analysis, each written into the iteration's folder under the Python toolkit's file
-// names. A step that fails ends the evaluation with the reason; nothing is thrown for a
-// kernel's failure.
+// Measuring one version for the loop: bench (the judge and the timing), the judge again at each
+// extra shape (--check-dims, validation only), then one ncu profile and its analysis, each written into the
+// iteration's folder under the Python toolkit's file names. A step that fails ends the evaluation with the
+// reason; nothing is thrown for a kernel's failure.
 
 #include <filesystem>
 #include <optional>
@@ -12,6 +12,7 @@
 #include "core/json_io.h"
 #include "loop/diagnosis_digest.h"
 #include "loop/loop_step.h"
+#include "loop/run_manifest.h"
 #include "memory/strategy_outcome.h"
 
 namespace kopt::loop {
@@ -25,6 +26,8 @@ struct version_evaluation {
   std::optional<double> speedup_vs_reference;
   std::optional<diagnosis_digest> diagnosis;
   std::string arch;                        // what the kernel was built for
+  std::vector<shape_check> checks;         // one per --check-dims shape ("not run" after an earlier failure)
+  std::vector<std::string> check_problem_sha256;  // the problem at each shape, "" where not planned
 };
 
 version_evaluation evaluate_version(const loop_settings& settings, const loop_services& services,

@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include "core/error.h"
+#include "loop/check_shapes.h"
 #include "loop/loop_step.h"
 #include "loop/run_manifest.h"
 #include "mcp/tool.h"
@@ -115,6 +116,8 @@ tool_output loop_step(const tool_call& call) {
     settings.run_dir = call.root.resolve(run_dir);
   }
   settings.memory_db = memory::default_memory_path(std::nullopt);
+  settings.check_shapes =
+      loop::parse_check_dims_list(string_list_argument(call.arguments, "check_dims"), settings.target.dims);
   const auto worker = pipeline::make_process_worker();
   const loop::loop_services services = loop::gpu_services(*worker);
   const loop::step_outcome step = loop::run_loop_step(settings, services, call.progress);
@@ -152,8 +155,15 @@ std::vector<tool> gpu_tools() {
   json profile_properties = common_properties;
   profile_properties["out"] = json{{"type", "string"}, {"description", "output folder in the workspace"}};
   json loop_properties = common_properties;
-  loop_properties.update(json{{"max_iterations", json{{"type", "integer"}, {"description", "iterations after v0"}}},
-                              {"run_dir", json{{"type", "string"}, {"description", "the run folder to continue"}}}});
+  loop_properties.update(
+      json{{"max_iterations", json{{"type", "integer"}, {"description", "iterations after v0"}}},
+           {"run_dir", json{{"type", "string"}, {"description", "the run folder to continue"}}},
+           {"check_dims", json{{"type", "array"},
+                               {"items", json{{"type", "string"}}},
+                               {"description",
+                                "extra shapes every version must also pass the judge at, each as "
+                                "dimension flags in one string (\"--rows=1000 --cols=1000\"); "
+                                "frozen for the run"}}}});
   return {
       {"bench",
        "Validate a kernel against its reference, then time both from the GPU's timestamps, under a judge that catches "

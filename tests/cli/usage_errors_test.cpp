@@ -72,6 +72,56 @@ TEST(UsageErrors, AMistypedKbCommandGetsTheOneItResembles) {
   EXPECT_EQ(first_line(r.stderr_text), "kopt: error: kopt kb: unknown command 'shw'; did you mean show? (kopt kb --help)");
 }
 
+TEST(UsageErrors, AMalformedCheckDimsIsOneLineBeforeAnyGpuCheck) {
+  const testing::scratch_dir work;
+  const std::string kernel = (testing::source_dir() / "examples" / "softmax_naive.cu").string();
+  const std::vector<std::string> loop = {"loop",
+                                         kernel,
+                                         "--rows=4096",
+                                         "--cols=1024",
+                                         "--max-iterations",
+                                         "1",
+                                         "--run-dir",
+                                         (work.path() / "run").string()};
+  const auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = loop;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_kopt(args, {{"CUDA_VISIBLE_DEVICES", ""}});
+  };
+  // The value starts with "--": it still reaches the loop whole, in both spellings.
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{"--check-dims", "--rows=1000 --widths=3"},
+        std::vector<std::string>{"--check-dims=--rows=1000 --widths=3"}}) {
+    const auto r = with(extra);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(
+        first_line(r.stderr_text),
+        "kopt: error: malformed --check-dims \"--rows=1000 --widths=3\": widths is not one of the "
+        "benchmarked "
+        "dimensions (--rows=4096 --cols=1024); write each shape as dimension flags in one argument, e.g. "
+        "--check-dims \"--rows=1000 --cols=1000\"");
+    EXPECT_EQ(r.stderr_text.find('\n'), r.stderr_text.size() - 1) << r.stderr_text;
+  }
+  const auto no_flag = with({"--check-dims", "rows=1000"});
+  EXPECT_EQ(no_flag.exit_code, 2);
+  EXPECT_NE(first_line(no_flag.stderr_text).find("'rows=1000' is not a dimension flag"), std::string::npos)
+      << no_flag.stderr_text;
+  // Well formed, but not a value the kernel can take: named with the shape, before any GPU work.
+  const auto bad_value = with({"--check-dims", "--rows=1000 --cols=abc"});
+  EXPECT_EQ(bad_value.exit_code, 2);
+  EXPECT_EQ(first_line(bad_value.stderr_text)
+                .rfind("kopt: error: --check-dims \"--rows=1000 --cols=abc\": bad value for "
+                       "dimension cols",
+                       0),
+            0u)
+      << bad_value.stderr_text;
+  const auto candidates = with({"--candidates", "2"});
+  EXPECT_EQ(candidates.exit_code, 2);
+  EXPECT_EQ(first_line(candidates.stderr_text),
+            "kopt: error: --candidates needs --agent: the agent writes the candidates of each iteration "
+            "(docs/loop.md)");
+}
+
 TEST(UsageErrors, WithJsonEveryErrorIsAJsonObjectOnStdout) {
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"compile", "--json", "--jsn", "examples/vector_add.cu"},

@@ -1,8 +1,13 @@
 // GPU machine only: kopt loop end to end, with real builds, the judge, timing, ncu and the
 // analysis. A scripted agent swaps in prepared versions of a softmax (naive -> one block per
-// row -> vectorized); an unchanged version resubmitted must not be called faster or slower.
+// row -> vectorized); an unchanged version resubmitted must not be called faster or slower; a
+// version right only at the benchmarked shape is rejected by --check-dims; and a round of two
+// candidates (--candidates 2) keeps the faster.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -104,6 +109,139 @@ TEST(LoopOnGpu, TheSameVersionSubmittedAgainIsNeitherFasterNorSlower) {
   const std::string outcome = manifest["iterations"][1]["outcome"];
   EXPECT_TRUE(outcome == "neutral" || outcome == "inconclusive") << manifest["iterations"][1].dump();
   EXPECT_EQ(manifest["best"], 0);
+}
+
+// The softmax example and its reference in a scratch folder, with an agent that copies what was
+// prepared under versions/ (v1.cu and v1.tags; or with candidates, v1/cand_J.cu and cand_J.md).
+void write_softmax_run(const fs::path& work) {
+  const fs::path examples = testing::source_dir() / "examples";
+  fs::copy_file(examples / "softmax_naive.cu", work / "softmax.cu");
+  fs::copy_file(examples / "softmax_ref.py", work / "softmax_ref.py");
+  fs::create_directories(work / "versions");
+  write_file(work / "agent.sh",
+             "#!/bin/sh\nset -e\nd=$(dirname \"$0\")/versions\n"
+             "if [ -n \"$KOPT_CANDIDATES_DIR\" ]; then cp \"$d/v$KOPT_NEXT_ITERATION\"/* "
+             "\"$KOPT_CANDIDATES_DIR\"; exit 0; fi\n"
+             "cp \"$d/v$KOPT_NEXT_ITERATION.cu\" \"$KOPT_KERNEL\"\n"
+             "cat \"$d/v$KOPT_NEXT_ITERATION.tags\" >> \"$KOPT_PROPOSAL\"\n");
+}
+
+std::vector<std::string> softmax_loop(const fs::path& work, const std::string& max_iterations) {
+  return {"loop",
+          (work / "softmax.cu").string(),
+          "--ref",
+          (work / "softmax_ref.py").string(),
+          "--rows=4096",
+          "--cols=1024",
+          "--max-iterations",
+          max_iterations,
+          "--agent",
+          "sh " + (work / "agent.sh").string(),
+          "--memory-db",
+          (work / "memory.db").string(),
+          "--json"};
+}
+
+TEST(LoopOnGpu, AVersionRightOnlyAtTheBenchmarkedShapeIsRejectedByCheckDims) {
+  scratch_dir work;
+  write_softmax_run(work.path());
+  // v1 assumes cols is a multiple of 1024: right and fast at 4096 x 1024, writes nothing at 1000 x 1000.
+  fs::copy_file(testing::source_dir() / "tests" / "data" / "loop" / "softmax_cols_multiple_of_1024.cu",
+                work.path() / "versions" / "v1.cu");
+  write_file(work.path() / "versions" / "v1.tags", "- one_block_per_row\n- assume_cols_multiple_of_1024\n");
+  fs::copy_file(testing::source_dir() / "examples" / "softmax_block.cu", work.path() / "versions" / "v2.cu");
+  write_file(work.path() / "versions" / "v2.tags", "- one_block_per_row\n- vectorized_float4_io\n");
+  std::vector<std::string> args = softmax_loop(work.path(), "2");
+  args.insert(args.end(), {"--check-dims", "--rows=1000 --cols=1000"});
+
+  const auto r = run_kopt(args);
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_text << r.stderr_text;
+  const auto manifest = nlohmann::json::parse(r.stdout_text);
+  const fs::path run_dir = manifest["run_dir"].get<std::string>();
+  EXPECT_EQ(manifest["frozen"]["check_dims"], nlohmann::json::array({"--rows=1000 --cols=1000"}));
+  const auto& iterations = manifest["iterations"];
+  ASSERT_EQ(iterations.size(), 3u) << r.stdout_text;
+  for (int k = 0; k < 3; ++k) ASSERT_EQ(iterations[k]["checks"].size(), 1u) << iterations[k].dump();
+
+  EXPECT_EQ(iterations[0]["outcome"], "baseline") << iterations[0].dump();
+  EXPECT_EQ(iterations[0]["checks"][0]["status"], "passed");
+
+  const auto& v1 = iterations[1];
+  EXPECT_EQ(v1["outcome"], "rejected") << v1.dump();
+  const std::string reason = v1["reason"];
+  EXPECT_EQ(reason.rfind("fails at --rows=1000 --cols=1000: ", 0), 0u) << reason;
+  EXPECT_EQ(v1["checks"][0]["status"], "failed");
+  // Timed and right at the benchmarked shape: only the extra shape caught it.
+  EXPECT_GT(v1["median_ms"].get<double>(), 0) << v1.dump();
+  const auto main_shape = nlohmann::json::parse(read_file(run_dir / "iter_v1" / "benchmark_result.json"));
+  EXPECT_EQ(main_shape["status"], "ok") << main_shape.dump();
+  const auto at_shape = nlohmann::json::parse(
+      read_file(run_dir / "iter_v1" / "check_shapes" / "shape_1" / "benchmark_result.json"));
+  EXPECT_EQ(at_shape["status"], "failed") << at_shape.dump();
+  EXPECT_EQ(at_shape["correctness"]["passed"], false) << at_shape.dump();
+  EXPECT_TRUE(at_shape["kernel"].is_null()) << "validation only: nothing timed";
+  EXPECT_FALSE(fs::exists(run_dir / "iter_v1" / "full.ncu-rep")) << "a rejected version is not profiled";
+  const std::string fingerprint = v1["fingerprint"];
+  const auto blocked = manifest["blocked"];
+  EXPECT_NE(std::find(blocked.begin(), blocked.end(), fingerprint), blocked.end()) << blocked.dump();
+
+  EXPECT_EQ(iterations[2]["checks"][0]["status"], "passed") << iterations[2].dump();
+  EXPECT_EQ(iterations[2]["outcome"], "positive") << iterations[2].dump();
+  EXPECT_EQ(manifest["best"], 2);
+
+  // A later call with other extra shapes is refused like other dimensions.
+  std::vector<std::string> other = softmax_loop(work.path(), "3");
+  other.insert(other.end(), {"--run-dir", run_dir.string(), "--check-dims", "--rows=999 --cols=1000"});
+  const auto refused = run_kopt(other);
+  EXPECT_EQ(refused.exit_code, 2) << refused.stdout_text << refused.stderr_text;
+  EXPECT_NE(refused.stderr_text.find("--check-dims"), std::string::npos) << refused.stderr_text;
+}
+
+TEST(LoopOnGpu, ARoundOfTwoCandidatesKeepsTheFasterAndRecordsBoth) {
+  scratch_dir work;
+  write_softmax_run(work.path());
+  const fs::path round = work.path() / "versions" / "v1";
+  fs::create_directories(round);
+  write_file(round / "cand_1.cu", block_scalar_version());
+  write_file(round / "cand_1.md", "## Strategy tags\n\n- one_block_per_row\n- warp_shuffle_reduction\n");
+  write_file(round / "cand_2.cu", read_file(work.path() / "softmax.cu") + "\n// unchanged code\n");
+  write_file(round / "cand_2.md", "## Strategy tags\n\n- comment_only\n");
+  std::vector<std::string> args = softmax_loop(work.path(), "1");
+  args.insert(args.end(), {"--candidates", "2"});
+
+  const auto r = run_kopt(args);
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_text << r.stderr_text;
+  const auto manifest = nlohmann::json::parse(r.stdout_text);
+  const fs::path run_dir = manifest["run_dir"].get<std::string>();
+  ASSERT_EQ(manifest["iterations"].size(), 2u) << r.stdout_text;
+  const auto& v1 = manifest["iterations"][1];
+  ASSERT_EQ(v1["candidates"].size(), 2u) << v1.dump();
+  EXPECT_EQ(v1["candidates"][0]["outcome"], "positive") << v1.dump();
+  const std::string unchanged = v1["candidates"][1]["outcome"];
+  EXPECT_TRUE(unchanged == "neutral" || unchanged == "inconclusive") << v1.dump();
+  EXPECT_EQ(v1["chosen_candidate"], 1);
+  EXPECT_EQ(v1["outcome"], "positive");
+  EXPECT_EQ(manifest["best"], 1);
+  for (int j = 1; j <= 2; ++j) {
+    const fs::path dir = run_dir / "iter_v1" / ("cand_" + std::to_string(j));
+    for (const char* file :
+         {"benchmark_result.json", "full.ncu-rep", "ncu_raw.csv", "analysis.md", "candidate_summary.md"}) {
+      EXPECT_TRUE(fs::exists(dir / file)) << dir / file;
+    }
+  }
+  EXPECT_TRUE(fs::exists(run_dir / "iter_v1" / "softmax_v1.cu"));
+  EXPECT_TRUE(fs::exists(run_dir / "iter_v1" / "full.ncu-rep"));
+  EXPECT_EQ(read_file(work.path() / "softmax.cu"), block_scalar_version())
+      << "the kernel file holds the best version";
+  const std::string summary = read_file(run_dir / "final_summary.md");
+  EXPECT_NE(summary.find("| 1 cand_1 |"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("| 1 cand_2 |"), std::string::npos) << summary;
+
+  const auto memory =
+      run_kopt({"memory", "list", "--memory-db", (work.path() / "memory.db").string(), "--json"});
+  ASSERT_EQ(memory.exit_code, 0) << memory.stderr_text;
+  EXPECT_NE(memory.stdout_text.find("one_block_per_row"), std::string::npos) << memory.stdout_text;
+  EXPECT_NE(memory.stdout_text.find("comment_only"), std::string::npos) << memory.stdout_text;
 }
 
 }  // namespace

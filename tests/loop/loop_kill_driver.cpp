@@ -1,7 +1,8 @@
 // A kopt loop with scripted measurements as its own process, for the kill test: it runs
-// `--agent` iterations in WORK until MAX, resuming the run in RUN_DIR when given, and prints
-// the run folder first so that the test can find it even when it kills this process.
-//   loop_kill_driver WORK MAX [RUN_DIR]
+// `--agent` iterations in WORK until MAX, with up to CANDIDATES versions per iteration (1: the
+// single-file protocol), resuming the run in RUN_DIR when given, and prints the run folder
+// first so that the test can find it even when it kills this process.
+//   loop_kill_driver WORK MAX CANDIDATES [RUN_DIR]
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -14,19 +15,20 @@
 
 int main(int argc, char** argv) {
   namespace fs = std::filesystem;
-  if (argc < 3) return 2;
+  if (argc < 4) return 2;
   const fs::path work = argv[1];
   kopt::loop::loop_settings settings;
   settings.target.kernel = work / "softmax.cu";
   settings.target.dims = {{"rows", "4096"}, {"cols", "1024"}};
   settings.max_iterations = std::atoi(argv[2]);
   settings.memory_db = work / "memory.db";
-  settings.run_dir = argc > 3 ? fs::path(argv[3]) : kopt::loop::create_run_dir(settings.target.kernel);
+  settings.run_dir = argc > 4 ? fs::path(argv[4]) : kopt::loop::create_run_dir(settings.target.kernel);
   std::printf("%s\n", settings.run_dir.c_str());
   std::fflush(stdout);
   kopt::loop::agent_settings agent;
   agent.command = "sh " + (work / "agent.sh").string();
   agent.patience = 1000;
+  agent.candidates = std::atoi(argv[3]);
   kopt::loop::testing::scripted_gpu gpu;
   try {
     const auto outcome = kopt::loop::run_agent_loop(settings, agent, gpu.services());

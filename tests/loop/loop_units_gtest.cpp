@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "core/files.h"
+#include "core/hash.h"
 #include "loop/command_words.h"
 #include "loop/run_manifest.h"
 #include "loop/strategy_tags.h"
@@ -82,6 +83,66 @@ TEST(RunManifest, RoundTripsAndRefusesEditsAndForeignFiles) {
   EXPECT_THROW(read_run_manifest(dir.path()), error);
   fs::remove(file);
   EXPECT_THROW(read_run_manifest(dir.path()), error);
+}
+
+TEST(RunManifest, RoundTripsShapeChecksRoundsOfCandidatesAndAnOpenRound) {
+  run_manifest m = sample_manifest();
+  m.frozen.check_dims = {"--rows=1000"};
+  m.frozen.check_problem_sha256 = {std::string(64, 'a')};
+  m.iterations[0].checks = {{"--rows=1000", "passed", ""}};
+  iteration_record round;
+  round.iteration = 1;
+  round.parent = 0;
+  for (int j = 1; j <= 2; ++j) {
+    candidate_record c;
+    c.candidate = j;
+    c.parent = 0;
+    c.outcome = j == 1 ? "positive" : "rejected";
+    c.reason = j == 1 ? "0.8x" : "fails at --rows=1000: validation failed";
+    c.checks = {{"--rows=1000", j == 1 ? "passed" : "failed", c.reason}};
+    c.finished_at = "2026-12-01T00:00:00Z";
+    round.candidates.push_back(c);
+  }
+  iteration_record closed = round;
+  closed.chosen = 1;
+  static_cast<version_record&>(closed) = closed.candidates[0];
+  m.iterations.push_back(closed);
+  m.open_round = round;
+  m.open_round->iteration = 2;
+  m.open_round->candidates[1].finished_at.clear();
+
+  kopt::testing::scratch_dir dir;
+  write_run_manifest(dir.path(), m);
+  const run_manifest back = read_run_manifest(dir.path());
+  EXPECT_EQ(json_text(to_json(back)), json_text(to_json(m)));
+  ASSERT_EQ(back.iterations.size(), 2u);
+  ASSERT_EQ(back.iterations[1].candidates.size(), 2u);
+  EXPECT_EQ(back.iterations[1].chosen, 1);
+  EXPECT_EQ(back.iterations[1].find_candidate(2)->checks[0].status, "failed");
+  ASSERT_TRUE(back.open_round);
+  EXPECT_TRUE(back.open_round->candidates[1].finished_at.empty());
+  EXPECT_EQ(to_json(back)["schema"], "kopt.run_manifest/v2");
+}
+
+TEST(RunManifest, AVersion1ManifestIsReadAsARunWithoutShapesOrCandidates) {
+  json document = to_json(sample_manifest());
+  document["schema"] = "kopt.run_manifest/v1";
+  document["frozen"].erase("check_dims");
+  document["frozen"].erase("check_problem_sha256");
+  document.erase("open_round");
+  for (json& r : document["iterations"]) {
+    for (const char* key : {"checks", "candidates", "chosen_candidate"}) r.erase(key);
+  }
+  document["content_sha256"] = sha256_hex(json_text(document, -1));
+  kopt::testing::scratch_dir dir;
+  write_json_file(dir.path() / run_manifest_name, document);
+  const run_manifest back = read_run_manifest(dir.path());
+  ASSERT_EQ(back.iterations.size(), 1u);
+  EXPECT_EQ(back.iterations[0].median_ms, 0.125);
+  EXPECT_TRUE(back.iterations[0].checks.empty());
+  EXPECT_TRUE(back.iterations[0].candidates.empty());
+  EXPECT_TRUE(back.frozen.check_dims.empty());
+  EXPECT_FALSE(back.open_round);
 }
 
 memory::strategy_summary summary_of(strings tags, int positive, int negative) {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/files.h"
+#include "kernel/scalar_binding.h"
 #include "pipeline/bench_result.h"
 #include "support/kopt_process.h"
 
@@ -26,6 +27,14 @@ std::vector<double> samples_around(double median_ms) {
   return samples;
 }
 
+// "// fails at --cols=1000" in the source, and cols=1000 among the dimensions.
+bool fails_at(const std::string& source, const std::vector<kernel::dimension_arg>& dims) {
+  for (const auto& d : dims) {
+    if (source.find("// fails at " + kernel::spell_dimension(d) + "\n") != std::string::npos) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string softmax_version(double speed, const std::string& extra) {
@@ -44,6 +53,7 @@ loop_services scripted_gpu::services() {
   };
   s.bench = [this](const pipeline::bench_request& request) {
     ++bench_calls;
+    if (request.job.validation_only) ++validation_only_calls;
     pipeline::bench_outcome outcome;
     outcome.prepared.plan = pipeline::plan_target(request.target);
     outcome.prepared.kernel_build.arch.name = "sm_90a";
@@ -51,10 +61,12 @@ loop_services scripted_gpu::services() {
     const std::string source = read_text_file(request.target.kernel);
     pipeline::bench_result& r = outcome.result;
     r.backend = "cuda";
-    if (source.find("// fails validation") != std::string::npos) {
+    if (source.find("// fails validation") != std::string::npos || fails_at(source, request.target.dims)) {
       r.status = "failed";
       r.reason = "validation failed (seed 0): wrong values: 12 of 4194304 elements";
       outcome.status = exit_status::kernel_failed;
+    } else if (request.job.validation_only) {
+      r.reference = nullptr;  // judged, not timed
     } else {
       const double median = baseline_ms * speed_of(source);
       const auto samples = samples_around(median);
@@ -72,8 +84,11 @@ loop_services scripted_gpu::services() {
   };
   s.profile = [this](const pipeline::profile_request& request) {
     ++profile_calls;
-    if (die_in_profile) throw std::runtime_error("killed while profiling");
     const std::string source = read_text_file(request.target.kernel);
+    if (die_in_profile ||
+        (!die_in_profile_of.empty() && source.find(die_in_profile_of) != std::string::npos)) {
+      throw std::runtime_error("killed while profiling");
+    }
     std::string fixture = profile_fixture;
     for (const auto& [marker, name] : fixture_by_marker) {
       if (source.find(marker) != std::string::npos) fixture = name;

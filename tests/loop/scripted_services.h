@@ -1,7 +1,9 @@
 #pragma once
 // A GPU for the loop's tests: the loop's services with every measurement scripted. Each
 // version states its speed in its own source ("// speed: 0.8" = 80 % of the baseline's time),
-// bench turns that into timing samples with a little deterministic jitter, profile publishes
+// bench turns that into timing samples with a little deterministic jitter ("// fails validation"
+// fails the judge; "// fails at --cols=1000" fails it at a shape with that dimension, as a
+// --check-dims validation finds; a validation-only bench times nothing), profile publishes
 // real H200 ncu exports (tests/data/ncu/h200), and analysis is kopt's own. Planning is real:
 // the version's source is parsed as bench would.
 
@@ -19,10 +21,13 @@ struct scripted_gpu {
   double reference_ms = 0.12;
   std::string profile_fixture = "softmax_naive";  // tests/data/ncu/h200/<name>_{raw,details,source}.csv
   std::map<std::string, std::string> fixture_by_marker;  // a source holding the marker gets that fixture
-  int bench_calls = 0;
+  int bench_calls = 0;                                   // every bench, validation-only ones included
+  int validation_only_calls = 0;
   int profile_calls = 0;
   // Thrown from profile when set (a kill in the middle of an iteration).
   bool die_in_profile = false;
+  // Thrown from profile of a source holding this marker, when not empty.
+  std::string die_in_profile_of;
 
   loop_services services();
 };

@@ -1,0 +1,13 @@
+#pragma once
+// benchmark.stdout.txt and benchmark.stderr.txt: what a person reads first when the JSON is too
+// much (the Python toolkit kept its benchmark script's output under these names).
+
+#include <filesystem>
+
+#include "pipeline/bench_pipeline.h"
+
+namespace kopt::loop {
+
+void write_bench_texts(const std::filesystem::path& dir, const pipeline::bench_outcome& bench);
+
+}  // namespace kopt::loop

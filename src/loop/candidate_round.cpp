@@ -1,0 +1,189 @@
+#include "loop/candidate_round.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "core/files.h"
+#include "core/hash.h"
+#include "core/text.h"
+#include "core/utc_time.h"
+#include "loop/outcome_records.h"
+#include "loop/run_directory.h"
+#include "loop/run_summaries.h"
+#include "loop/strategy_tags.h"
+#include "loop/version_judgement.h"
+#include "memory/strategy_fingerprint.h"
+
+namespace kopt::loop {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* candidate_proposal_name = "candidate_proposal.md";
+constexpr const char* candidate_summary_name = "candidate_summary.md";
+
+// Hard links where the file system allows them (a full.ncu-rep is large), else copies; what a
+// killed call published before is replaced.
+void link_or_copy(const fs::path& from, const fs::path& to) {
+  if (fs::is_directory(from)) {
+    fs::create_directories(to);
+    for (const auto& entry : fs::directory_iterator(from)) {
+      link_or_copy(entry.path(), to / entry.path().filename());
+    }
+    return;
+  }
+  fs::remove_all(to);
+  std::error_code ec;
+  fs::create_hard_link(from, to, ec);
+  if (ec) fs::copy_file(from, to);
+}
+
+// The chosen candidate's evidence under a single version's names in the iteration's folder.
+void publish_chosen(const fs::path& run_dir, const candidate_record& c, const fs::path& iteration_folder,
+                    const fs::path& snapshot) {
+  const fs::path from = run_dir / fs::path(c.snapshot).parent_path();
+  for (const auto& entry : fs::directory_iterator(from)) {
+    const std::string name = entry.path().filename().string();
+    if (name == fs::path(c.snapshot).filename() || name == candidate_proposal_name ||
+        name == candidate_summary_name) {
+      continue;
+    }
+    link_or_copy(entry.path(), iteration_folder / name);
+  }
+  write_file_atomic(run_dir / snapshot, read_text_file(run_dir / c.snapshot, "candidate snapshot"));
+}
+
+// Measures candidate `c` of round `k` from its snapshot, written into the kernel file.
+void evaluate_candidate(const step_context& ctx, std::int64_t k, candidate_record& c) {
+  const fs::path snapshot = ctx.run.dir / c.snapshot;
+  const std::string source = read_text_file(snapshot, "candidate snapshot");
+  if (sha256_hex(source) != c.source_sha256) {
+    throw error(
+        fmt::format("{} changed after kopt took it from the agent (its SHA-256 differs from the manifest's): "
+                    "the run's files are kopt's; restore it, or start a new run",
+                    snapshot.string()));
+  }
+  // What a killed call left of this candidate's evidence.
+  for (const auto& entry : fs::directory_iterator(snapshot.parent_path())) {
+    const std::string name = entry.path().filename().string();
+    if (name != snapshot.filename() && name != candidate_proposal_name) fs::remove_all(entry.path());
+  }
+  ctx.say(fmt::format("iteration v{}, candidate {}: {}", k, c.candidate,
+                      c.tags.empty() ? "(no tags)" : join(c.tags, ", ")));
+  write_file_atomic(ctx.settings.target.kernel, source);
+  judge_version(ctx, k, snapshot.parent_path(), c,
+                fmt::format("candidate {} of iteration v{}", c.candidate, k));
+}
+
+step_outcome close_round(const step_context& ctx) {
+  run_manifest& m = ctx.run.manifest;
+  iteration_record r = std::move(*m.open_round);
+  m.open_round.reset();
+  const int chosen = chosen_candidate(r.candidates);
+  const candidate_record c = *r.find_candidate(chosen);
+  const fs::path folder = iteration_dir(ctx.run.dir, r.iteration);
+  const fs::path snapshot =
+      fs::path(folder.filename()) / snapshot_name(ctx.settings.target.kernel, r.iteration);
+  publish_chosen(ctx.run.dir, c, folder, snapshot);
+
+  static_cast<version_record&>(r) = c;
+  r.snapshot = snapshot.string();
+  r.chosen = chosen;
+  r.reason = fmt::format("cand_{} of {}: {}", chosen, r.candidates.size(), c.reason);
+  if (r.eligible && (r.outcome == "baseline" || r.outcome == "positive")) m.best = r.iteration;
+  for (candidate_record& other : r.candidates) {
+    if (other.candidate != chosen && other.outcome == "baseline") {
+      other.reason = fmt::format(
+          "passed the judge with no best to compare with; cand_{} was faster and became the "
+          "baseline",
+          chosen);
+    }
+  }
+  r.finished_at = utc_timestamp();
+  m.updated_at = r.finished_at;
+  m.iterations.push_back(r);
+  // The kernel file holds the best version after a round (each candidate passed through it).
+  const std::string kept = m.best ? m.find(*m.best)->snapshot : r.snapshot;
+  write_file_atomic(ctx.settings.target.kernel, read_text_file(ctx.run.dir / kept, "best version"));
+  commit_iteration(ctx, r);
+
+  step_outcome outcome;
+  outcome.run_dir = ctx.run.dir;
+  outcome.manifest = m;
+  outcome.record = r;
+  outcome.problem_changed = std::any_of(r.candidates.begin(), r.candidates.end(), declared_another_problem);
+  return outcome;
+}
+
+double ratio_of(const candidate_record& c) {
+  return c.comparison.is_object() ? c.comparison.value("ratio", 1.0) : 1.0;
+}
+
+}  // namespace
+
+int chosen_candidate(const std::vector<candidate_record>& candidates) {
+  const candidate_record* pick = nullptr;
+  for (const auto& c : candidates) {
+    if (c.eligible && c.outcome == "positive" && (pick == nullptr || ratio_of(c) < ratio_of(*pick))) {
+      pick = &c;
+    }
+  }
+  if (pick != nullptr) return pick->candidate;
+  for (const auto& c : candidates) {
+    if (c.eligible && c.median_ms && (pick == nullptr || *c.median_ms < *pick->median_ms)) pick = &c;
+  }
+  return pick != nullptr ? pick->candidate : candidates.front().candidate;
+}
+
+void start_round(const step_context& ctx, std::int64_t k, const std::vector<handed_candidate>& candidates) {
+  run_manifest& m = ctx.run.manifest;
+  const fs::path folder = iteration_dir(ctx.run.dir, k);
+  ctx.say(fmt::format("iteration v{}: {} candidate(s) in {}", k, candidates.size(), folder.string()));
+  fs::remove_all(folder);  // what a killed call left of this iteration before its round was committed
+  iteration_record round;
+  round.iteration = k;
+  round.parent = m.best;
+  for (const handed_candidate& h : candidates) {
+    candidate_record c;
+    c.candidate = h.candidate;
+    c.parent = m.best;
+    const fs::path dir = candidate_dir(ctx.run.dir, k, h.candidate);
+    fs::create_directories(dir);
+    const std::string source = read_text_file(h.kernel, "candidate");
+    const std::string proposal = read_text_file(h.proposal, "candidate proposal");
+    c.snapshot = (fs::path(folder.filename()) / dir.filename() /
+                  candidate_snapshot_name(ctx.settings.target.kernel, k, h.candidate))
+                     .string();
+    c.source_sha256 = sha256_hex(source);
+    write_file_atomic(ctx.run.dir / c.snapshot, source);
+    write_file_atomic(dir / candidate_proposal_name, proposal);
+    c.tags = memory::normalize_tags(parse_strategy_tags(proposal));
+    if (!c.tags.empty()) c.fingerprint = memory::strategy_fingerprint(m.backend, c.tags);
+    round.candidates.push_back(std::move(c));
+  }
+  m.open_round = std::move(round);
+  m.updated_at = utc_timestamp();
+  write_run_manifest(ctx.run.dir, m);  // the handover counts from here
+}
+
+step_outcome finish_round(const step_context& ctx) {
+  run_manifest& m = ctx.run.manifest;
+  const std::int64_t k = m.open_round->iteration;
+  for (std::size_t i = 0; i < m.open_round->candidates.size(); ++i) {
+    candidate_record& c = m.open_round->candidates[i];
+    if (!c.finished_at.empty()) continue;  // committed by an earlier call: not measured again
+    evaluate_candidate(ctx, k, c);
+    block_if_failed(m, c);
+    c.finished_at = utc_timestamp();
+    m.updated_at = c.finished_at;
+    write_file_atomic(ctx.run.dir / fs::path(c.snapshot).parent_path() / candidate_summary_name,
+                      candidate_summary_markdown(m, k, c));
+    write_run_manifest(ctx.run.dir, m);  // the commit point of this candidate
+    record_candidate_in_memory(m, k, c, ctx.store);
+  }
+  return close_round(ctx);
+}
+
+}  // namespace kopt::loop

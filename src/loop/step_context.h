@@ -1,0 +1,31 @@
+#pragma once
+// What one call of the loop works with once its run is open (the settings, the services, the
+// run folder with its manifest and lock, the memory), and the files every finished iteration
+// leaves, in the order that keeps a killed call harmless.
+
+#include <string>
+
+#include "loop/loop_step.h"
+#include "loop/run_opening.h"
+#include "memory/memory_store.h"
+
+namespace kopt::loop {
+
+struct step_context {
+  const loop_settings& settings;
+  const loop_services& services;
+  const step_progress& progress;
+  opened_run& run;
+  memory::memory_store& store;
+
+  void say(const std::string& what) const {
+    if (progress) progress(what);
+  }
+};
+
+// `r` is the run's newest iteration (already in the manifest's list): iteration_summary.md and
+// the next optimization_proposal.md, then run_manifest.json (the commit point), then
+// final_summary.md. The memory is told by the caller, after this.
+void commit_iteration(const step_context& ctx, const iteration_record& r);
+
+}  // namespace kopt::loop
