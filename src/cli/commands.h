@@ -19,5 +19,6 @@ std::unique_ptr<command> make_analyze_command();
 std::unique_ptr<command> make_kb_command();
 std::unique_ptr<command> make_memory_command();
 std::unique_ptr<command> make_loop_command();
+std::unique_ptr<command> make_report_command();
 
 }  // namespace kopt::cli
