@@ -73,7 +73,11 @@ int main(int argc, char** argv) {
                                                  kopt::build_commit, kopt::build_date));
   app.require_subcommand(1);
   app.footer("Run `kopt COMMAND --help` for a command's options. Exit codes: 0 success, "
-             "1 the kernel under test failed, 2 usage or environment error.");
+             "1 the kernel under test failed, 2 usage or environment error.\n"
+             "Commands that do work take --quiet (only errors and the result line); colour only on a "
+             "terminal, never with NO_COLOR set.\n"
+             "After a loop: kopt report optimize_runs/run_... (report.html with charts). "
+             "Completion: source <(kopt completion bash) (or zsh).");
 
   command_list commands;
   for (const auto& entry : kopt::cli::command_table()) {

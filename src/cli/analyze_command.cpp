@@ -10,6 +10,7 @@
 
 #include "analyze/analyzer.h"
 #include "cli/commands.h"
+#include "cli/terminal.h"
 #include "core/error.h"
 #include "core/json_io.h"
 #include "core/text.h"
@@ -40,6 +41,7 @@ class analyze_command final : public command {
                    "profile's ncu_raw.csv; NAME_analysis.* for NAME_raw.csv or NAME.ncu-rep), default: beside the report");
     sub.add_option("--ncu-bin", m_ncu_bin, "ncu to export a .ncu-rep with (default: searched)");
     sub.add_flag("--json", m_json, "print the JSON document instead of one line per kernel");
+    add_verbosity_flags(sub, m_level, false);
   }
 
   int run() override {
@@ -51,17 +53,16 @@ class analyze_command final : public command {
     if (m_json) {
       std::fputs((json_text(document) + "\n").c_str(), stdout);
     } else {
+      const printer print(m_level);
       for (const auto& k : a.kernels) {
-        std::fputs((summary_line(k) + "\n").c_str(), stdout);
+        print.line(summary_line(k));
         if (!k.recommendations.empty()) {
           const auto& first = k.recommendations.front();
-          std::fputs(fmt::format("    first to try: {} (kopt kb show {})\n", first.title, first.id).c_str(), stdout);
+          print.line(fmt::format("    first to try: {} (kopt kb show {})", first.title, first.id));
         }
       }
-      std::fputs(fmt::format("wrote {} and {} in {}\n", outcome.markdown_file.filename().string(),
-                             outcome.json_file.filename().string(), out.string())
-                     .c_str(),
-                 stdout);
+      print.result(fmt::format("wrote {} and {} in {}", outcome.markdown_file.filename().string(),
+                               outcome.json_file.filename().string(), out.string()));
     }
     return static_cast<int>(exit_status::ok);
   }
@@ -73,6 +74,7 @@ class analyze_command final : public command {
   std::optional<fs::path> m_out;
   std::string m_ncu_bin;
   bool m_json = false;
+  verbosity m_level = verbosity::normal;
 };
 
 }  // namespace

@@ -13,8 +13,10 @@
 #include "cli/commands.h"
 #include "cli/option_checks.h"
 #include "cli/compile_failure.h"
+#include "cli/terminal.h"
 #include "core/error.h"
 #include "core/json_io.h"
+#include "harness/result_fields.h"
 #include "harness/bench_job.h"
 #include "kernel/buffer_plan.h"
 #include "pipeline/bench_pipeline.h"
@@ -29,6 +31,19 @@ void print_sanitizer(const json& pass) {
   std::printf("compute-sanitizer %s: %s\n", pass["tool"].get<std::string>().c_str(), outcome.c_str());
   if (pass["status"] == "clean") return;
   for (const auto& line : pass["report"]) std::printf("  %s\n", line.get<std::string>().c_str());
+}
+
+// --quiet's one line for a version that passed: its time with the interval, and the speedup.
+std::string result_line(const pipeline::bench_result& r) {
+  const json& k = r.kernel;
+  std::string line = fmt::format("{}: kernel {:.6g} ms ({})", paint_status("passed", colour_allowed(stdout)),
+                                 harness::headline_ms(k), k.value("estimator", "median"));
+  if (k.contains("median_ci95_ms") && k["median_ci95_ms"].is_array()) {
+    line += fmt::format(", 95 % interval of the median [{:.6g}, {:.6g}]", k["median_ci95_ms"][0].get<double>(),
+                        k["median_ci95_ms"][1].get<double>());
+  }
+  if (r.speedup_vs_reference) line += fmt::format(", {:.3f}x the reference", *r.speedup_vs_reference);
+  return line;
 }
 
 class bench_command final : public command {
@@ -48,7 +63,7 @@ class bench_command final : public command {
                  "every call and stay in L2 as the generator left them");
     sub.add_option("--json-out", m_json_out, "write the result JSON to this file");
     sub.add_flag("--json", m_json, "print the result JSON");
-    sub.add_flag("--verbose", m_verbose, "also say where the wall time went (each process's steps, the verdict)");
+    add_verbosity_flags(sub, m_level, true);
     sub.add_flag("--profile-mode", m_job.profile_mode,
                  "run only warm-up and then --profile-calls calls between cuProfilerStart/Stop, for "
                  "ncu --profile-from-start off; nothing is validated or timed");
@@ -69,17 +84,21 @@ class bench_command final : public command {
     const pipeline::bench_outcome outcome = pipeline::run_bench(request, *worker);
     const pipeline::prepared_bench& prepared = outcome.prepared;
     if (prepared.failed_build) return report_compile_failure(prepared.failed_build->file, prepared.failed_build->result);
-    if (!outcome.sanitizer.is_null() && !m_json) print_sanitizer(outcome.sanitizer);
+    if (!outcome.sanitizer.is_null() && !m_json && m_level != verbosity::quiet) print_sanitizer(outcome.sanitizer);
 
     const pipeline::bench_result& result = outcome.result;
     if (!m_json_out.empty()) write_json_file(m_json_out, outcome.document);
     if (m_json) {
       std::printf("%s\n", json_text(outcome.document).c_str());
-    } else if (!m_job.profile_mode) {
+    } else if (m_job.profile_mode) {
+      // Nothing was timed: the profile-mode line below is the result.
+    } else if (m_level == verbosity::quiet) {
+      if (result.ok()) printer(m_level).result(result_line(result));
+    } else {
       std::printf("kernel: %s on %s (%s)\n", m_target.kernel.c_str(), prepared.device.name.c_str(),
                   prepared.kernel_build.arch.name.c_str());
       print_bench_result(stdout, result, result.buffer_bytes);
-      if (m_verbose) print_phases(stdout, result);
+      if (m_level == verbosity::verbose) print_phases(stdout, result);
     }
     if (m_job.profile_mode && result.ok()) {
       std::printf("profile mode: %d call(s) of solve() ran inside the profiler window\n", m_job.profile_calls);
@@ -102,7 +121,7 @@ class bench_command final : public command {
   std::string m_sanitize;
   std::string m_json_out;
   bool m_json = false;
-  bool m_verbose = false;
+  verbosity m_level = verbosity::normal;
 };
 
 }  // namespace

@@ -19,5 +19,7 @@ std::unique_ptr<command> make_analyze_command();
 std::unique_ptr<command> make_kb_command();
 std::unique_ptr<command> make_memory_command();
 std::unique_ptr<command> make_loop_command();
+std::unique_ptr<command> make_report_command();
+std::unique_ptr<command> make_completion_command();
 
 }  // namespace kopt::cli

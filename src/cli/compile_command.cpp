@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/compile_failure.h"
+#include "cli/terminal.h"
 #include "compile/compiler.h"
 #include "core/error.h"
 #include "core/files.h"
@@ -60,27 +61,28 @@ std::string short_kernel_name(const std::string& demangled) {
   return name;
 }
 
-void print_resources(const compile::compile_result& r) {
+void print_resources(const printer& print, const compile::compile_result& r) {
   if (r.kernels.empty()) {
-    std::printf("no __global__ kernels in the library\n");
+    print.line("no __global__ kernels in the library");
     return;
   }
-  std::printf("\n%-48s %5s %10s %10s %12s %12s\n", "kernel", "regs", "smem", "stack", "spill st", "spill ld");
+  print.line(fmt::format("\n{:<48} {:>5} {:>10} {:>10} {:>12} {:>12}", "kernel", "regs", "smem", "stack", "spill st",
+                         "spill ld"));
   for (const auto& k : r.kernels) {
     std::string name = short_kernel_name(k.name);
     if (name.size() > 48) name = name.substr(0, 45) + "...";
-    std::printf("%-48s %5d %10s %10s %12s %12s\n", name.c_str(), k.registers,
-                format_bytes(static_cast<double>(k.static_shared_bytes)).c_str(),
-                format_bytes(static_cast<double>(k.stack_frame_bytes)).c_str(),
-                format_bytes(static_cast<double>(k.spill_store_bytes)).c_str(),
-                format_bytes(static_cast<double>(k.spill_load_bytes)).c_str());
+    print.line(fmt::format("{:<48} {:>5} {:>10} {:>10} {:>12} {:>12}", name, k.registers,
+                           format_bytes(static_cast<double>(k.static_shared_bytes)),
+                           format_bytes(static_cast<double>(k.stack_frame_bytes)),
+                           format_bytes(static_cast<double>(k.spill_store_bytes)),
+                           format_bytes(static_cast<double>(k.spill_load_bytes))));
   }
-  std::printf("(registers per thread; static shared memory per block, dynamic not included; "
-              "stack and spills per thread)\n");
+  print.line("(registers per thread; static shared memory per block, dynamic not included; "
+             "stack and spills per thread)");
   for (const auto& k : r.kernels) {
     if (k.spill_store_bytes > 0 || k.spill_load_bytes > 0) {
-      std::printf("note: %s spills registers to local memory (%lld B stored per thread)\n", k.name.c_str(),
-                  static_cast<long long>(k.spill_store_bytes));
+      print.line(fmt::format("note: {} spills registers to local memory ({} B stored per thread)", k.name,
+                             static_cast<long long>(k.spill_store_bytes)));
     }
   }
 }
@@ -96,6 +98,7 @@ class compile_command final : public command {
     sub.add_option("--nvcc-bin", m_nvcc_bin, "nvcc to use (path or name on PATH)");
     sub.add_flag("--json", m_json, "print the result as JSON");
     sub.add_option("-o,--output", m_output, "also copy the built library to this file");
+    add_verbosity_flags(sub, m_level, false);
   }
 
   int run() override {
@@ -152,18 +155,20 @@ class compile_command final : public command {
     }
   }
 
+  // With --quiet only the library's line: the result a script wants.
   void print_summary(const compile::compile_result& r, kernel::backend backend) const {
-    std::printf("kernel:  %s (%s, %s%s)\n", m_kernel.c_str(), std::string(kernel::to_string(backend)).c_str(),
-                r.arch.name.c_str(), r.cutlass_version.empty() ? "" : fmt::format(", CUTLASS {}", r.cutlass_version).c_str());
-    std::printf("library: %s\n", r.library.c_str());
-    if (!m_output.empty()) std::printf("copied:  %s\n", m_output.c_str());
+    const printer print(m_level);
+    print.line(fmt::format("kernel:  {} ({}, {}{})", m_kernel, kernel::to_string(backend), r.arch.name,
+                           r.cutlass_version.empty() ? "" : fmt::format(", CUTLASS {}", r.cutlass_version)));
+    print.result(fmt::format("library: {}", r.library.string()));
+    if (!m_output.empty()) print.line(fmt::format("copied:  {}", m_output));
     const double elapsed = static_cast<double>(r.elapsed.count()) / 1000.0;
     if (r.status == compile::compile_status::cache_hit) {
-      std::printf("cache:   hit in %.2f s (the original build took %.2f s)\n", elapsed, r.build_seconds);
+      print.line(fmt::format("cache:   hit in {:.2f} s (the original build took {:.2f} s)", elapsed, r.build_seconds));
     } else {
-      std::printf("cache:   miss; nvcc took %.2f s (%.2f s in all)\n", r.build_seconds, elapsed);
+      print.line(fmt::format("cache:   miss; nvcc took {:.2f} s ({:.2f} s in all)", r.build_seconds, elapsed));
     }
-    print_resources(r);
+    print_resources(print, r);
   }
 
   std::string m_kernel;
@@ -174,6 +179,7 @@ class compile_command final : public command {
   std::string m_output;
   int m_gpu = 0;
   bool m_json = false;
+  verbosity m_level = verbosity::normal;
 };
 
 }  // namespace

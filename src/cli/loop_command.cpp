@@ -9,10 +9,12 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/bench_setup.h"
 #include "cli/commands.h"
 #include "cli/option_checks.h"
+#include "cli/terminal.h"
 #include "core/error.h"
 #include "core/json_io.h"
 #include "loop/agent_loop.h"
@@ -29,12 +31,22 @@ std::string median_text(const loop::version_record& r) {
   return r.median_ms ? fmt::format("{:.6g} ms", *r.median_ms) : std::string("not timed");
 }
 
-void print_iteration(const loop::iteration_record& r) {
-  std::printf("v%lld %s: %s (%s)\n", static_cast<long long>(r.iteration), r.outcome.c_str(), r.reason.c_str(),
-              median_text(r).c_str());
+std::string record_line(const printer& print, const loop::iteration_record& r) {
+  return fmt::format("v{} {}: {} ({})", r.iteration, print.status(r.outcome), r.reason, median_text(r));
+}
+
+// A round's candidates, one line each, under their iteration's line.
+void print_candidates(const printer& print, const loop::iteration_record& r) {
   for (const auto& c : r.candidates) {
-    std::printf("  cand_%d %s: %s (%s)\n", c.candidate, c.outcome.c_str(), c.reason.c_str(), median_text(c).c_str());
+    print.line(fmt::format("  cand_{} {}: {} ({})", c.candidate, print.status(c.outcome), c.reason, median_text(c)));
   }
+}
+
+// --verbose: what the record holds besides its line.
+void print_record_details(const printer& print, const loop::iteration_record& r) {
+  print.detail(fmt::format("    tags: {}{}", r.tags.empty() ? "(none)" : fmt::format("{}", fmt::join(r.tags, ", ")),
+                           r.bottleneck.empty() ? "" : "; bottleneck: " + r.bottleneck +
+                                                           (r.at_hardware_limit ? " (at the hardware limit)" : "")));
 }
 
 json step_json(const loop::step_outcome& step) {
@@ -95,6 +107,7 @@ class loop_command final : public command {
         ->default_val(1)
         ->check(at_least(1, "candidates"));
     sub.add_flag("--json", m_json, "print the run manifest (with run_dir) instead of the summary");
+    add_verbosity_flags(sub, m_level, true);
   }
 
   int run() override {
@@ -119,17 +132,26 @@ class loop_command final : public command {
     const auto worker = pipeline::make_process_worker();
     const loop::loop_services services = loop::gpu_services(*worker);
     const auto progress = [this](const std::string& what) {
-      if (!m_json) std::fprintf(stderr, "kopt loop: %s\n", what.c_str());
+      if (!m_json && m_level != verbosity::quiet) std::fprintf(stderr, "kopt loop: %s\n", what.c_str());
     };
     if (!m_agent.command.empty()) return run_with_agent(services, progress);
     const loop::step_outcome step = loop::run_loop_step(m_settings, services, progress);
     if (m_json) {
       std::printf("%s\n", json_text(step_json(step)).c_str());
     } else if (!step.record) {
-      std::printf("preflight passed; wrote preflight_check.md in %s\n", step.run_dir.c_str());
+      printer(m_level).result(fmt::format("preflight passed; wrote preflight_check.md in {}", step.run_dir.string()));
     } else {
-      print_iteration(*step.record);
-      print_next_steps(step);
+      const printer print(m_level);
+      // The run so far, for --verbose; then this iteration's line, the result.
+      for (const auto& r : step.manifest.iterations) {
+        if (r.iteration == step.record->iteration) continue;
+        print.detail(record_line(print, r));
+        print_record_details(print, r);
+      }
+      print.result(record_line(print, *step.record));
+      print_candidates(print, *step.record);
+      print_record_details(print, *step.record);
+      print_next_steps(print, step);
     }
     const bool rejected = step.record && step.record->outcome == "rejected";
     return static_cast<int>(rejected ? exit_status::kernel_failed : exit_status::ok);
@@ -144,28 +166,32 @@ class loop_command final : public command {
       out["stop_reason"] = outcome.stop_reason;
       std::printf("%s\n", json_text(out).c_str());
     } else {
-      for (const auto& r : m.iterations) print_iteration(r);
-      std::printf("stopped: %s\n", outcome.stop_reason.c_str());
-      if (m.best) std::printf("best: v%lld (%s)\n", static_cast<long long>(*m.best), m.find(*m.best)->snapshot.c_str());
-      std::printf("run folder: %s (final_summary.md)\n", outcome.last.run_dir.c_str());
+      const printer print(m_level);
+      for (const auto& r : m.iterations) {
+        print.line(record_line(print, r));
+        print_candidates(print, r);
+        print_record_details(print, r);
+      }
+      print.line(fmt::format("stopped: {}", outcome.stop_reason));
+      if (m.best) print.line(fmt::format("best: v{} ({})", *m.best, m.find(*m.best)->snapshot));
+      print.result(fmt::format("run folder: {} (final_summary.md)", outcome.last.run_dir.string()));
     }
     if (outcome.failed) std::fprintf(stderr, "kopt: loop ended early: %s\n", outcome.stop_reason.c_str());
     return static_cast<int>(outcome.failed ? exit_status::kernel_failed : exit_status::ok);
   }
 
-  void print_next_steps(const loop::step_outcome& step) const {
+  static void print_next_steps(const printer& print, const loop::step_outcome& step) {
     const loop::run_manifest& m = step.manifest;
     const std::int64_t done = step.record->iteration;
-    if (m.best) std::printf("best: v%lld (%s)\n", static_cast<long long>(*m.best), m.find(*m.best)->snapshot.c_str());
-    std::printf("run folder: %s\n", step.run_dir.c_str());
+    if (m.best) print.line(fmt::format("best: v{} ({})", *m.best, m.find(*m.best)->snapshot));
+    print.line(fmt::format("run folder: {}", step.run_dir.string()));
     if (done >= m.max_iterations) {
-      std::printf("the run is complete (v0..v%lld): see final_summary.md\n", static_cast<long long>(m.max_iterations));
+      print.line(fmt::format("the run is complete (v0..v{}): see final_summary.md", m.max_iterations));
       return;
     }
-    std::printf("next: write v%lld into %s, fill the strategy tags in %s/iter_v%lld/optimization_proposal.md, then run "
-                "the same command with --run-dir %s\n",
-                static_cast<long long>(done + 1), m.kernel.c_str(), step.run_dir.c_str(), static_cast<long long>(done),
-                step.run_dir.c_str());
+    print.line(fmt::format("next: write v{} into {}, fill the strategy tags in {}/iter_v{}/optimization_proposal.md, "
+                           "then run the same command with --run-dir {}",
+                           done + 1, m.kernel, step.run_dir.string(), done, step.run_dir.string()));
   }
 
   CLI::App* m_sub = nullptr;
@@ -186,6 +212,7 @@ class loop_command final : public command {
   std::optional<double> m_target_speedup;
   std::vector<std::string> m_check_dims;
   bool m_json = false;
+  verbosity m_level = verbosity::normal;
 };
 
 }  // namespace

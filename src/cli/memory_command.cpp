@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -10,6 +11,7 @@
 #include "analyze/bottleneck.h"
 #include "analyze/knowledge_base.h"
 #include "cli/commands.h"
+#include "cli/terminal.h"
 #include "core/error.h"
 #include "core/json_io.h"
 #include "core/text.h"
@@ -64,9 +66,11 @@ class memory_command final : public command {
     m_query->add_flag("--json", m_json, "print JSON");
     m_export = sub.add_subcommand("export", "write every outcome to a file");
     m_export->add_option("file", m_file, "where to write (JSON)")->required();
+    m_export->add_flag("--json", m_json, "print JSON");
     m_import = sub.add_subcommand("import", "read a kopt export or the Python toolkit's global_strategy_memory.json");
     m_import->add_option("file", m_file, "the file to read")->required();
     m_import->add_flag("--json", m_json, "print JSON");
+    add_verbosity_flags(*m_import, m_level, false);
     // --memory-db is accepted after the action too (kopt memory list --memory-db F).
     for (CLI::App* action : {m_list, m_show, m_query, m_export, m_import}) action->fallthrough();
   }
@@ -87,7 +91,14 @@ class memory_command final : public command {
                                   m_arch ? " (" + *m_arch + ")" : ""));
     } else if (m_export->parsed()) {
       memory::export_memory_file(store, m_file);
-      print(fmt::format("wrote {} outcomes to {}\n", store.all().size(), m_file));
+      const std::size_t outcomes = store.all().size();
+      if (m_json) {
+        print(json_text(with_schema("memory_export", 1,
+                                    json{{"file", std::filesystem::absolute(m_file).string()}, {"outcomes", outcomes}})) +
+              "\n");
+      } else {
+        print(fmt::format("wrote {} outcomes to {}\n", outcomes, m_file));
+      }
     } else {
       import(store);
     }
@@ -137,11 +148,12 @@ class memory_command final : public command {
             "\n");
       return;
     }
-    print(fmt::format("imported {} ({}): {} outcomes added, {} already present\n", m_file, report.format, report.added,
-                      report.already_present));
+    const printer out(m_level);
+    out.result(fmt::format("imported {} ({}): {} outcomes added, {} already present", m_file, report.format, report.added,
+                           report.already_present));
     if (!report.fingerprint_mismatches.empty()) {
-      print(fmt::format("skipped {} entries whose key is not the fingerprint of their tags: {}\n",
-                        report.fingerprint_mismatches.size(), join(report.fingerprint_mismatches, ", ")));
+      out.line(fmt::format("skipped {} entries whose key is not the fingerprint of their tags: {}",
+                           report.fingerprint_mismatches.size(), join(report.fingerprint_mismatches, ", ")));
     }
   }
 
@@ -157,6 +169,7 @@ class memory_command final : public command {
   std::string m_class;
   std::string m_file;
   bool m_json = false;
+  verbosity m_level = verbosity::normal;
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "cli/terminal.h"
 #include "core/error.h"
 #include "core/files.h"
 #include "core/json_io.h"
@@ -24,6 +25,7 @@ class preflight_command final : public command {
     sub.add_option("--ncu-bin", m_options.ncu_bin, "ncu to use (path or name on PATH)");
     sub.add_option("--out", m_out, "folder for preflight_check.md and preflight_check.json")->default_val(".");
     sub.add_flag("--json", m_json, "print the JSON report instead of the table");
+    add_verbosity_flags(sub, m_level, false);
   }
 
   int run() override {
@@ -37,8 +39,9 @@ class preflight_command final : public command {
     if (m_json) {
       std::printf("%s\n", json_text(document).c_str());
     } else {
-      print_table(report);
-      std::printf("wrote %s and preflight_check.json\n", (out / "preflight_check.md").c_str());
+      const printer print(m_level);
+      print_table(print, report);
+      print.line(fmt::format("wrote {} and preflight_check.json", (out / "preflight_check.md").string()));
     }
     const auto problems = report.problems();
     if (problems.empty()) return static_cast<int>(exit_status::ok);
@@ -51,24 +54,27 @@ class preflight_command final : public command {
   }
 
  private:
-  static void print_table(const env::preflight_report& report) {
+  // The marks are padded by their plain text: a painted one carries escape codes.
+  static void print_table(const printer& print, const env::preflight_report& report) {
     for (const auto& item : report.items) {
-      const char* mark = item.state == env::check_state::ok        ? "ok  "
-                         : item.state == env::check_state::skipped ? "--  "
-                         : item.required                           ? "FAIL"
-                                                                   : "warn";
-      std::printf("%s %-18s %s\n", mark, item.name.c_str(), item.value.c_str());
+      const std::string mark = item.state == env::check_state::ok        ? "ok"
+                               : item.state == env::check_state::skipped ? "--"
+                               : item.required                           ? "FAIL"
+                                                                         : "warn";
+      print.line(fmt::format("{}{} {:<18} {}", print.status(mark), std::string(4 - mark.size(), ' '), item.name,
+                             item.value));
       if (item.state != env::check_state::ok && !item.fix.empty()) {
-        std::printf("     %-18s fix: %s\n", "", item.fix.c_str());
+        print.line(fmt::format("     {:<18} fix: {}", "", item.fix));
       }
     }
-    std::printf("%s\n", report.ready() ? "ready" : "not ready");
+    print.result(print.status(report.ready() ? "ready" : "not ready"));
   }
 
   env::preflight_options m_options;
   std::string m_backend;
   std::string m_out;
   bool m_json = false;
+  verbosity m_level = verbosity::normal;
 };
 
 }  // namespace

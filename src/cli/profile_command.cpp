@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/option_checks.h"
 #include "cli/compile_failure.h"
+#include "cli/terminal.h"
 #include "core/error.h"
 #include "core/text.h"
 #include "pipeline/profile_pipeline.h"
@@ -45,7 +46,8 @@ class profile_command final : public command {
     sub.add_option("--warmup", m_job.warmup, "solve() calls before the profiler window")->default_val(3)->check(at_least(0, "calls"));
     sub.add_option("--seed", m_job.seed, "seed of the random inputs")->default_val(0);
     sub.add_flag("--json", m_json, "print profile.json instead of the summary");
-    sub.add_flag("--verbose", m_verbose, "also say where the wall time went (preparation, ncu's capture, export)");
+    // --verbose: also where the wall time went (preparation, ncu's capture, export, reading).
+    add_verbosity_flags(sub, m_level, true);
   }
 
   int run() override {
@@ -61,7 +63,7 @@ class profile_command final : public command {
     const auto worker = pipeline::make_process_worker();
     const pipeline::profile_outcome outcome =
         pipeline::run_profile(request, *worker, [this](const std::string& ncu_command) {
-          if (!m_json) std::printf("ncu: %s\n", ncu_command.c_str());
+          if (!m_json && m_level != verbosity::quiet) std::printf("ncu: %s\n", ncu_command.c_str());
           std::fflush(stdout);
         });
     const pipeline::prepared_bench& prepared = outcome.prepared;
@@ -77,16 +79,15 @@ class profile_command final : public command {
       return static_cast<int>(exit_status::ok);
     }
     const profile::profile_record& record = outcome.record;
-    std::printf("profiled %zu kernel launch(es) in %d %s call(s) on %s in %.1f s:\n", record.kernels.size(),
-                record.profile_calls, pipeline::is_triton(m_job) ? "run_kernel()" : "solve()",
-                prepared.device.name.c_str(), record.capture_seconds);
-    for (const auto& k : record.kernels) std::printf("  %s\n", profile::kernel_summary_line(k).c_str());
-    std::printf("files in %s: %s\n", outcome.out.string().c_str(), join(record.files, ", ").c_str());
-    if (m_verbose) {
-      std::printf("wall time %.2f s:", record.wall_seconds);
-      for (const auto& [step, seconds] : record.phases_s.items()) std::printf(" %s %.2f", step.c_str(), seconds.get<double>());
-      std::printf("\n");
-    }
+    const printer print(m_level);
+    print.line(fmt::format("profiled {} kernel launch(es) in {} {} call(s) on {} in {:.1f} s:", record.kernels.size(),
+                           record.profile_calls, pipeline::is_triton(m_job) ? "run_kernel()" : "solve()",
+                           prepared.device.name, record.capture_seconds));
+    for (const auto& k : record.kernels) print.line("  " + profile::kernel_summary_line(k));
+    std::string phases = fmt::format("wall time {:.2f} s:", record.wall_seconds);
+    for (const auto& [step, seconds] : record.phases_s.items()) phases += fmt::format(" {} {:.2f}", step, seconds.get<double>());
+    print.detail(phases);
+    print.result(fmt::format("files in {}: {}", outcome.out.string(), join(record.files, ", ")));
     return static_cast<int>(exit_status::ok);
   }
 
@@ -104,7 +105,7 @@ class profile_command final : public command {
   CLI::Option* m_launch_count_option = nullptr;
   CLI::Option* m_profile_calls_option = nullptr;
   bool m_json = false;
-  bool m_verbose = false;
+  verbosity m_level = verbosity::normal;
 };
 
 }  // namespace

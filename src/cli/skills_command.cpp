@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "cli/terminal.h"
 #include "core/error.h"
 #include "core/files.h"
 #include "core/install_layout.h"
@@ -67,11 +68,13 @@ class skills_command final : public command {
                           "the agent's skills folder (default .claude/skills here: Claude Code's project skills; "
                           "~/.claude/skills for every project)");
     for (CLI::App* action : {m_list, m_install}) action->add_flag("--json", m_json, "print JSON");
+    add_verbosity_flags(*m_install, m_level, false);
   }
 
   int run() override {
     const std::vector<skill> skills = shipped_skills();
     json listed = json::array();
+    const printer print(m_level);
     if (m_install->parsed()) {
       const fs::path dir = fs::absolute(m_dir);
       for (const skill& s : skills) {
@@ -79,8 +82,9 @@ class skills_command final : public command {
         fs::create_directories(target.parent_path());
         write_file_atomic(target, s.text);
         listed.push_back(json{{"name", s.name}, {"file", target.string()}, {"description", s.description}});
-        if (!m_json) std::printf("installed %s: %s\n", s.name.c_str(), target.string().c_str());
+        if (!m_json) print.line(fmt::format("installed {}: {}", s.name, target.string()));
       }
+      if (!m_json) print.result(fmt::format("installed {} skills in {}", skills.size(), dir.string()));
     } else {
       for (const skill& s : skills) {
         listed.push_back(json{{"name", s.name}, {"file", s.file.string()}, {"description", s.description}});
@@ -96,6 +100,7 @@ class skills_command final : public command {
   CLI::App* m_install = nullptr;
   std::string m_dir = ".claude/skills";
   bool m_json = false;
+  verbosity m_level = verbosity::normal;
 };
 
 }  // namespace

@@ -175,6 +175,35 @@ memory_store memory_store::open(const fs::path& path) {
   return memory_store(path, std::move(c));
 }
 
+memory_store memory_store::open_read_only(const fs::path& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) {
+    throw error(fmt::format("strategy memory {} does not exist (a loop creates it; --memory-db names another)",
+                            path.string()));
+  }
+  auto c = std::make_unique<connection>();
+  c->path = path;
+  if (sqlite3_open_v2(path.c_str(), &c->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX, nullptr) != SQLITE_OK) {
+    c->fail("cannot open for reading (check its permissions)");
+  }
+  // A loop may be writing: wait for it rather than fail.
+  sqlite3_busy_timeout(c->db, 60000);
+  const int id = read_pragma(c->db, "application_id", path);
+  const int version = read_pragma(c->db, "user_version", path);
+  if (id != application_id || version < 1) {
+    throw error(fmt::format("{} is not a kopt strategy memory (another program's SQLite file?): give another "
+                            "--memory-db",
+                            path.string()));
+  }
+  // Older schemas differ only by indexes, so every query still works on them.
+  if (version > current_schema_version()) {
+    throw error(fmt::format("{} was written by a newer kopt (memory schema {}, this kopt reads up to {}): use that "
+                            "kopt",
+                            path.string(), version, current_schema_version()));
+  }
+  return memory_store(path, std::move(c));
+}
+
 int memory_store::schema_version() const { return read_pragma(m_db->db, "user_version", m_path); }
 
 bool memory_store::record(recorded_outcome o) {

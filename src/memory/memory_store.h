@@ -60,6 +60,10 @@ class memory_store {
   // Opens (creating it and its folder when missing) and migrates the database. Throws
   // kopt::error naming the file for one that is not a kopt memory or is newer than this kopt.
   static memory_store open(const std::filesystem::path& path);
+  // Opens an existing database for reading only: nothing is created, migrated or locked for
+  // writing (a report may look at a memory it must not change). Throws kopt::error naming the
+  // file when it is missing, not a kopt memory, or newer than this kopt.
+  static memory_store open_read_only(const std::filesystem::path& path);
   ~memory_store();
   memory_store(memory_store&&) noexcept;
   memory_store& operator=(memory_store&&) noexcept;

@@ -128,6 +128,39 @@ TEST(MemoryStore, AnotherProgramsFileAndANewerSchemaAreRefusedUntouched) {
   }
 }
 
+// A reader that must not change the memory: no file, folder or schema appears, and what a
+// loop recorded is read back.
+TEST(MemoryStore, AReadOnlyOpenCreatesNothingAndReadsWhatWasRecorded) {
+  testing::scratch_dir dir;
+  const fs::path missing = dir.path() / "none" / "memory.db";
+  try {
+    memory_store::open_read_only(missing);
+    FAIL() << "a missing database must be refused";
+  } catch (const error& e) {
+    EXPECT_NE(e.headline().find("does not exist"), std::string::npos) << e.headline();
+  }
+  EXPECT_FALSE(fs::exists(missing.parent_path()));
+
+  const fs::path file = dir.path() / "memory.db";
+  memory_store::open(file).record(outcome_of("run-1", 1, {"vectorized_float4_io"}, "positive"));
+  const memory_store reader = memory_store::open_read_only(file);
+  const auto list = reader.summarize({"cuda", "", ""});
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_EQ(list[0].positive, 1);
+
+  const fs::path foreign = dir.path() / "foreign.db";
+  run_sql(foreign, "CREATE TABLE notes (x TEXT);");
+  EXPECT_THROW(memory_store::open_read_only(foreign), error);
+  const fs::path newer = dir.path() / "newer.db";
+  run_sql(newer, "PRAGMA application_id=1802465396; PRAGMA user_version=99; CREATE TABLE future (x);");
+  try {
+    memory_store::open_read_only(newer);
+    FAIL() << "a newer schema must be refused";
+  } catch (const error& e) {
+    EXPECT_NE(e.headline().find("written by a newer kopt"), std::string::npos) << e.headline();
+  }
+}
+
 TEST(MemoryStore, TwoWritersAtOnceLoseNothing) {
   testing::scratch_dir dir;
   const fs::path file = dir.path() / "memory.db";

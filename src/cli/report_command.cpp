@@ -1,0 +1,145 @@
+// kopt report RUN_DIR [--html FILE | --out DIR] [--json]: a loop run folder rendered for people
+// (report.html: the iteration table, the median and roofline charts, the best version's
+// diagnosis, the memory's conclusions) and for programs (--json, schema kopt.report/v1), with a
+// short summary on the terminal.
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "cli/terminal.h"
+#include "core/error.h"
+#include "core/files.h"
+#include "core/json_io.h"
+#include "core/text.h"
+#include "core/utc_time.h"
+#include "core/version.h"
+#include "report/html_page.h"
+#include "report/report_json.h"
+#include "report/run_report.h"
+
+namespace kopt::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string number(const std::optional<double>& v, const char* unit = "") {
+  return v ? fmt::format("{:.4g}{}", *v, unit) : std::string("n/a");
+}
+
+std::string interval(const json& ci) {
+  if (!ci.is_array() || ci.size() != 2) return "";
+  return fmt::format(" [{:.4g}, {:.4g}]", ci[0].get<double>(), ci[1].get<double>());
+}
+
+void print_iterations(const printer& out, const loop::run_manifest& m) {
+  for (const auto& r : m.iterations) {
+    const std::string median = r.median_ms ? number(r.median_ms, " ms") + interval(r.median_ci95_ms) : "no median";
+    // Padded by the plain word: a painted one carries escape codes that take no room.
+    const std::string pad(12 - std::min<std::size_t>(12, r.outcome.size()), ' ');
+    std::string line = fmt::format("  v{:<3} {}{} {:<32}", r.iteration, out.status(r.outcome), pad, median);
+    if (r.speedup_vs_reference) line += fmt::format(" {:.3g}x ref", *r.speedup_vs_reference);
+    if (!r.bottleneck.empty()) line += "  " + r.bottleneck;
+    out.line(line.substr(0, line.find_last_not_of(' ') + 1));
+    out.detail(fmt::format("        tags {}: {}", r.tags.empty() ? "(none)" : join(r.tags, ", "), r.reason));
+  }
+}
+
+void print_summary(const printer& out, const report::run_report& rep) {
+  const loop::run_manifest& m = rep.manifest;
+  out.line(fmt::format("{}: {} ({}, {}), {} iteration(s)", m.run_id, fs::path(m.kernel).filename().string(), m.backend,
+                       m.arch.empty() ? "architecture unknown" : m.arch, m.iterations.size()));
+  print_iterations(out, m);
+  const loop::iteration_record* best = m.best ? m.find(*m.best) : nullptr;
+  if (best) {
+    const loop::iteration_record* v0 = m.find(0);
+    std::string vs_v0;
+    if (v0 && v0->median_ms && best->median_ms && *best->median_ms > 0) {
+      vs_v0 = fmt::format(", {:.3g}x v0", *v0->median_ms / *best->median_ms);
+    }
+    out.line(fmt::format("{}: v{} at {}{}{}", out.status("best"), best->iteration, number(best->median_ms, " ms"), vs_v0,
+                         best->speedup_vs_reference ? fmt::format(", {:.3g}x the reference", *best->speedup_vs_reference)
+                                                    : std::string()));
+  } else {
+    out.line("best: none yet (no version passed the judge with a full profile)");
+  }
+  if (const report::iteration_diagnosis* d = rep.best_diagnosis()) {
+    out.detail(fmt::format("diagnosis of v{}: {}: {}", d->iteration, analyze::to_string(d->launch.verdict.cls),
+                           d->launch.verdict.reason));
+    for (std::size_t i = 0; i < d->launch.recommendations.size() && i < 3; ++i) {
+      const auto& rec = d->launch.recommendations[i];
+      out.detail(fmt::format("  try: {} (kopt kb show {})", rec.title, rec.id));
+    }
+  }
+  for (const auto& s : rep.strategies) {
+    std::string history;
+    if (s.history) {
+      history = fmt::format("; in the memory: {} positive, {} negative, {} neutral, {} inconclusive, {} rejected",
+                            s.history->positive, s.history->negative, s.history->neutral, s.history->inconclusive,
+                            s.history->rejected);
+    }
+    out.detail(fmt::format("strategy {} ({}){}{}", join(s.tags, ", "), s.fingerprint, s.blocked ? ", blocked" : "",
+                           history));
+  }
+  out.line(rep.memory.read ? fmt::format("memory: {} (read only)", rep.memory.database)
+                           : fmt::format("memory: not read: {}", rep.memory.note));
+}
+
+class report_command final : public command {
+ public:
+  void configure(CLI::App& sub) override {
+    sub.add_option("run_dir", m_run_dir, "a run folder of kopt loop (optimize_runs/run_...)")->required();
+    CLI::Option* html = sub.add_option("--html", m_html, "write the page to this file (default: report.html in the "
+                                                         "run folder)");
+    sub.add_option("--out", m_out, "write report.html into this folder instead of the run folder")->excludes(html);
+    sub.add_flag("--json", m_json, "print the report's data as JSON (schema kopt.report/v1); the page is still written");
+    add_verbosity_flags(sub, m_level, true);
+  }
+
+  int run() override {
+    const report::run_report rep = report::gather_run_report(m_run_dir);
+    const fs::path page = page_file(rep);
+    report::page_options options;
+    fs::path base = fs::relative(rep.run_dir, fs::absolute(page).parent_path());
+    options.link_base = base.empty() ? "." : base.string();
+    options.generated_at = utc_timestamp();
+    options.kopt_version = version_string;
+    write_file_atomic(page, report::report_html(rep, options));
+    if (m_json) {
+      std::printf("%s\n", json_text(report::to_json(rep)).c_str());
+      return static_cast<int>(exit_status::ok);
+    }
+    const printer out(m_level);
+    print_summary(out, rep);
+    out.result(fmt::format("wrote {}", page.string()));
+    return static_cast<int>(exit_status::ok);
+  }
+
+ private:
+  fs::path page_file(const report::run_report& rep) const {
+    if (!m_html.empty()) return fs::absolute(m_html);
+    if (!m_out.empty()) {
+      if (!fs::is_directory(m_out)) {
+        throw error(fmt::format("--out {} is not a folder: create it first, or give --html FILE", m_out));
+      }
+      return fs::absolute(m_out) / "report.html";
+    }
+    return rep.run_dir / "report.html";
+  }
+
+  std::string m_run_dir;
+  std::string m_html;
+  std::string m_out;
+  bool m_json = false;
+  verbosity m_level = verbosity::normal;
+};
+
+}  // namespace
+
+std::unique_ptr<command> make_report_command() { return std::make_unique<report_command>(); }
+
+}  // namespace kopt::cli

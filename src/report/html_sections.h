@@ -1,0 +1,21 @@
+#pragma once
+// The page's sections other than the charts, each an HTML fragment built from the typed
+// report: the iteration table, the best version's diagnosis (evidence, recommendations,
+// hottest source lines) and the memory's conclusions about the run's strategies. Every string
+// from the run's files is escaped.
+
+#include <string>
+
+#include "report/run_report.h"
+
+namespace kopt::report {
+
+// `link_base`: the run folder as seen from the page's folder ("." when the page is inside it),
+// for the links to each iteration's files.
+std::string iteration_table_html(const run_report& report, const std::string& link_base);
+
+std::string diagnosis_html(const run_report& report);
+
+std::string memory_html(const run_report& report);
+
+}  // namespace kopt::report

@@ -1,0 +1,122 @@
+#include "report/run_report.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "analyze/analysis_reader.h"
+#include "core/error.h"
+#include "loop/run_directory.h"
+
+namespace kopt::report {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Every iteration whose record names a bottleneck was profiled and analysed: its analysis.json
+// must be there and say the same.
+std::vector<iteration_diagnosis> read_diagnoses(const fs::path& run_dir, const loop::run_manifest& m) {
+  std::vector<iteration_diagnosis> list;
+  for (const auto& r : m.iterations) {
+    if (r.bottleneck.empty()) continue;
+    const fs::path file = loop::iteration_dir(run_dir, r.iteration) / "analysis.json";
+    const std::string shown = (fs::path(file.parent_path().filename()) / file.filename()).string();
+    if (!fs::exists(file)) {
+      throw error(fmt::format("{} is missing: run_manifest.json records v{} as profiled (bottleneck {}); restore the "
+                              "run folder as kopt loop left it, or re-run kopt analyze {}",
+                              file.string(), r.iteration, r.bottleneck,
+                              (file.parent_path() / "ncu_raw.csv").string()));
+    }
+    const analyze::analysis a = analyze::analysis_from_json(read_json_file(file), file.string());
+    const analyze::kernel_diagnosis* slowest = analyze::slowest_launch(a);
+    if (slowest == nullptr) {
+      throw error(fmt::format("{} holds no analysed launch though v{} was profiled: re-run kopt analyze on its "
+                              "ncu_raw.csv",
+                              file.string(), r.iteration));
+    }
+    const std::string cls(analyze::to_string(slowest->verdict.cls));
+    if (cls != r.bottleneck) {
+      throw error(fmt::format("{} says {} but run_manifest.json recorded {} for v{}: the analysis was changed after "
+                              "the iteration; restore {} or start a new run",
+                              shown, cls, r.bottleneck, r.iteration, shown));
+    }
+    list.push_back({r.iteration, a.kernels.size(), *slowest});
+  }
+  return list;
+}
+
+std::vector<strategy_conclusion> run_strategies(const loop::run_manifest& m) {
+  std::vector<strategy_conclusion> list;
+  for (const auto& r : m.iterations) {
+    if (r.fingerprint.empty()) continue;
+    auto it = std::find_if(list.begin(), list.end(), [&](const auto& s) { return s.fingerprint == r.fingerprint; });
+    if (it == list.end()) {
+      strategy_conclusion s;
+      s.fingerprint = r.fingerprint;
+      s.tags = r.tags;
+      s.blocked = std::find(m.blocked.begin(), m.blocked.end(), r.fingerprint) != m.blocked.end();
+      list.push_back(std::move(s));
+      it = list.end() - 1;
+    }
+    it->iterations.push_back(r.iteration);
+    it->outcomes.push_back(r.outcome);
+  }
+  return list;
+}
+
+// Read-only: a report never creates, migrates or writes the memory.
+memory_reading read_memory(const loop::run_manifest& m, std::vector<strategy_conclusion>& strategies) {
+  memory_reading reading;
+  reading.database = m.memory_db;
+  if (m.memory_db.empty()) {
+    reading.note = "the manifest names no strategy memory";
+    return reading;
+  }
+  try {
+    const memory::memory_store store = memory::memory_store::open_read_only(m.memory_db);
+    for (const auto& summary : store.summarize({m.backend, "", ""})) {
+      for (auto& s : strategies) {
+        if (s.fingerprint == summary.fingerprint) s.history = summary;
+      }
+    }
+    reading.read = true;
+  } catch (const error& e) {
+    reading.note = e.headline();
+  }
+  return reading;
+}
+
+}  // namespace
+
+const iteration_diagnosis* run_report::diagnosis_of(std::int64_t iteration) const {
+  for (const auto& d : diagnoses) {
+    if (d.iteration == iteration) return &d;
+  }
+  return nullptr;
+}
+
+const iteration_diagnosis* run_report::best_diagnosis() const {
+  return manifest.best ? diagnosis_of(*manifest.best) : nullptr;
+}
+
+run_report gather_run_report(const fs::path& run_dir) {
+  if (!fs::is_directory(run_dir)) {
+    throw error(fmt::format("{} is not a folder: give a run folder of kopt loop (optimize_runs/run_...)",
+                            run_dir.string()));
+  }
+  if (!fs::exists(run_dir / loop::run_manifest_name)) {
+    throw error(fmt::format("{} is not a kopt loop run: it has no {}; give a folder such as optimize_runs/run_... that "
+                            "kopt loop wrote",
+                            run_dir.string(), loop::run_manifest_name));
+  }
+  run_report report;
+  report.run_dir = fs::absolute(run_dir).lexically_normal();
+  if (report.run_dir.filename().empty()) report.run_dir = report.run_dir.parent_path();  // "run_x/"
+  report.manifest = loop::read_run_manifest(run_dir);
+  report.diagnoses = read_diagnoses(run_dir, report.manifest);
+  report.strategies = run_strategies(report.manifest);
+  report.memory = read_memory(report.manifest, report.strategies);
+  return report;
+}
+
+}  // namespace kopt::report
