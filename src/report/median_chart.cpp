@@ -25,7 +25,12 @@ std::optional<interval> interval_of(const loop::iteration_record& r) {
 std::string iteration_tick(double v) { return fmt::format("v{:.0f}", v); }
 std::string ms_tick(double v) { return fmt::format("{:.4g}", v); }
 
-// The values the y axis must hold, with a tenth of their span around them; never below zero.
+// [ratio] slowest over fastest above which the y axis is logarithmic: a run that goes from
+// 0.36 ms to 0.008 ms would otherwise draw every later version on the zero line.
+constexpr double log_scale_span = 20;
+
+// The values the y axis must hold, with a tenth of their span around them (never below zero),
+// or on a logarithmic axis when they span more than log_scale_span.
 axis_scale median_scale(const loop::run_manifest& m) {
   double low = std::numeric_limits<double>::max();
   double high = std::numeric_limits<double>::lowest();
@@ -39,6 +44,7 @@ axis_scale median_scale(const loop::run_manifest& m) {
     }
   }
   if (low > high) return {0, 1, false};  // nothing timed
+  if (low > 0 && high / low > log_scale_span) return {low / 1.5, high * 1.5, true};
   const double pad = high > low ? (high - low) / 10 : std::max(high, 1e-6) / 10;
   return {std::max(0.0, low - pad), high + pad, false};
 }

@@ -78,12 +78,27 @@ TEST(MedianChart, TheLegendNamesEveryOutcomeOfTheRun) {
 // A tenth of the span below the fastest would be negative here: the axis stops at zero.
 TEST(MedianChart, TheAxisNeverGoesBelowZero) {
   loop::run_manifest m;
-  m.iterations = {timed(0, "baseline", 10.0), timed(1, "positive", 0.001)};
+  m.iterations = {timed(0, "baseline", 0.015), timed(1, "positive", 0.001)};
   const std::string svg = median_chart_svg(m);
   ASSERT_EQ(elements_with_class(svg, "g", "iteration-point").size(), 2u);
   ASSERT_FALSE(elements_with_class(svg, "text", "tick").empty());
   EXPECT_EQ(svg.find("\">-"), std::string::npos) << "a negative tick label";
   EXPECT_NE(svg.find("\">0</text>"), std::string::npos) << "no tick at zero";
+}
+
+// A run that goes from 0.36 ms to 0.008 ms (the H200 softmax run): on a linear axis every later
+// version would sit on the zero line; the axis is logarithmic, in decades.
+TEST(MedianChart, MediansSpanningMoreThanTwentyfoldGetALogarithmicAxis) {
+  loop::run_manifest m;
+  m.iterations = {timed(0, "baseline", 0.356), timed(1, "positive", 0.00995), timed(2, "positive", 0.00822)};
+  const std::string svg = median_chart_svg(m);
+  EXPECT_NE(svg.find("\">0.01</text>"), std::string::npos) << "no decade tick";
+  EXPECT_NE(svg.find("\">0.1</text>"), std::string::npos) << "no decade tick";
+  EXPECT_EQ(svg.find("\">0.2</text>"), std::string::npos) << "a linear tick";
+  const auto points = elements_with_class(svg, "circle", "outcome-positive");
+  ASSERT_EQ(points.size(), 3u);  // the legend's, then v1's and v2's
+  EXPECT_GT(number_attribute(points[2], "cy") - number_attribute(points[1], "cy"), 10.0)
+      << "v1 and v2 must be told apart";
 }
 
 analyze::kernel_diagnosis launch_at(double intensity, double flop_per_s, const std::string& name) {
