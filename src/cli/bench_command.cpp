@@ -80,6 +80,7 @@ class bench_command final : public command {
     if (m_atol >= 0) request.atol = m_atol;
     if (m_rtol >= 0) request.rtol = m_rtol;
     request.sanitize = m_sanitize;
+    request.progress = progress_on_terminal("bench", !m_json && m_level != verbosity::quiet);
     const auto worker = pipeline::make_process_worker();
     const pipeline::bench_outcome outcome = pipeline::run_bench(request, *worker);
     const pipeline::prepared_bench& prepared = outcome.prepared;

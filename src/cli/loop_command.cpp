@@ -131,9 +131,7 @@ class loop_command final : public command {
     }
     const auto worker = pipeline::make_process_worker();
     const loop::loop_services services = loop::gpu_services(*worker);
-    const auto progress = [this](const std::string& what) {
-      if (!m_json && m_level != verbosity::quiet) std::fprintf(stderr, "kopt loop: %s\n", what.c_str());
-    };
+    const loop::step_progress progress = progress_on_terminal("loop", !m_json && m_level != verbosity::quiet);
     if (!m_agent.command.empty()) return run_with_agent(services, progress);
     const loop::step_outcome step = loop::run_loop_step(m_settings, services, progress);
     if (m_json) {

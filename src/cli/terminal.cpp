@@ -40,6 +40,11 @@ std::string paint_status(std::string_view word, bool colour) {
   return fmt::format("\033[1;{}m{}\033[0m", code, word);
 }
 
+std::function<void(const std::string& step)> progress_on_terminal(const std::string& command, bool wanted) {
+  if (!wanted || ::isatty(STDERR_FILENO) != 1) return {};
+  return [command](const std::string& step) { std::fprintf(stderr, "kopt %s: %s\n", command.c_str(), step.c_str()); };
+}
+
 void add_verbosity_flags(CLI::App& sub, verbosity& level, bool with_verbose) {
   sub.add_flag_callback("--quiet,-q", [&level] { level = verbosity::quiet; },
                         "print only errors and the final result line");

@@ -5,6 +5,7 @@
 // so that a pipe, a file or a CI log never gets escape codes.
 
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -26,6 +27,11 @@ std::string paint_status(std::string_view word, bool colour);
 // Declares --quiet on `sub`, and --verbose when the command has more to say; both land in
 // `level` (given together, the last one wins).
 void add_verbosity_flags(CLI::App& sub, verbosity& level, bool with_verbose);
+
+// Where a long step announces itself as it begins ("kopt bench: the reference's measuring
+// process: ..."): standard error, only when it is a terminal (a pipe, a file or an agent's log
+// gets nothing) and `wanted` (not --quiet, not --json). An empty function otherwise.
+std::function<void(const std::string& step)> progress_on_terminal(const std::string& command, bool wanted);
 
 // A command's printer on standard output.
 class printer {

@@ -43,7 +43,7 @@ shape_checks_outcome run_shape_checks(const loop_settings& settings, const loop_
   for (std::size_t i = 0; i < settings.check_shapes.size(); ++i) {
     const check_shape& shape = settings.check_shapes[i];
     if (progress) progress(fmt::format("check: the judge at {} (validation only)", shape.label));
-    pipeline::bench_request request{settings.target, settings.job, settings.atol, settings.rtol, ""};
+    pipeline::bench_request request{settings.target, settings.job, settings.atol, settings.rtol, "", {}};
     request.target.dims = shape.dims;
     request.job.validation_only = true;
     const pipeline::bench_outcome bench = services.bench(request);

@@ -54,7 +54,8 @@ version_evaluation evaluate_version(const loop_settings& settings, const loop_se
   e.checks = std::move(unchecked.checks);
   e.check_problem_sha256 = std::move(unchecked.problem_sha256);
   say(progress, "bench: validating against the reference and timing");
-  pipeline::bench_request bench_request{settings.target, settings.job, settings.atol, settings.rtol, ""};
+  pipeline::bench_request bench_request{settings.target, settings.job, settings.atol, settings.rtol, "", {}};
+  if (progress) bench_request.progress = [&progress](const std::string& step) { progress("bench: " + step); };
   const pipeline::bench_outcome bench = services.bench(bench_request);
   write_bench_texts(dir, bench);
   if (bench.prepared.failed_build) {

@@ -56,6 +56,7 @@ tool_output bench(const tool_call& call) {
   if (call.arguments.contains("atol")) request.atol = call.arguments["atol"].get<double>();
   if (call.arguments.contains("rtol")) request.rtol = call.arguments["rtol"].get<double>();
   call.progress("building, validating against the reference and timing");
+  request.progress = call.progress;
   const auto worker = pipeline::make_process_worker();
   const pipeline::bench_outcome outcome = pipeline::run_bench(request, *worker);
   if (outcome.prepared.failed_build) {

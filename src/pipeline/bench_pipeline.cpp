@@ -60,7 +60,7 @@ bench_outcome run_bench(const bench_request& request, measuring_worker& worker) 
         run_sanitizer_pass(worker, request.sanitize, job, outcome.prepared.device, request.target.timeout_s);
   }
   json result = outcome.sanitizer.is_null() || outcome.sanitizer["status"] == "clean"
-                    ? run_judged(worker, job, outcome.prepared.device, request.target.timeout_s)
+                    ? run_judged(worker, job, outcome.prepared.device, request.target.timeout_s, request.progress)
                     : sanitizer_failure(outcome.sanitizer);
   if (!outcome.sanitizer.is_null()) result["sanitizer"] = outcome.sanitizer;
   add_provenance(result, outcome.prepared, job);

@@ -3,6 +3,7 @@
 // typed request to the result document, with no command line and no printing. The CLI, the
 // loop and an MCP server call it alike; the measuring worker is theirs to choose.
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -21,6 +22,9 @@ struct bench_request {
   std::optional<double> atol;
   std::optional<double> rtol;
   std::string sanitize;            // "": no compute-sanitizer pass; else its tool
+  // Told as each long step begins ("the kernel's measuring process: validation and timing", ...),
+  // for a progress line or notification; may be empty.
+  std::function<void(const std::string& step)> progress;
 };
 
 struct bench_outcome {

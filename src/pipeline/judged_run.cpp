@@ -23,7 +23,11 @@ void fail(json& result, const std::string& reason) {
 
 }  // namespace
 
-json run_judged(measuring_worker& worker, const harness::bench_job& job, const env::gpu_device& device, int timeout_s) {
+json run_judged(measuring_worker& worker, const harness::bench_job& job, const env::gpu_device& device, int timeout_s,
+                const std::function<void(const std::string&)>& progress) {
+  const auto say = [&](const std::string& step) {
+    if (progress) progress(step);
+  };
   phase_clock clock;
   const bool has_reference = !job.reference_source.empty();
   // The parent's own plan: from the sources for CUDA, from the job's problem for Triton.
@@ -36,6 +40,8 @@ json run_judged(measuring_worker& worker, const harness::bench_job& job, const e
   kernel_job.role = "kernel";
   kernel_job.reference_library.clear();  // the reference is never loaded beside the kernel
   kernel_job.evidence_dir = has_reference ? folders.kernel.string() : "";
+  say(job.validation_only ? "the kernel's measuring process: validation"
+                          : "the kernel's measuring process: validation, then timing with random checks");
   json result = run_measuring_child(worker, kernel_job, device, timeout_s, measuring_side::kernel);
   clock.done("kernel_process");
   json phases = json{{"kernel", result.value("phases_s", json(nullptr))}};
@@ -57,6 +63,8 @@ json run_judged(measuring_worker& worker, const harness::bench_job& job, const e
     reference_job.evidence = keys;
     reference_job.evidence_dir = folders.reference.string();
     reference_job.validation_only = kernel_status != "ok" || !result.contains("kernel");
+    say(reference_job.validation_only ? "the reference's measuring process: its outputs"
+                                      : "the reference's measuring process: its outputs, then its timing");
     const json reference = run_measuring_child(worker, reference_job, device, timeout_s, measuring_side::reference);
     clock.done("reference_process");
     phases["reference"] = reference.value("phases_s", json(nullptr));
@@ -82,6 +90,7 @@ json run_judged(measuring_worker& worker, const harness::bench_job& job, const e
       compared = true;
     }
   }
+  if (compared) say(fmt::format("the verdict: {} set(s) of outputs compared", keys.size()));
   judge_outputs(result, plan, keys, compared ? &folders : nullptr, tolerances);
   if (reference_failed) {
     // Nothing could be compared: whether the kernel is right is not known.

@@ -6,6 +6,9 @@
 // them and times it; then this process compares the two sides' outputs and decides. The
 // outputs cross through a private folder that is removed afterwards.
 
+#include <functional>
+#include <string>
+
 #include "core/json_io.h"
 #include "env/gpu_probe.h"
 #include "harness/bench_job.h"
@@ -17,6 +20,8 @@ namespace kopt::pipeline {
 // its problem (the problem step's, triton_problem_step.h): both children make their inputs
 // from it, and the reference's checks that the kernel's did not change its files. Throws
 // kopt::error as run_measuring_child does.
-json run_judged(measuring_worker& worker, const harness::bench_job& job, const env::gpu_device& device, int timeout_s);
+// `progress` (may be empty) is told as each of the three steps begins.
+json run_judged(measuring_worker& worker, const harness::bench_job& job, const env::gpu_device& device, int timeout_s,
+                const std::function<void(const std::string&)>& progress = {});
 
 }  // namespace kopt::pipeline

@@ -1,6 +1,8 @@
 // The terminal helper: which words get which colour, and the NO_COLOR rule.
 #include "cli/terminal.h"
 
+#include <unistd.h>
+
 #include <cstdlib>
 
 #include <gtest/gtest.h>
@@ -23,6 +25,12 @@ TEST(Terminal, NoColorSetAtAllTurnsColourOff) {
   ::unsetenv("NO_COLOR");
   // A test's standard output is a file or a pipe, never a terminal.
   EXPECT_FALSE(colour_allowed(stdout));
+}
+
+TEST(Terminal, ProgressLinesOnlyOnATerminalAndNeverWhenQuietOrJson) {
+  EXPECT_FALSE(progress_on_terminal("bench", false)) << "--quiet or --json";
+  // A test's standard error is a file or a pipe: an agent's log gets no progress lines.
+  EXPECT_EQ(static_cast<bool>(progress_on_terminal("bench", true)), ::isatty(STDERR_FILENO) == 1);
 }
 
 TEST(Terminal, QuietAndVerboseAreFlagsOfTheCommand) {

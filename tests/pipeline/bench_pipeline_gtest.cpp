@@ -133,6 +133,18 @@ TEST_F(BenchPipeline, TheKernelAndTheReferenceRunInSeparateChildrenAndTheParentJ
   EXPECT_NEAR(document["speedup_vs_reference"].get<double>(), 0.06130 / 0.06122, 1e-9);
 }
 
+// What a progress line or notification is told: each step as it begins, in order.
+TEST_F(BenchPipeline, EachStepIsAnnouncedAsItBegins) {
+  recorded_worker worker(recorded_h200(), two_children(1.0f));
+  bench_request request = vector_add(example("vector_add.cu"));
+  std::vector<std::string> steps;
+  request.progress = [&](const std::string& step) { steps.push_back(step); };
+  ASSERT_EQ(run_bench(request, worker).status, exit_status::ok);
+  EXPECT_EQ(steps, (std::vector<std::string>{"the kernel's measuring process: validation, then timing with random checks",
+                                             "the reference's measuring process: its outputs, then its timing",
+                                             "the verdict: 4 set(s) of outputs compared"}));
+}
+
 TEST_F(BenchPipeline, ACheckedTimedCallWithWrongOutputsFailsTheRunInTheParent) {
   recorded_worker worker(recorded_h200(), two_children(1.0f, 17));
   const bench_outcome outcome = run_bench(vector_add(example("vector_add.cu")), worker);
@@ -302,6 +314,7 @@ TEST_F(BenchPipeline, AHungChildIsTimedOutAfterTheRequestsLimit) {
   bench_request request = vector_add(example("vector_add.cu"));
   request.target.timeout_s = 20;
   const bench_outcome outcome = run_bench(request, worker);
+  ASSERT_EQ(worker.runs().size(), 1u) << outcome.document.dump();
   EXPECT_EQ(worker.runs().front().timeout_s, 20);
   EXPECT_EQ(outcome.document["status"], "timed_out");
   EXPECT_NE(outcome.document["reason"].get<std::string>().find("after 20 s"), std::string::npos);
