@@ -48,6 +48,8 @@ def processes_under(folder):
 
 async def run(kopt, workspace):
     env = dict(os.environ, KOPT_CACHE_DIR=os.path.join(workspace, ".cache"), KOPT_MEMORY_DB=os.path.join(workspace, "memory.db"))
+    # A preload meant for this Python (scripts/sanitize_tests.sh) is not for kopt and its nvcc.
+    env.pop("LD_PRELOAD", None)
     server = StdioServerParameters(command=kopt, args=["mcp", "--workspace", workspace], env=env)
     async with stdio_client(server) as (read, write):
         async with ClientSession(read, write) as session:
