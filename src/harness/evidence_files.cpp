@@ -1,6 +1,7 @@
 #include "harness/evidence_files.h"
 
 #include <fstream>
+#include <functional>
 
 #include <fmt/format.h>
 
@@ -14,6 +15,16 @@ bool is_output(const kernel::buffer_spec& b) { return b.role != kernel::buffer_r
 
 fs::path output_file(const fs::path& dir, const evidence_key& key, const kernel::buffer_spec& b) {
   return dir / folder_name(key) / (b.param.name + ".out.bin");
+}
+
+// Calls `write(i, path)` for every non-input buffer with the path of its file for `key`, the
+// key's folder made first.
+void write_output_files(const fs::path& dir, const evidence_key& key, const kernel::kernel_plan& plan,
+                        const std::function<void(std::size_t, const fs::path&)>& write) {
+  fs::create_directories(dir / folder_name(key));
+  for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
+    if (is_output(plan.buffers[i])) write(i, output_file(dir, key, plan.buffers[i]));
+  }
 }
 
 }  // namespace
@@ -54,27 +65,20 @@ std::vector<evidence_key> evidence_keys_from_json(const json& list) {
 
 void write_evidence(const fs::path& dir, const evidence_key& key, const kernel::kernel_plan& plan,
                     const buffer_contents& outputs) {
-  fs::create_directories(dir / folder_name(key));
-  for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
-    const auto& b = plan.buffers[i];
-    if (!is_output(b)) continue;
-    const fs::path path = output_file(dir, key, b);
+  write_output_files(dir, key, plan, [&](std::size_t i, const fs::path& path) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(outputs.at(i).data()), static_cast<std::streamsize>(outputs.at(i).size()));
     if (!out) throw error(fmt::format("cannot write {} (is the disk full?)", path.string()));
-  }
+  });
 }
 
 void write_evidence(const fs::path& dir, const evidence_key& key, const kernel::kernel_plan& plan,
                     const device_buffers& buffers) {
-  fs::create_directories(dir / folder_name(key));
-  for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
-    const auto& b = plan.buffers[i];
-    if (!is_output(b)) continue;
-    mapped_output_file file(output_file(dir, key, b), static_cast<std::size_t>(b.bytes));
+  write_output_files(dir, key, plan, [&](std::size_t i, const fs::path& path) {
+    mapped_output_file file(path, static_cast<std::size_t>(plan.buffers[i].bytes));
     buffers.memory().download(file.bytes().data(), buffers.data(i), file.bytes().size(),
-                              fmt::format("keeping {} for the verdict", b.param.name));
-  }
+                              fmt::format("keeping {} for the verdict", plan.buffers[i].param.name));
+  });
 }
 
 mapped_evidence read_evidence(const fs::path& dir, const evidence_key& key, const kernel::kernel_plan& plan,

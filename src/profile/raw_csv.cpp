@@ -19,27 +19,16 @@ constexpr std::size_t progress_every = 256;  // [launches]
 
 bool is_metric_column(const std::string& name) { return name.find("__") != std::string::npos; }
 
-// The details page names its metrics in a column ("Metric Name", "Metric Value"); the raw page
-// has a column per metric.
-bool is_details_header(const csv_record& record) {
-  bool has_name = false;
-  bool has_value = false;
-  for (const std::string& field : record) {
-    has_name = has_name || field == "Metric Name";
-    has_value = has_value || field == "Metric Value";
-  }
-  return has_name && has_value;
+// Whether the record has a field `a` and a field `b`.
+bool names_both(const csv_record& record, std::string_view a, std::string_view b) {
+  return std::find(record.begin(), record.end(), a) != record.end() &&
+         std::find(record.begin(), record.end(), b) != record.end();
 }
 
-bool is_header(const csv_record& record) {
-  bool has_id = false;
-  bool has_name = false;
-  for (const std::string& field : record) {
-    has_id = has_id || field == "ID";
-    has_name = has_name || field == "Kernel Name";
-  }
-  return has_id && has_name;
-}
+// The details page names its metrics in a column; the raw page has a column per metric.
+bool is_details_header(const csv_record& record) { return names_both(record, "Metric Name", "Metric Value"); }
+
+bool is_header(const csv_record& record) { return names_both(record, "ID", "Kernel Name"); }
 
 // The lines of `text` one at a time, without copying the text into lines first.
 class line_reader {
