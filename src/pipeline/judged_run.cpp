@@ -11,6 +11,7 @@
 #include "harness/result_fields.h"
 #include "pipeline/bench_preparation.h"
 #include "pipeline/output_verdict.h"
+#include "pipeline/reference_files.h"
 
 namespace kopt::pipeline {
 namespace fs = std::filesystem;
@@ -36,6 +37,8 @@ json run_judged(measuring_worker& worker, const harness::bench_job& job, const e
   const private_folder folder("kopt-evidence", "the kernel's and the reference's outputs");
   const evidence_folders folders{folder.path() / "kernel", folder.path() / "reference"};
 
+  // What the reference's side will load, fingerprinted before any code under test runs.
+  const std::optional<reference_files> held = has_reference ? std::optional<reference_files>(job) : std::nullopt;
   harness::bench_job kernel_job = job;
   kernel_job.role = "kernel";
   kernel_job.reference_library.clear();  // the reference is never loaded beside the kernel
@@ -56,7 +59,14 @@ json run_judged(measuring_worker& worker, const harness::bench_job& job, const e
   const std::string kernel_status = result.value("status", "");
   const bool compare = kernel_status == "ok" || (kernel_status == "failed" && !keys.empty());
   bool compared = false;
-  if (has_reference && compare) {
+  // Nothing of the kernel is left running now: a file it changed stays changed until loaded.
+  const std::optional<std::string> tampered = held ? held->changed() : std::nullopt;
+  if (tampered) {
+    fail(result, fmt::format("reference tampering: {} changed while the kernel's measuring process ran; the "
+                             "reference's side loads it, so the run cannot be judged (restore it: rebuild, or "
+                             "reinstall kopt)",
+                             *tampered));
+  } else if (has_reference && compare) {
     harness::bench_job reference_job = job;
     reference_job.role = "reference";
     reference_job.kernel_library.clear();  // nor the kernel beside the reference

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 
 #include <gtest/gtest.h>
 
@@ -226,6 +227,31 @@ TEST_F(BenchPipeline, AKernelThatFailsInItsOwnProcessBeforeKeepingAnythingNeverS
   EXPECT_EQ(outcome.document["reason"].get<std::string>().rfind("out of bounds:", 0), 0u);
   EXPECT_EQ(outcome.document["correctness"]["checked"], true);
   EXPECT_EQ(outcome.document["correctness"]["passed"], false);
+}
+
+// The kernel's process runs as kopt's user and could rewrite what the reference's side loads
+// next (here the reference's source; its library in the compile cache, kopt's runner and kopt
+// itself are held the same way): the parent sees the change and never starts the reference.
+TEST_F(BenchPipeline, AReferenceFileChangedWhileTheKernelRanFailsTheRunBeforeTheReferenceStarts) {
+  testing::scratch_dir sources;
+  const fs::path reference = sources.path() / "vector_add_ref.cu";
+  fs::copy_file(example("vector_add_ref.cu"), reference);
+  recorded_worker worker(recorded_h200(), [&](const harness::bench_job& job) {
+    if (!harness::is_reference_role(job)) {
+      std::ofstream(reference, std::ios::app) << "// the kernel was here\n";
+    }
+    return two_children(1.0f)(job);
+  });
+  bench_request request = vector_add(example("vector_add.cu"));
+  request.target.ref = reference;
+  const bench_outcome outcome = run_bench(request, worker);
+  EXPECT_EQ(worker.runs().size(), 1u) << "the reference must not run on a changed file";
+  EXPECT_EQ(outcome.status, exit_status::kernel_failed);
+  EXPECT_EQ(outcome.document["reason"].get<std::string>().rfind("reference tampering: " + reference.string() + " changed", 0),
+            0u)
+      << outcome.document["reason"];
+  EXPECT_EQ(outcome.document["correctness"]["passed"], false);
+  EXPECT_TRUE(outcome.document["kernel"].is_null()) << "a failed kernel has no timing figures";
 }
 
 TEST_F(BenchPipeline, AReferenceWhoseProcessDiesIsNamedAsTheReference) {
