@@ -15,7 +15,7 @@ import json
 import os
 import time
 
-from . import modules, torch_support
+from . import modules, torch_support, write_sandbox
 from .harness_abi import HarnessAbi
 from .json_files import read_json
 from .problems import UserCodeProblem, describe_exception, exception_detail
@@ -68,6 +68,7 @@ class TritonVersion:
         self.kernel_facts = []
         self.kwargs = None
         self.calls = 0
+        self.sandbox = None
         self.startup_s = time.perf_counter() - started
 
     def declared_problem(self):
@@ -123,6 +124,7 @@ class TritonVersion:
                            "launched_kernels": sorted(self.launched.names) if self.launched else []},
                 "signature": f"run_kernel{inspect.signature(self.kernel.run_kernel)}",
                 "dims": {d["name"]: dimension_value(d["value"]) for d in self.job["dims"]},
+                "sandbox": self.sandbox["description"] if self.sandbox else None,
                 "python_runner": {"torch": torch_support.torch_facts(self.torch),
                                   "overhead_s": {"startup_s": self.startup_s,
                                                  "total_s": time.perf_counter() - self.started}}}
@@ -131,6 +133,8 @@ class TritonVersion:
 def run(job_path, result_path):
     started = time.perf_counter()
     job = read_json(job_path)
+    # Before torch, Triton or the module is imported (so before any thread starts).
+    sandbox = None if job["profile_mode"] else write_sandbox.restrict_writes_to(write_sandbox.writable_folders(job, result_path))
     modules.check_triton_kernel(job["kernel_source"], job["reference_source"] or None)
     torch = torch_support.import_torch()
     triton = torch_support.import_triton()
@@ -138,6 +142,7 @@ def run(job_path, result_path):
     if device == "cuda":
         torch_support.require_gpu(torch)
     version = TritonVersion(job, torch, triton, device, started)
+    version.sandbox = sandbox
     declared = version.declared_problem()
     version.abi.run_kernel_job(job, declared, result_path, version.bind, version.call, version.facts)
     raise RuntimeError("kopt's harness library returned after running the job")  # it ends the process itself

@@ -13,7 +13,7 @@ that change with the seed) is a UserCodeProblem (exit 2)."""
 
 import os
 
-from . import modules, torch_support
+from . import modules, torch_support, write_sandbox
 from .harness_abi import HarnessAbi
 from .json_files import read_json, write_json_atomically
 from .problems import UserCodeProblem
@@ -83,6 +83,9 @@ def scalar_inputs(inputs, torch, where):
 
 def run(job_path, result_path):
     job = read_json(job_path)
+    # The kernel module's setup() may run here: writes only where this step needs to, from
+    # before torch or the module is imported.
+    sandbox = write_sandbox.restrict_writes_to(write_sandbox.writable_folders(job, result_path))
     path, owner = problem_owner(job)
     where = f"setup() in {path}"
     if owner == "kernel":
@@ -127,4 +130,4 @@ def run(job_path, result_path):
         t["values"] = value_facts(torch, kept[t["name"]]) if t["role"] != "out" else None
     write_json_atomically(result_path, {"status": "ok", "reason": "", "owner": owner, "module": path,
                                         "takes_seed": module.takes_seed, "order": order, "tensors": described,
-                                        "scalars": scalars})
+                                        "scalars": scalars, "sandbox": sandbox["description"]})

@@ -99,7 +99,10 @@ class bench_command final : public command {
       std::printf("kernel: %s on %s (%s)\n", m_target.kernel.c_str(), prepared.device.name.c_str(),
                   prepared.kernel_build.arch.name.c_str());
       print_bench_result(stdout, result, result.buffer_bytes);
-      if (m_level == verbosity::verbose) print_phases(stdout, result);
+      if (m_level == verbosity::verbose) {
+        print_phases(stdout, result);
+        if (result.sandbox.is_string()) std::printf("kernel's process sandbox: %s\n", result.sandbox.get<std::string>().c_str());
+      }
     }
     if (m_job.profile_mode && result.ok()) {
       std::printf("profile mode: %d call(s) of solve() ran inside the profiler window\n", m_job.profile_calls);

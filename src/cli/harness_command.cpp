@@ -4,19 +4,33 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cli/commands.h"
 #include "core/error.h"
 #include "core/files.h"
 #include "core/json_io.h"
 #include "core/result_seal.h"
+#include "core/write_sandbox.h"
 #include "harness/kernel_run.h"
 #include "harness/reference_run.h"
 
 namespace kopt::cli {
 namespace {
+
+namespace fs = std::filesystem;
+
+// Where the kernel's measuring process writes: its result (beside the job), the outputs it
+// keeps for the verdict, and what every process needs (devices, its /proc, temporary files).
+std::vector<fs::path> writable_folders(const harness::bench_job& job, const fs::path& result) {
+  std::vector<fs::path> folders = common_writable_folders();
+  folders.push_back(fs::absolute(result).parent_path());
+  if (!job.evidence_dir.empty()) folders.emplace_back(job.evidence_dir);
+  return folders;
+}
 
 class harness_command final : public command {
  public:
@@ -30,7 +44,12 @@ class harness_command final : public command {
     // Before anything of the code under test is loaded: the key kopt sealed this run with.
     const std::optional<std::string> key = take_result_key();
     const harness::bench_job job = harness::bench_job_from_json(read_json_file(m_job));
-    const json result = harness::is_reference_role(job) ? harness::run_reference_job(job) : harness::run_kernel_job(job);
+    // The kernel's process writes only where its run needs to, from before its library is
+    // loaded or any thread starts (a profile under ncu is left as ncu needs it).
+    std::optional<write_sandbox> sandbox;
+    if (!harness::is_reference_role(job) && !job.profile_mode) sandbox = restrict_writes_to(writable_folders(job, m_result));
+    json result = harness::is_reference_role(job) ? harness::run_reference_job(job) : harness::run_kernel_job(job);
+    if (sandbox) result["sandbox"] = sandbox->description;
     const std::string text = json_text(result);
     write_file_atomic(m_result, key ? sealed(*key, text) : text);
     // Leave at once: exit() would run the kernel library's destructors and atexit handlers,

@@ -68,6 +68,7 @@ bench_result bench_result_from_child(const json& r) {
   b.python_runner = value_of(r, "python_runner");
   b.buffer_bytes = optional_of<std::int64_t>(r, "buffer_bytes").value_or(0);
   b.phases_s = value_of(r, "phases_s");
+  b.sandbox = value_of(r, "sandbox");
   b.kernel_file = text_of(r, "kernel_file");
   b.reference_file = text_of(r, "reference_file");
   b.gpu_name = text_of(r, "gpu_name");
@@ -115,6 +116,7 @@ json to_json(const bench_result& b) {
               {"python_runner", b.python_runner},
               {"buffer_bytes", b.buffer_bytes},
               {"phases_s", b.phases_s},
+              {"sandbox", b.sandbox},
               {"kernel_file", b.kernel_file},
               {"reference_file", b.reference_file},
               {"gpu_name", b.gpu_name},

@@ -50,6 +50,7 @@ struct bench_result {
   json python_runner = nullptr;         // the runner of a Triton kernel (and its reference)
   std::int64_t buffer_bytes = 0;        // [bytes] the buffers one call touches (0 when unknown)
   json phases_s = nullptr;              // [s] where the wall time went, per process and step
+  json sandbox = nullptr;               // where the kernel's process could write (one line); null when not said
   // Provenance.
   std::string kernel_file;
   std::string reference_file;

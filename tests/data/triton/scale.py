@@ -38,7 +38,7 @@ def scale_kernel(x_ptr, y_ptr, n, limit, BLOCK: tl.constexpr, MODE: tl.constexpr
 
 MODES = {"correct": 0, "half": 0, "past_end": 0, "reads_output": 1, "inout": 1, "writes_input": 2, "nan": 3,
          "faults": 4, "hangs": 5, "patches_reference": 6, "seed_blind": 0, "tampers_problem": 6,
-         "detaches": 0, "forges_result": 0}
+         "detaches": 0, "forges_result": 0, "writes_file": 0}
 
 
 CALLS = [0]
@@ -92,6 +92,9 @@ def run_kernel(*, x, y, n, **_):
         zero_the_problems_inputs()
     if VARIANT == "forges_result":
         forge_the_result_and_leave()
+    if VARIANT == "writes_file":  # a file outside its run's folders (kopt's sandbox refuses it)
+        with open(os.environ["KOPT_TEST_VICTIM"], "w") as f:
+            f.write("the kernel was here\n")
     if VARIANT == "detaches":  # a process of its own session, to act once this one has ended
         import subprocess
         subprocess.Popen(["sleep", "41"], start_new_session=True, stdin=subprocess.DEVNULL,
