@@ -41,6 +41,7 @@ def writable_folders(job, result_path):
     outputs or inputs it keeps for the parent, Triton's cache for this run."""
     folders = [os.path.dirname(os.path.abspath(result_path))]
     if job.get("evidence_dir"):
+        os.makedirs(job["evidence_dir"], exist_ok=True)  # a folder that is not there cannot be allowed
         folders.append(job["evidence_dir"])
     if os.environ.get("TRITON_CACHE_DIR"):
         folders.append(os.environ["TRITON_CACHE_DIR"])

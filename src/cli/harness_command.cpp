@@ -28,7 +28,11 @@ namespace fs = std::filesystem;
 std::vector<fs::path> writable_folders(const harness::bench_job& job, const fs::path& result) {
   std::vector<fs::path> folders = common_writable_folders();
   folders.push_back(fs::absolute(result).parent_path());
-  if (!job.evidence_dir.empty()) folders.emplace_back(job.evidence_dir);
+  if (!job.evidence_dir.empty()) {
+    // Made now: a folder that is not there yet cannot be allowed (wherever the parent put it).
+    fs::create_directories(job.evidence_dir);
+    folders.emplace_back(job.evidence_dir);
+  }
   return folders;
 }
 
