@@ -85,11 +85,23 @@ mapped_evidence read_evidence(const fs::path& dir, const evidence_key& key, cons
                               const char* side) {
   mapped_evidence evidence;
   evidence.buffers.resize(plan.buffers.size());
+  // Files of the side's own, never links: a link would let a side's evidence be another's (the
+  // kernel's outputs read from the reference's files). The writers have ended: nothing changes
+  // between this look and the read.
+  std::error_code ec;
+  const fs::file_type folder = fs::symlink_status(dir / folder_name(key), ec).type();
+  if (folder != fs::file_type::directory && folder != fs::file_type::not_found) {
+    throw error(fmt::format("{} left {} as a link or a file, not a folder of its own", side, folder_name(key)));
+  }
   for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
     const auto& b = plan.buffers[i];
     if (!is_output(b)) continue;
     const fs::path path = output_file(dir, key, b);
-    std::error_code ec;
+    const fs::file_type type = fs::symlink_status(path, ec).type();
+    if (type != fs::file_type::regular && type != fs::file_type::not_found) {
+      throw error(fmt::format("{} left {} of {} as a link or special file, not a file of its own", side, b.param.name,
+                              folder_name(key)));
+    }
     const auto size = fs::file_size(path, ec);
     if (ec || static_cast<std::int64_t>(size) != b.bytes) {
       throw error(fmt::format("{} left {} of {} for {} ({} bytes expected)", side,

@@ -72,6 +72,11 @@ json run_judged(measuring_worker& worker, const harness::bench_job& job, const e
     reference_job.kernel_library.clear();  // nor the kernel beside the reference
     reference_job.evidence = keys;
     reference_job.evidence_dir = folders.reference.string();
+    // Made afresh now that nothing of the kernel runs: a file or link it planted there (to be
+    // written through by the reference, or linked to its own) is gone.
+    std::error_code ec;
+    fs::remove_all(folders.reference, ec);
+    fs::create_directories(folders.reference);
     reference_job.validation_only = kernel_status != "ok" || !result.contains("kernel");
     say(reference_job.validation_only ? "the reference's measuring process: its outputs"
                                       : "the reference's measuring process: its outputs, then its timing");

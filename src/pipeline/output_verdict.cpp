@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/error.h"
 #include "harness/output_checks.h"
 
 namespace kopt::pipeline {
@@ -65,7 +66,20 @@ void judge_outputs(json& result, const kernel::kernel_plan& plan, const std::vec
       }
       continue;
     }
-    const harness::mapped_evidence kernel_side = harness::read_evidence(folders->kernel, key, plan, "the kernel's measuring process");
+    harness::mapped_evidence kernel_side;
+    try {
+      kernel_side = harness::read_evidence(folders->kernel, key, plan, "the kernel's measuring process");
+    } catch (const error& e) {
+      // What the kernel's process left is missing, cut short or a link: its code had the folder
+      // to write in, so this is the code under test's doing, and the run's verdict.
+      if (outputs_passed) {
+        outputs_passed = false;
+        result["status"] = "failed";
+        result["reason"] = "evidence tampering: " + e.headline();
+        result.erase("detail");
+      }
+      break;
+    }
     const harness::mapped_evidence reference_side =
         harness::read_evidence(folders->reference, key, plan, "the reference's measuring process");
     const auto verdict = harness::compare_outputs(plan, kernel_side.buffers, reference_side.buffers, tolerances);
@@ -80,7 +94,7 @@ void judge_outputs(json& result, const kernel::kernel_plan& plan, const std::vec
       result.erase("detail");
     }
   }
-  if (folders != nullptr && compared == 0 && ok_so_far) {
+  if (folders != nullptr && compared == 0 && ok_so_far && outputs_passed) {
     outputs_passed = false;
     result["status"] = "failed";
     result["reason"] = "nothing was compared: the kernel's measuring process kept no outputs (a kopt bug: "

@@ -40,6 +40,30 @@ TEST(EvidenceFiles, OutputsComeBackAsTheyWereLeft) {
   EXPECT_EQ(back.buffers[1][19], std::byte{0x5a});
 }
 
+// A side's evidence is files of its own: a link (to the other side's files, say) is refused.
+TEST(EvidenceFiles, ALinkedFileOrFolderIsRefused) {
+  testing::scratch_dir dir;
+  const kernel::kernel_plan plan = axpy_plan();
+  const evidence_key seed{evidence_key::kind::seed, 0, "before timing"};
+  write_evidence(dir.path() / "elsewhere", seed, plan, outputs_of(plan, std::byte{1}));
+  fs::create_directories(dir.path() / "kernel" / "seed_0");
+  fs::create_symlink(dir.path() / "elsewhere" / "seed_0" / "y.out.bin", dir.path() / "kernel" / "seed_0" / "y.out.bin");
+  try {
+    read_evidence(dir.path() / "kernel", seed, plan, "the kernel's measuring process");
+    FAIL() << "a linked file must be refused";
+  } catch (const error& e) {
+    EXPECT_EQ(e.headline(), "the kernel's measuring process left y of seed_0 as a link or special file, not a file of its own");
+  }
+  const evidence_key call{evidence_key::kind::call, 3, "timed"};
+  fs::create_directory_symlink(dir.path() / "elsewhere" / "seed_0", dir.path() / "kernel" / "call_3");
+  try {
+    read_evidence(dir.path() / "kernel", call, plan, "the kernel's measuring process");
+    FAIL() << "a linked folder must be refused";
+  } catch (const error& e) {
+    EXPECT_EQ(e.headline(), "the kernel's measuring process left call_3 as a link or a file, not a folder of its own");
+  }
+}
+
 TEST(EvidenceFiles, AMissingOrTruncatedFileNamesTheSideAndTheKey) {
   testing::scratch_dir dir;
   const kernel::kernel_plan plan = axpy_plan();

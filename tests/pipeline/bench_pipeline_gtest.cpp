@@ -254,6 +254,56 @@ TEST_F(BenchPipeline, AReferenceFileChangedWhileTheKernelRanFailsTheRunBeforeThe
   EXPECT_TRUE(outcome.document["kernel"].is_null()) << "a failed kernel has no timing figures";
 }
 
+// A kernel that computes nothing and leaves links to where the reference's outputs will be:
+// read through, the parent would compare the reference with itself. Links are refused.
+TEST_F(BenchPipeline, AKernelWhoseOutputsAreLinksToTheReferencesFilesFails) {
+  recorded_worker worker(recorded_h200(), [](const harness::bench_job& job) {
+    if (harness::is_reference_role(job)) return two_children(1.0f)(job);
+    wrapped_child_run run = two_children(7.0f)(job);  // its own outputs are wrong
+    const json& result = *run.result;
+    for (const auto& key : harness::evidence_keys_from_json(result["evidence"])) {
+      const fs::path own = fs::path(job.evidence_dir) / harness::folder_name(key) / "C.out.bin";
+      fs::remove(own);
+      fs::create_symlink(fs::path("../..") / "reference" / harness::folder_name(key) / "C.out.bin", own);
+    }
+    return run;
+  });
+  const bench_outcome outcome = run_bench(vector_add(example("vector_add.cu")), worker);
+  ASSERT_EQ(worker.runs().size(), 2u);
+  EXPECT_EQ(outcome.status, exit_status::kernel_failed);
+  EXPECT_EQ(outcome.document["reason"].get<std::string>().rfind("evidence tampering: the kernel's measuring process left C "
+                                                                "of seed_0 as a link",
+                                                                0),
+            0u)
+      << outcome.document["reason"];
+  EXPECT_EQ(outcome.document["correctness"]["passed"], false);
+}
+
+// A kernel that plants the reference's output file ahead of it and hard-links its own to it:
+// the reference's folder is made afresh once the kernel's process has ended, so the kernel's
+// file keeps its own (wrong) outputs.
+TEST_F(BenchPipeline, FilesAKernelPlantsInTheReferencesFolderAreGoneBeforeTheReferenceRuns) {
+  recorded_worker worker(recorded_h200(), [](const harness::bench_job& job) {
+    if (harness::is_reference_role(job)) return two_children(1.0f)(job);
+    wrapped_child_run run = two_children(7.0f)(job);
+    const json& result = *run.result;
+    const fs::path reference_folder = fs::path(job.evidence_dir).parent_path() / "reference";
+    for (const auto& key : harness::evidence_keys_from_json(result["evidence"])) {
+      const fs::path planted = reference_folder / harness::folder_name(key) / "C.out.bin";
+      fs::create_directories(planted.parent_path());
+      const fs::path own = fs::path(job.evidence_dir) / harness::folder_name(key) / "C.out.bin";
+      fs::copy_file(own, planted);
+      fs::remove(own);
+      fs::create_hard_link(planted, own);
+    }
+    return run;
+  });
+  const bench_outcome outcome = run_bench(vector_add(example("vector_add.cu")), worker);
+  EXPECT_EQ(outcome.status, exit_status::kernel_failed);
+  EXPECT_EQ(outcome.document["reason"].get<std::string>().rfind("validation failed (seed 0): wrong values: C:", 0), 0u)
+      << outcome.document["reason"];
+}
+
 TEST_F(BenchPipeline, AReferenceWhoseProcessDiesIsNamedAsTheReference) {
   recorded_worker worker(recorded_h200(), [](const harness::bench_job& job) {
     if (!harness::is_reference_role(job)) return two_children(1.0f)(job);
