@@ -237,6 +237,13 @@ TEST(CudaIntegrity, TimerTamperingAdaptive) {
   expect_failure(bench("20_timer_tampering_adaptive.cu"), "failed", {"no write:"});
 }
 
+TEST(CudaIntegrity, TimerTamperingEvidenceLinks) {
+  // Computes nothing, and from a thread replaces each output file its process keeps for the
+  // verdict with a link to the reference's file for the same inputs: read through the links,
+  // the parent would compare the reference with itself.
+  expect_failure(bench("20_evidence_links.cu"), "failed", {"evidence tampering:"});
+}
+
 // 21. library call: timed honestly (cuBLAS's kernels count) and flagged.
 TEST(CudaIntegrity, LibraryCallNaive) { expect_flagged(bench("21_library_call_naive.cu"), "library call:"); }
 
