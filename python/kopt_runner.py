@@ -13,6 +13,13 @@ kopt starts it; users never call it. Commands:
                                  (kopt_runtime/triton_job.py)
   reference REQUEST RESULT       a Python reference, for a CUDA kernel or a Triton module
                                  (kopt_runtime/reference_job.py)
+  --gated [--writes DIR]... MODULE...
+                                 start now, run later: restrict writes to the DIRs (as the
+                                 command would, before any thread starts), import the trusted
+                                 MODULEs (torch, triton) while kopt does other work, then read
+                                 one line from standard input, a JSON array of one of the
+                                 commands above, and run it; leave at once on end-of-file (kopt
+                                 no longer needs this process)
 
 Exit status: 0 done (a failing kernel is a result, not an exit status); 2 the user's module is
 at fault (first line of stderr names the problem, a traceback may follow); 1 anything else."""
@@ -55,5 +62,42 @@ def main(argv):
     return 0
 
 
+def gated(args):
+    """Restricts writes where asked, imports the trusted modules asked for (nothing of the
+    user's), then waits for kopt's go line. Importing torch or Triton touches no GPU: CUDA
+    starts at its first use. The sandbox comes first because torch starts a thread as it loads,
+    and a thread started before the sandbox would be outside it."""
+    import importlib
+    import json
+    writes, preload = [], []
+    while args:
+        if args[0] == "--writes" and len(args) >= 2:
+            writes.append(args[1])
+            args = args[2:]
+        else:
+            preload.append(args[0])
+            args = args[1:]
+    if writes:
+        from kopt_runtime import write_sandbox
+        for folder in writes:
+            os.makedirs(folder, exist_ok=True)  # a folder that is not there cannot be allowed
+        write_sandbox.restrict_writes_to(writes)
+    for name in preload:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass  # the command itself will say so, in its own words
+    line = sys.stdin.readline()
+    if not line:
+        return 0
+    argv = json.loads(line)
+    if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
+        print("kopt_runner.py --gated: the go line is not a JSON array of strings", file=sys.stderr)
+        return 1
+    return main(argv)
+
+
 if __name__ == "__main__":
+    if len(sys.argv) >= 2 and sys.argv[1] == "--gated":
+        sys.exit(gated(sys.argv[2:]))
     sys.exit(main(sys.argv[1:]))

@@ -3,6 +3,7 @@
 // problem (its message on stderr). A kernel that kills this process leaves no RESULT.
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -16,6 +17,7 @@
 #include "core/result_seal.h"
 #include "core/write_sandbox.h"
 #include "harness/kernel_run.h"
+#include "harness/prestarted_runner.h"
 #include "harness/reference_run.h"
 
 namespace kopt::cli {
@@ -36,10 +38,26 @@ std::vector<fs::path> writable_folders(const harness::bench_job& job, const fs::
   return folders;
 }
 
+// Blocks until the parent's go line (true) or the end of standard input (false: the parent
+// dropped this process, or died).
+bool go_line_came() {
+  char c = 0;
+  while (true) {
+    const ssize_t n = ::read(STDIN_FILENO, &c, 1);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    if (c == '\n') return true;
+  }
+}
+
 class harness_command final : public command {
  public:
   void configure(CLI::App& sub) override {
     sub.group("");  // hidden
+    // Started ahead by the parent (measuring_worker::prestart): wait for its go line.
+    sub.add_flag("--gated", m_gated, "wait for a line on standard input before reading the job");
+    sub.add_option("--python", m_python, "with --gated: start this Python's runner now");
+    sub.add_option("--runner", m_runner, "with --gated: kopt's Python runner");
     sub.add_option("job", m_job, "job file written by kopt bench")->required();
     sub.add_option("result", m_result, "where to write the result")->required();
   }
@@ -47,6 +65,15 @@ class harness_command final : public command {
   int run() override {
     // Before anything of the code under test is loaded: the key kopt sealed this run with.
     const std::optional<std::string> key = take_result_key();
+    if (m_gated) {
+      if (!m_python.empty() && !m_runner.empty()) harness::prestart_python_runner(m_python, m_runner);
+      if (!go_line_came()) {
+        // The parent did not need this process after all: nothing was read, nothing is written.
+        harness::drop_prestarted_runner();
+        std::fflush(nullptr);
+        ::_exit(static_cast<int>(exit_status::ok));
+      }
+    }
     const harness::bench_job job = harness::bench_job_from_json(read_json_file(m_job));
     // The kernel's process writes only where its run needs to, from before its library is
     // loaded or any thread starts (a profile under ncu is left as ncu needs it).
@@ -56,6 +83,7 @@ class harness_command final : public command {
     if (sandbox) result["sandbox"] = sandbox->description;
     const std::string text = json_text(result);
     write_file_atomic(m_result, key ? sealed(*key, text) : text);
+    harness::drop_prestarted_runner();  // not taken (the reference failed before it), or ended
     // Leave at once: exit() would run the kernel library's destructors and atexit handlers,
     // which could rewrite the result just written (EXPLOITS.md #20).
     std::fflush(nullptr);
@@ -65,6 +93,9 @@ class harness_command final : public command {
  private:
   std::string m_job;
   std::string m_result;
+  bool m_gated = false;
+  std::string m_python;
+  std::string m_runner;
 };
 
 }  // namespace

@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <filesystem>
+#include <mutex>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -31,6 +33,14 @@ std::string file_text(const fs::path& path) {
   }
   ::close(fd);
   return text;
+}
+
+std::mutex kept_mutex;
+std::set<pid_t> kept_children;
+
+bool is_kept(pid_t pid) {
+  const std::lock_guard lock(kept_mutex);
+  return kept_children.count(pid) != 0;
 }
 
 struct process_ids {
@@ -71,13 +81,25 @@ std::vector<pid_t> children_of_this_process(std::vector<std::string>& described,
     if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
     const process_ids ids = ids_of(name);
     if (ids.parent != self) continue;
-    found.push_back(static_cast<pid_t>(std::stol(name)));  // digits only, checked above
+    const auto pid = static_cast<pid_t>(std::stol(name));  // digits only, checked above
+    if (is_kept(pid)) continue;
+    found.push_back(pid);
     if (killed_group == 0 || ids.group != killed_group) described.push_back(fmt::format("{} {}", name, command_line(name)));
   }
   return found;
 }
 
 }  // namespace
+
+void keep_as_own_child(int pid) {
+  const std::lock_guard lock(kept_mutex);
+  kept_children.insert(pid);
+}
+
+void release_own_child(int pid) {
+  const std::lock_guard lock(kept_mutex);
+  kept_children.erase(pid);
+}
 
 void adopt_orphans() { ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
 

@@ -10,13 +10,18 @@
 
 namespace kopt {
 
+// Children this process started to run later (core/gated_process.h): not orphans, and left
+// alone by kill_adopted_orphans while kept. Thread-safe.
+void keep_as_own_child(int pid);
+void release_own_child(int pid);
+
 // Makes every orphaned descendant of this process its child (PR_SET_CHILD_SUBREAPER).
 void adopt_orphans();
 
 // Kills (SIGKILL) and reaps every child of this process that was adopted as an orphan, and
 // their own children as they are adopted in turn; "4242 sleep 60" for each, except those of
 // process group `killed_group` (kopt ended that group itself: a timeout, a cancellation; 0:
-// none). Call it when this process has no child of its own running.
+// none). Call it when this process has no child of its own running other than those kept.
 std::vector<std::string> kill_adopted_orphans(int killed_group = 0);
 
 }  // namespace kopt

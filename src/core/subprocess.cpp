@@ -19,6 +19,7 @@
 
 #include "core/cancellation.h"
 #include "core/orphans.h"
+#include "core/process_spawn.h"
 
 extern char** environ;
 
@@ -120,29 +121,32 @@ std::vector<char*> pointers_to(std::vector<std::string>& strings) {
 
 }  // namespace
 
-process_result run_process(const process_request& request) {
-  process_result result;
-  const auto start_time = clock_type::now();
+spawned_process spawn_process(const process_request& request, int stdin_fd, process_result& result) {
+  spawned_process spawned;
   if (request.argv.empty()) {
     result.start_error = "empty command";
-    return result;
+    return spawned;
   }
   const std::optional<fs::path> program = find_executable(request.argv[0]);
   if (!program) {
     result.start_error = fmt::format("{} not found or not executable", request.argv[0]);
-    return result;
+    return spawned;
   }
 
   pipe_pair out_pipe;
   pipe_pair err_pipe;
   if (!out_pipe.open() || !err_pipe.open()) {
     result.start_error = fmt::format("pipe: {}", std::strerror(errno));
-    return result;
+    return spawned;
   }
 
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  if (stdin_fd >= 0) {
+    posix_spawn_file_actions_adddup2(&actions, stdin_fd, 0);
+  } else {
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  }
   posix_spawn_file_actions_adddup2(&actions, out_pipe.fds[1], 1);
   posix_spawn_file_actions_adddup2(&actions, err_pipe.fds[1], 2);
   for (const auto& [here, there] : request.pass_fds) posix_spawn_file_actions_adddup2(&actions, here, there);
@@ -172,18 +176,26 @@ process_result run_process(const process_request& request) {
   posix_spawnattr_destroy(&attributes);
   if (spawn_rc != 0) {
     result.start_error = fmt::format("{}: {}", program->string(), std::strerror(spawn_rc));
-    return result;
+    return spawned;
   }
   result.started = true;
-  out_pipe.close_end(1);
-  err_pipe.close_end(1);
+  spawned.pid = pid;
+  spawned.out = out_pipe.fds[0];
+  spawned.err = err_pipe.fds[0];
+  out_pipe.fds[0] = -1;  // now the spawned_process's
+  err_pipe.fds[0] = -1;
+  return spawned;
+}
 
+void wait_for_process(spawned_process& spawned, const process_request& request,
+                      std::chrono::steady_clock::time_point start_time, process_result& result) {
+  const pid_t pid = spawned.pid;
   const bool has_deadline = request.timeout.count() > 0;
   const auto deadline = start_time + request.timeout;
   // With ends_with_program, a pidfd tells when the program itself has exited (-1 where the
   // kernel has no pidfd_open: then, as otherwise, reading ends when the pipes close).
   const int exit_fd = request.ends_with_program ? static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)) : -1;
-  std::array<pollfd, 3> polls{pollfd{out_pipe.fds[0], POLLIN, 0}, pollfd{err_pipe.fds[0], POLLIN, 0},
+  std::array<pollfd, 3> polls{pollfd{spawned.out, POLLIN, 0}, pollfd{spawned.err, POLLIN, 0},
                               pollfd{exit_fd, POLLIN, 0}};
   std::array<std::string*, 2> sinks{&result.stdout_text, &result.stderr_text};
   int open_streams = 2;
@@ -230,6 +242,7 @@ process_result run_process(const process_request& request) {
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  spawned.pid = -1;
   // Grandchildren that inherited the pipes would otherwise outlive a timed-out run.
   if (result.timed_out || result.cancelled) ::kill(-pid, SIGKILL);
   if (exit_fd >= 0) ::close(exit_fd);
@@ -239,6 +252,25 @@ process_result run_process(const process_request& request) {
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.term_signal = WTERMSIG(status);
   result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(clock_type::now() - start_time);
+}
+
+spawned_process::~spawned_process() {
+  if (pid > 0) {
+    // Never waited for (a gate never opened): it ends with its group, and is reaped.
+    ::kill(-pid, SIGKILL);
+    while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+  }
+  if (out >= 0) ::close(out);
+  if (err >= 0) ::close(err);
+}
+
+process_result run_process(const process_request& request) {
+  process_result result;
+  const auto start_time = clock_type::now();
+  spawned_process spawned = spawn_process(request, -1, result);
+  if (!result.started) return result;
+  wait_for_process(spawned, request, start_time, result);
   return result;
 }
 

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "core/phase_clock.h"
+#include "core/private_folder.h"
+
 #include "pipeline/judged_run.h"
 #include "pipeline/sanitizer_pass.h"
 
@@ -33,7 +36,18 @@ bench_outcome run_bench(const bench_request& request, measuring_worker& worker) 
   if (!request.sanitize.empty()) check_sanitizer_tool(request.sanitize);
   bench_outcome outcome;
   harness::bench_job job = request.job;
-  outcome.prepared = prepare_bench(request.target, job, worker);
+  // A reference's process started ahead and not taken (a failed build, a kernel that failed
+  // before the reference was needed) ends with this run.
+  struct prestart_end {
+    measuring_worker& worker;
+    ~prestart_end() { worker.drop_prestarted(); }
+  } prestarted{worker};
+  phase_clock clock;
+  // Made first: a measuring process started ahead is allowed to write its outputs there.
+  const private_folder evidence("kopt-evidence", "the kernel's and the reference's outputs");
+  const evidence_folders folders{evidence.path() / "kernel", evidence.path() / "reference"};
+  outcome.prepared = prepare_bench(request.target, job, worker, &folders);
+  clock.done("preparation");  // planning, checks, the GPU probe, builds (or the compile cache)
   if (outcome.prepared.failed_build) {
     outcome.result.status = "failed";
     outcome.result.reason = "compile failed: " + outcome.prepared.failed_build->result.failure_reason;
@@ -58,11 +72,14 @@ bench_outcome run_bench(const bench_request& request, measuring_worker& worker) 
   if (!request.sanitize.empty()) {
     outcome.sanitizer =
         run_sanitizer_pass(worker, request.sanitize, job, outcome.prepared.device, request.target.timeout_s);
+    clock.done("sanitizer_pass");
   }
   json result = outcome.sanitizer.is_null() || outcome.sanitizer["status"] == "clean"
-                    ? run_judged(worker, job, outcome.prepared.device, request.target.timeout_s, request.progress)
+                    ? run_judged(worker, job, outcome.prepared.device, request.target.timeout_s, folders, request.progress)
                     : sanitizer_failure(outcome.sanitizer);
   if (!outcome.sanitizer.is_null()) result["sanitizer"] = outcome.sanitizer;
+  if (!result.contains("phases_s") || !result["phases_s"].is_object()) result["phases_s"] = json::object();
+  result["phases_s"].update(clock.phases());
   add_provenance(result, outcome.prepared, job);
   outcome.result = bench_result_from_child(result);
   outcome.result.backend = std::string(kernel::to_string(outcome.prepared.plan.backend));

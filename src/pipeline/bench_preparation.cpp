@@ -49,7 +49,8 @@ kernel::kernel_plan plan_target(const bench_target& options) {
                              options.defines);
 }
 
-prepared_bench prepare_bench(const bench_target& options, harness::bench_job& job, measuring_worker& worker) {
+prepared_bench prepare_bench(const bench_target& options, harness::bench_job& job, measuring_worker& worker,
+                             const evidence_folders* prestart) {
   prepared_bench p;
   p.kernel_file = fs::absolute(options.kernel);
   p.plan = plan_target(options);
@@ -96,6 +97,20 @@ prepared_bench prepare_bench(const bench_target& options, harness::bench_job& jo
   job.ptr_size = options.ptr_size;
   job.own_flag_names = options.own_flag_names;
   job.defines = options.defines;
+  if (prestart != nullptr) {
+    // The jobs as run_judged will give them, as far as they are known now.
+    if (triton) {
+      harness::bench_job kernel_job = job;
+      kernel_job.role = "kernel";
+      kernel_job.evidence_dir = p.ref_file.empty() ? "" : prestart->kernel.string();
+      worker.prestart(kernel_job, p.device);
+    }
+    if (p.ref_file.extension() == ".py") {
+      harness::bench_job reference_job = job;
+      reference_job.role = "reference";
+      worker.prestart(reference_job, p.device);
+    }
+  }
   if (triton) {
     // Triton compiles when run_kernel() first launches, inside the measuring process.
     p.kernel_build.arch = compile::default_arch(p.device.capability);

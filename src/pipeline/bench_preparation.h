@@ -18,6 +18,7 @@
 #include "kernel/buffer_plan.h"
 #include "kernel/dimensions.h"
 #include "pipeline/measuring_worker.h"
+#include "pipeline/output_verdict.h"
 
 namespace kopt::pipeline {
 
@@ -66,8 +67,12 @@ kernel::kernel_plan plan_target(const bench_target& target);
 
 // Plans, checks the reference, finds the GPU (through `worker`) and builds (for a Triton
 // kernel: runs the problem step instead); fills the job's sources, libraries, dimensions and
-// Triton problem. Throws kopt::error for usage and environment problems.
-prepared_bench prepare_bench(const bench_target& target, harness::bench_job& job, measuring_worker& worker);
+// Triton problem. Throws kopt::error for usage and environment problems. With `prestart`
+// (the folders the judged run will use), the measuring processes whose start-up is slow (a
+// Python reference's, a Triton kernel's) are asked of the worker as soon as the GPU is known
+// (measuring_worker::prestart), to start up while the rest goes on.
+prepared_bench prepare_bench(const bench_target& target, harness::bench_job& job, measuring_worker& worker,
+                             const evidence_folders* prestart = nullptr);
 
 // Which side a measuring child runs, for the messages when it dies or hangs.
 enum class measuring_side { kernel, reference, problem };

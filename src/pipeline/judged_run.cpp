@@ -6,7 +6,6 @@
 
 #include "core/error.h"
 #include "core/phase_clock.h"
-#include "core/private_folder.h"
 #include "harness/job_problem.h"
 #include "harness/result_fields.h"
 #include "pipeline/bench_preparation.h"
@@ -25,7 +24,7 @@ void fail(json& result, const std::string& reason) {
 }  // namespace
 
 json run_judged(measuring_worker& worker, const harness::bench_job& job, const env::gpu_device& device, int timeout_s,
-                const std::function<void(const std::string&)>& progress) {
+                const evidence_folders& folders, const std::function<void(const std::string&)>& progress) {
   const auto say = [&](const std::string& step) {
     if (progress) progress(step);
   };
@@ -34,8 +33,6 @@ json run_judged(measuring_worker& worker, const harness::bench_job& job, const e
   // The parent's own plan: from the sources for CUDA, from the job's problem for Triton.
   const harness::job_problem problem(job);
   const kernel::kernel_plan& plan = problem.plan();
-  const private_folder folder("kopt-evidence", "the kernel's and the reference's outputs");
-  const evidence_folders folders{folder.path() / "kernel", folder.path() / "reference"};
 
   // What the reference's side will load, fingerprinted before any code under test runs.
   const std::optional<reference_files> held = has_reference ? std::optional<reference_files>(job) : std::nullopt;

@@ -13,6 +13,7 @@
 #include "env/gpu_probe.h"
 #include "harness/bench_job.h"
 #include "pipeline/measuring_worker.h"
+#include "pipeline/output_verdict.h"
 
 namespace kopt::pipeline {
 
@@ -20,8 +21,10 @@ namespace kopt::pipeline {
 // its problem (the problem step's, triton_problem_step.h): both children make their inputs
 // from it, and the reference's checks that the kernel's did not change its files. Throws
 // kopt::error as run_measuring_child does.
+// `folders`: where each side's outputs go, under a private folder the caller made (and removes)
+// before anything started, so that a process started ahead can be allowed to write there.
 // `progress` (may be empty) is told as each of the three steps begins.
 json run_judged(measuring_worker& worker, const harness::bench_job& job, const env::gpu_device& device, int timeout_s,
-                const std::function<void(const std::string&)>& progress = {});
+                const evidence_folders& folders, const std::function<void(const std::string&)>& progress = {});
 
 }  // namespace kopt::pipeline

@@ -6,11 +6,13 @@
 #include <ctime>
 #include <filesystem>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "core/file_lock.h"
 #include "core/files.h"
+#include "core/gated_process.h"
 #include "core/install_layout.h"
 #include "kernel/buffer_plan.h"
 #include "pipeline/child_seal.h"
@@ -20,23 +22,24 @@ namespace kopt::pipeline {
 namespace fs = std::filesystem;
 namespace {
 
-class process_worker final : public measuring_worker {
- public:
-  env::gpu_probe_result probe_gpus() override { return env::probe_gpus(); }
+// What the parent hands one measuring child: its folder, job and result files, the request
+// that starts it and the seal its result must carry.
+struct child_launch {
+  fs::path work;
+  fs::path job_file;
+  fs::path result_file;
+  process_request request;
+  child_seal seal;
 
-  wrapped_child_run run(const std::vector<std::string>& wrapper, const harness::bench_job& job,
-                        const env::gpu_device& device, int timeout_s) override {
-    const fs::path work = cache_root() / "bench" / fmt::format("{}-{}", ::getpid(), std::time(nullptr));
-    const fs::path job_file = work / "job.json";
-    const fs::path result_file = work / "result.json";
-    write_json_file(job_file, harness::to_json(job));
-    // One measuring kopt per GPU at a time: two would slow each other down.
-    file_lock gpu_lock(cache_root() / "locks" / fmt::format("{}.lock", device.uuid));
-    if (!gpu_lock.try_lock()) {
-      std::fprintf(stderr, "kopt: another kopt is measuring on %s; waiting for it\n", device.uuid.c_str());
-      gpu_lock.lock();
-    }
+  child_launch(const std::vector<std::string>& wrapper, const harness::bench_job& job, const env::gpu_device& device,
+               const std::vector<std::string>& child_argv_prefix)
+      : work(cache_root() / "bench" / fmt::format("{}-{}-{}", ::getpid(), std::time(nullptr), next_number())),
+        job_file(work / "job.json"),
+        result_file(work / "result.json"),
+        seal(result_is_sealed(wrapper, job)) {
+    fs::create_directories(work);
     std::vector<std::string> argv = wrapper;
+    argv.insert(argv.end(), child_argv_prefix.begin(), child_argv_prefix.end());
     const std::vector<std::string> child = measuring_child_argv(job, job_file.string(), result_file.string());
     argv.insert(argv.end(), child.begin(), child.end());
     // The child sees exactly the chosen GPU as device 0, so the kernel's runtime uses it.
@@ -51,20 +54,127 @@ class process_worker final : public measuring_worker {
     const bool reference_side =
         harness::is_reference_role(job) || (harness::is_problem_role(job) && job.problem_owner != "kernel");
     if (reference_side) unset = variables_to_clear_for_reference();
-    wrapped_child_run run;
-    process_request request{.argv = argv,
-                            .extra_env = env,
-                            .unset_env = unset,
-                            .timeout = std::chrono::seconds(timeout_s),
-                            .ends_with_program = true};
-    const child_seal seal(result_is_sealed(wrapper, job));
+    request = process_request{.argv = argv, .extra_env = env, .unset_env = unset, .ends_with_program = true};
     seal.prepare(request);
-    run.process = run_process(request);
-    run.result = seal.read(result_file, run.forged_result);
+  }
+  ~child_launch() {
     std::error_code ec;
     fs::remove_all(work, ec);
+  }
+  child_launch(const child_launch&) = delete;
+  child_launch& operator=(const child_launch&) = delete;
+
+  // The job as it is now, in a file made afresh (nothing planted at its name is written through).
+  void write_job(const harness::bench_job& job) const {
+    std::error_code ec;
+    fs::remove(job_file, ec);
+    fs::remove(result_file, ec);
+    write_json_file(job_file, harness::to_json(job));
+  }
+
+ private:
+  static int next_number() {
+    static int number = 0;
+    return ++number;
+  }
+};
+
+// A measuring process started ahead (prestart()), the job it was for and the line that opens
+// its gate.
+struct prestarted_child {
+  harness::bench_job job;
+  std::string device_uuid;
+  std::unique_ptr<child_launch> launch;
+  std::unique_ptr<gated_process> process;
+  std::string go_line;
+
+  bool serves(const std::vector<std::string>& wrapper, const harness::bench_job& other,
+              const env::gpu_device& device) const {
+    return wrapper.empty() && other.role == job.role && other.backend == job.backend && device.uuid == device_uuid &&
+           other.kernel_source == job.kernel_source && other.reference_source == job.reference_source &&
+           other.python == job.python && other.python_runner == job.python_runner &&
+           other.evidence_dir == job.evidence_dir && other.profile_mode == job.profile_mode && process->waiting();
+  }
+};
+
+bool is_python_reference(const harness::bench_job& job) {
+  return harness::is_reference_role(job) && harness::has_python_reference(job);
+}
+
+bool is_triton_kernel(const harness::bench_job& job) {
+  return is_triton(job) && !harness::is_reference_role(job) && !harness::is_problem_role(job) && !job.profile_mode;
+}
+
+class process_worker final : public measuring_worker {
+ public:
+  env::gpu_probe_result probe_gpus() override { return env::probe_gpus(); }
+
+  void prestart(const harness::bench_job& job, const env::gpu_device& device) override {
+    // A .cu reference's or a CUDA kernel's process starts in milliseconds: nothing to gain.
+    if (!is_python_reference(job) && !is_triton_kernel(job)) return;
+    auto launch = std::make_unique<child_launch>(std::vector<std::string>{}, job, device,
+                                                 std::vector<std::string>{});
+    std::string go_line;
+    std::chrono::milliseconds grace{0};
+    std::vector<std::string>& argv = launch->request.argv;
+    if (is_python_reference(job)) {
+      // `kopt harness --gated --python PY --runner R JOB RESULT`: the runner's path and Python
+      // travel on the command line, where the code under test cannot change them. Dropped
+      // unopened, the harness ends its own runner before it leaves (grace): a runner it left
+      // behind would be adopted by kopt and taken for a process the next version left running.
+      argv.insert(argv.begin() + 2, {"--gated", "--python", job.python, "--runner", job.python_runner});
+      go_line = "go";
+      grace = std::chrono::seconds(5);
+    } else {
+      // The Triton runner restricts its writes to where this run's kernel process may write
+      // before torch starts a thread, then loads torch and Triton, and waits for its command.
+      go_line = json(std::vector<std::string>(argv.begin() + 2, argv.end())).dump();
+      argv.resize(2);
+      argv.insert(argv.end(), {"--gated", "--writes", launch->work.string()});
+      if (!job.evidence_dir.empty()) argv.insert(argv.end(), {"--writes", job.evidence_dir});
+      argv.insert(argv.end(), {"torch", "triton"});
+    }
+    auto process = std::make_unique<gated_process>(launch->request, grace);
+    if (!process->started()) return;  // run() will start one the usual way and say why it cannot
+    m_prestarted.push_back(prestarted_child{job, device.uuid, std::move(launch), std::move(process), go_line});
+  }
+
+  void drop_prestarted() override { m_prestarted.clear(); }
+
+  wrapped_child_run run(const std::vector<std::string>& wrapper, const harness::bench_job& job,
+                        const env::gpu_device& device, int timeout_s) override {
+    std::optional<prestarted_child> prestarted;
+    for (auto it = m_prestarted.begin(); it != m_prestarted.end(); ++it) {
+      if (it->serves(wrapper, job, device)) {
+        prestarted = std::move(*it);
+        m_prestarted.erase(it);
+        break;
+      }
+    }
+    std::unique_ptr<child_launch> own;
+    if (!prestarted) own = std::make_unique<child_launch>(wrapper, job, device, std::vector<std::string>{});
+    const child_launch& launch = prestarted ? *prestarted->launch : *own;
+    launch.write_job(job);
+    // One measuring kopt per GPU at a time: two would slow each other down.
+    file_lock gpu_lock(cache_root() / "locks" / fmt::format("{}.lock", device.uuid));
+    if (!gpu_lock.try_lock()) {
+      std::fprintf(stderr, "kopt: another kopt is measuring on %s; waiting for it\n", device.uuid.c_str());
+      gpu_lock.lock();
+    }
+    wrapped_child_run run;
+    if (prestarted) {
+      run.process = prestarted->process->open(prestarted->go_line, std::chrono::seconds(timeout_s));
+    } else {
+      process_request request = launch.request;
+      request.timeout = std::chrono::seconds(timeout_s);
+      run.process = run_process(request);
+    }
+    run.result = launch.seal.read(launch.result_file, run.forged_result);
     return run;
   }
+
+ private:
+  std::vector<prestarted_child> m_prestarted;
 };
 
 }  // namespace

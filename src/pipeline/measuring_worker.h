@@ -34,6 +34,22 @@ class measuring_worker {
   // The GPUs the worker can measure on.
   virtual env::gpu_probe_result probe_gpus() = 0;
 
+  // Starts now, held at a gate, the measuring child that `job` will need later, so that its
+  // slow start-up (Python importing torch and Triton) overlaps the build, the problem step and
+  // the kernel's process. Only code kopt trusts runs before the gate opens (kopt, Python,
+  // torch, Triton: no module of the user's, no job file, no GPU), and a process that will run
+  // code under test restricts its writes first, as it would at its start. run() opens the gate
+  // of the child whose job is what prestart() was told (role, sources, Python and runner,
+  // evidence folder, GPU) when nothing is wrapped, else starts a child of its own as always.
+  // A worker may ignore it (the process worker starts only a Python reference's and a Triton
+  // kernel's: other children start in milliseconds).
+  virtual void prestart(const harness::bench_job& job, const env::gpu_device& device) {
+    (void)job;
+    (void)device;
+  }
+  // Ends a prestarted child that run() did not take.
+  virtual void drop_prestarted() {}
+
   // Runs `WRAPPER... CHILD` on `job` with the GPU lock held and `device` as the only visible
   // GPU; `timeout_s` limits the whole run. A process the child leaves running is killed before
   // its result is read (process_request::ends_with_program). Judging the outcome is the caller's.

@@ -37,15 +37,28 @@ class recorded_worker final : public measuring_worker {
   wrapped_child_run run(const std::vector<std::string>& wrapper, const harness::bench_job& job,
                         const env::gpu_device& device, int timeout_s) override {
     m_runs.push_back({wrapper, job, device, timeout_s});
+    m_events.push_back("run " + job.role);
     return m_respond(job);
   }
 
+  void prestart(const harness::bench_job& job, const env::gpu_device& device) override {
+    m_prestarts.push_back({{}, job, device, 0});
+    m_events.push_back("prestart " + job.role);
+  }
+
+  void drop_prestarted() override { m_events.push_back("drop prestarted"); }
+
   const std::vector<recorded_run>& runs() const { return m_runs; }
+  const std::vector<recorded_run>& prestarts() const { return m_prestarts; }
+  // "prestart reference", "run kernel", "run reference", "drop prestarted", in the order asked.
+  const std::vector<std::string>& events() const { return m_events; }
 
  private:
   env::gpu_probe_result m_gpus;
   responder m_respond;
   std::vector<recorded_run> m_runs;
+  std::vector<recorded_run> m_prestarts;
+  std::vector<std::string> m_events;
 };
 
 }  // namespace kopt::pipeline

@@ -3,13 +3,16 @@
 // ways a reference module can be wrong. Needs python3 with torch (scripts/setup.sh).
 #include "harness/python_reference.h"
 
+#include <chrono>
 #include <cstring>
+#include <thread>
 
 #include <gtest/gtest.h>
 
 #include "core/error.h"
 #include "core/python.h"
 #include "harness/poison.h"
+#include "harness/prestarted_runner.h"
 #include "support/kopt_process.h"
 
 namespace kopt::harness {
@@ -78,6 +81,28 @@ TEST(PythonReference, OutputsOfEverySeedComeBack) {
   EXPECT_TRUE(result.torch.contains("tf32_matmul"));
   EXPECT_GE(result.overhead["startup_s"].get<double>(), 0.0);
   EXPECT_GE(result.overhead["runner_wall_s"].get<double>(), result.overhead["total_s"].get<double>());
+}
+
+TEST(PythonReference, ARunnerStartedAheadGivesTheSameOutputsWithTorchLoadedAlready) {
+  fixture f("def reference(*, A, B, C, N, **_):\n    C[:N].copy_(A[:N] + B[:N])\n");
+  prestart_python_runner(f.request.python, f.request.runner);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // it waits at its gate meanwhile
+  const auto result = run_python_reference(f.request);
+  EXPECT_EQ(as_floats(result.outputs.at(0)[2]), (std::vector<float>{11, 22, 33, 44}));
+  EXPECT_EQ(as_floats(result.outputs.at(7)[2]), (std::vector<float>{0, -1, -2, -3}));
+  EXPECT_TRUE(result.overhead["runner_prestarted"].get<bool>());
+  // The next run has no runner waiting: it starts its own, as before.
+  const auto again = run_python_reference(f.request);
+  EXPECT_FALSE(again.overhead["runner_prestarted"].get<bool>());
+  EXPECT_EQ(as_floats(again.outputs.at(0)[2]), (std::vector<float>{11, 22, 33, 44}));
+}
+
+TEST(PythonReference, ARunnerStartedAheadForAnotherPythonIsNotUsed) {
+  fixture f("def reference(*, A, B, C, N, **_):\n    C[:N].copy_(A[:N] + B[:N])\n");
+  prestart_python_runner(f.request.python, f.request.runner.string() + ".other");
+  const auto result = run_python_reference(f.request);
+  EXPECT_FALSE(result.overhead["runner_prestarted"].get<bool>());
+  drop_prestarted_runner();
 }
 
 TEST(PythonReference, ElementsTheReferenceLeavesKeepTheirPoison) {

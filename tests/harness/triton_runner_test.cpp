@@ -11,6 +11,7 @@
 
 #include "core/error.h"
 #include "core/json_io.h"
+#include "core/private_folder.h"
 #include "core/python.h"
 #include "harness/bench_job.h"
 #include "pipeline/judged_run.h"
@@ -98,7 +99,9 @@ struct triton_fixture {
       }
       bench_job judged = job;
       judged.triton_problem = to_json(problem.problem);
-      r.result = pipeline::run_judged(worker, judged, env::gpu_device{}, 240);
+      const private_folder evidence("kopt-evidence", "the outputs");
+      r.result = pipeline::run_judged(worker, judged, env::gpu_device{}, 240,
+                                      {evidence.path() / "kernel", evidence.path() / "reference"});
     } catch (const error& e) {
       r.exit_code = 2;
       r.stderr_text = e.headline() + "\n" + e.detail();

@@ -134,6 +134,37 @@ TEST_F(BenchPipeline, TheKernelAndTheReferenceRunInSeparateChildrenAndTheParentJ
   EXPECT_NEAR(document["speedup_vs_reference"].get<double>(), 0.06130 / 0.06122, 1e-9);
 }
 
+// A Python reference's process is asked for as soon as the GPU is known, before the kernel is
+// built or run, so that Python and torch load meanwhile; whatever happens, it ends with the run.
+TEST_F(BenchPipeline, APythonReferencesProcessIsStartedAheadAndEndsWithTheRun) {
+  recorded_worker worker(recorded_h200(), two_children(1.0f));
+  bench_request request = vector_add(example("vector_add.cu"));
+  request.target.ref = example("vector_add_ref.py");
+  const bench_outcome outcome = run_bench(request, worker);
+  EXPECT_EQ(outcome.status, exit_status::ok) << outcome.document.dump();
+  EXPECT_EQ(worker.events(), (std::vector<std::string>{"prestart reference", "run kernel", "run reference",
+                                                       "drop prestarted"}));
+  ASSERT_EQ(worker.prestarts().size(), 1u);
+  const harness::bench_job& ahead = worker.prestarts()[0].job;
+  EXPECT_EQ(ahead.reference_source, example("vector_add_ref.py").string());
+  EXPECT_FALSE(ahead.python.empty());
+  EXPECT_EQ(ahead.python_runner, worker.runs()[1].job.python_runner);
+  EXPECT_EQ(worker.prestarts()[0].device.uuid, worker.runs()[1].device.uuid);
+
+  // A native reference starts in milliseconds: nothing ahead.
+  recorded_worker native(recorded_h200(), two_children(1.0f));
+  run_bench(vector_add(example("vector_add.cu")), native);
+  EXPECT_EQ(native.events(), (std::vector<std::string>{"run kernel", "run reference", "drop prestarted"}));
+
+  // A build that fails never runs the reference: what was started ahead ends all the same.
+  recorded_worker failing(recorded_h200(), two_children(1.0f));
+  testing::scratch_dir dir;
+  request.target.kernel = dir.write("broken.cu", "// kopt: A[N] B[N] C[N]\nextern \"C\" void solve(const float* A, "
+                                                 "const float* B, float* C, int N) { syntax error }\n");
+  run_bench(request, failing);
+  EXPECT_EQ(failing.events(), (std::vector<std::string>{"prestart reference", "drop prestarted"}));
+}
+
 // What a progress line or notification is told: each step as it begins, in order.
 TEST_F(BenchPipeline, EachStepIsAnnouncedAsItBegins) {
   recorded_worker worker(recorded_h200(), two_children(1.0f));

@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""How long kopt takes to give its answer, side by side with the Python toolkit it replaces
+(KernelFlow-ops/cuda-optimized-skill, fetched separately: pass its checkout with --toolkit).
+Every round runs every case once, in an order that rotates from round to round, so that the
+machine's drift hits all of them. Walls are whole commands as a user runs them.
+
+Cases (softmax 4096 x 1024 unless named otherwise):
+  toolkit .py           the toolkit's benchmark.py (it compiles every time) with softmax_ref.py
+  kopt .py, cold        kopt bench with softmax_ref.py and an empty compile cache
+  kopt .py              the same with the compile cache warm
+  kopt .cu              kopt bench of vector_add 16M with its native .cu reference
+  kopt triton           kopt bench of examples/triton_softmax.py with softmax_ref.py
+  kopt profile          kopt profile (one ncu pass) of softmax_block
+
+For kopt the result's phases (phases_s) say where the time went; "fixed" is the wall minus the
+time spent sampling (the kernel's and the reference's timing phases).
+
+Usage (GPU machine, repository root):
+  python3 benchmarks/speed_benchmark.py --kopt PATH --toolkit PATH [--rounds N]
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+SOFTMAX_DIMS = ["--rows=4096", "--cols=1024"]
+TOOLKIT_SCRIPT = "skills/optimized-skill/kernel-benchmark/scripts/benchmark.py"
+
+
+def timed(argv, env=None, cwd=None):
+    """(wall seconds, completed process); RuntimeError naming the command when it fails."""
+    started = time.perf_counter()
+    run = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=cwd)
+    wall = time.perf_counter() - started
+    if run.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)}: exit {run.returncode}: {(run.stderr or run.stdout).strip()[-600:]}")
+    return wall, run
+
+
+def toolkit_case(toolkit, python):
+    script = os.path.join(toolkit, TOOLKIT_SCRIPT)
+    if not os.path.isfile(script):
+        sys.exit(f"speed_benchmark.py: {script} not found: --toolkit is the cuda-optimized-skill checkout")
+
+    def run():
+        # The toolkit writes its build beside the source: give it copies in a folder of its own.
+        with tempfile.TemporaryDirectory() as folder:
+            for name in ("softmax_block.cu", "softmax_ref.py"):
+                shutil.copy(os.path.join("examples", name), folder)
+            wall, _ = timed([python, script, os.path.join(folder, "softmax_block.cu"), "--ref",
+                             os.path.join(folder, "softmax_ref.py"), *SOFTMAX_DIMS])
+            return wall, None
+    return run
+
+
+def kopt_case(kopt, command, args, cold_cache=False):
+    def run():
+        env = dict(os.environ)
+        with tempfile.TemporaryDirectory() as folder:
+            if cold_cache:
+                env["KOPT_CACHE_DIR"] = os.path.join(folder, "cache")
+            out = os.path.join(folder, "result.json")
+            wall, _ = timed([kopt, command, *args, "--json-out" if command == "bench" else "--out",
+                             out if command == "bench" else os.path.join(folder, "profile")], env=env)
+            if command == "bench":
+                with open(out) as f:
+                    return wall, json.load(f)
+            return wall, profile_result(os.path.join(folder, "profile"))
+    return run
+
+
+def profile_result(folder):
+    for root, _, files in os.walk(folder):
+        if "profile.json" in files:
+            with open(os.path.join(root, "profile.json")) as f:
+                return json.load(f)
+    return None
+
+
+def sampling_seconds(result):
+    """The kernel's and the reference's timing phases [s] (0 when not reported)."""
+    phases = (result or {}).get("phases_s") or {}
+    total = 0.0
+    for side in ("kernel", "reference"):
+        steps = phases.get(side) or {}
+        total += sum(v for k, v in steps.items() if k == "timing" and isinstance(v, (int, float)))
+    runner = ((result or {}).get("reference_runner") or {}).get("overhead_s") or {}
+    total += runner.get("timing_s", 0.0)
+    return total
+
+
+def phase_text(result):
+    phases = (result or {}).get("phases_s") or {}
+    parts = []
+    for name, value in phases.items():
+        if isinstance(value, dict):
+            inner = ", ".join(f"{k} {v:.2f}" for k, v in value.items() if isinstance(v, (int, float)))
+            parts.append(f"{name}: {inner}")
+        elif isinstance(value, (int, float)):
+            parts.append(f"{name} {value:.2f}")
+    runner = ((result or {}).get("reference_runner") or {}).get("overhead_s")
+    if runner:
+        parts.append("runner: " + ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}"
+                                            for k, v in runner.items()))
+    return "; ".join(parts)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--kopt", required=True)
+    parser.add_argument("--toolkit", required=True, help="checkout of KernelFlow-ops/cuda-optimized-skill")
+    parser.add_argument("--python", default=sys.executable, help="Python with torch, for the toolkit")
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+
+    cases = [
+        ("toolkit .py", toolkit_case(args.toolkit, args.python)),
+        ("kopt .py, cold", kopt_case(args.kopt, "bench", ["examples/softmax_block.cu", "--ref=examples/softmax_ref.py",
+                                                          *SOFTMAX_DIMS], cold_cache=True)),
+        ("kopt .py", kopt_case(args.kopt, "bench", ["examples/softmax_block.cu", "--ref=examples/softmax_ref.py",
+                                                    *SOFTMAX_DIMS])),
+        ("kopt .cu (vector_add 16M)", kopt_case(args.kopt, "bench", ["examples/vector_add.cu",
+                                                                     "--ref=examples/vector_add_ref.cu",
+                                                                     "--N=16777216"])),
+        ("kopt triton", kopt_case(args.kopt, "bench", ["examples/triton_softmax.py", "--ref=examples/softmax_ref.py",
+                                                       *SOFTMAX_DIMS])),
+        ("kopt profile", kopt_case(args.kopt, "profile", ["examples/softmax_block.cu", *SOFTMAX_DIMS])),
+    ]
+    # Warm-up: compile caches and the file system cache, as a user's second command finds them.
+    for name, run in cases:
+        try:
+            run()
+        except RuntimeError as e:
+            print(f"warm-up of {name} failed: {e}", file=sys.stderr)
+    walls = {name: [] for name, _ in cases}
+    last = {}
+    for round_index in range(args.rounds):
+        order = cases[round_index % len(cases):] + cases[:round_index % len(cases)]
+        for name, run in order:
+            try:
+                wall, result = run()
+            except RuntimeError as e:
+                print(f"{name} failed: {e}", file=sys.stderr)
+                continue
+            walls[name].append(wall)
+            last[name] = result
+            print(f"round {round_index + 1} {name}: {wall:.2f} s", file=sys.stderr, flush=True)
+
+    toolkit = statistics.median(walls["toolkit .py"]) if walls["toolkit .py"] else None
+    print(f"{args.rounds} rounds; wall median (min-max) s; ratio to the toolkit's median\n")
+    print("| case | wall s | / toolkit | sampling s | fixed s (wall - sampling) |")
+    print("|---|---|---|---|---|")
+    for name, _ in cases:
+        values = walls[name]
+        if not values:
+            print(f"| {name} | failed | | | |")
+            continue
+        median = statistics.median(values)
+        ratio = f"{median / toolkit:.3f}" if toolkit else ""
+        sampling = sampling_seconds(last.get(name))
+        print(f"| {name} | {median:.2f} ({min(values):.2f}-{max(values):.2f}) | {ratio} | "
+              f"{sampling:.2f} | {median - sampling:.2f} |")
+    print("\nPhases of each case's last run (s):\n")
+    for name, _ in cases:
+        if last.get(name):
+            print(f"- {name}: {phase_text(last[name])}")
+
+
+if __name__ == "__main__":
+    main()
