@@ -108,6 +108,7 @@ prepared_bench prepare_bench(const bench_target& options, harness::bench_job& jo
     if (p.ref_file.extension() == ".py") {
       harness::bench_job reference_job = job;
       reference_job.role = "reference";
+      reference_job.evidence_dir = prestart->reference.string();
       worker.prestart(reference_job, p.device);
     }
   }

@@ -90,10 +90,7 @@ struct prestarted_child {
 
   bool serves(const std::vector<std::string>& wrapper, const harness::bench_job& other,
               const env::gpu_device& device) const {
-    return wrapper.empty() && other.role == job.role && other.backend == job.backend && device.uuid == device_uuid &&
-           other.kernel_source == job.kernel_source && other.reference_source == job.reference_source &&
-           other.python == job.python && other.python_runner == job.python_runner &&
-           other.evidence_dir == job.evidence_dir && other.profile_mode == job.profile_mode && process->waiting();
+    return wrapper.empty() && device.uuid == device_uuid && prestart_serves(job, other) && process->waiting();
   }
 };
 
@@ -183,6 +180,13 @@ std::unique_ptr<measuring_worker> make_process_worker() { return std::make_uniqu
 
 bool result_is_sealed(const std::vector<std::string>& wrapper, const harness::bench_job& job) {
   return wrapper.empty() && !harness::is_problem_role(job);
+}
+
+bool prestart_serves(const harness::bench_job& ahead, const harness::bench_job& job) {
+  return job.role == ahead.role && job.backend == ahead.backend && job.kernel_source == ahead.kernel_source &&
+         job.reference_source == ahead.reference_source && job.python == ahead.python &&
+         job.python_runner == ahead.python_runner && job.evidence_dir == ahead.evidence_dir &&
+         job.profile_mode == ahead.profile_mode;
 }
 
 bool is_triton(const harness::bench_job& job) { return job.backend == kernel::to_string(kernel::backend::triton); }

@@ -57,6 +57,11 @@ class measuring_worker {
                                 const env::gpu_device& device, int timeout_s) = 0;
 };
 
+// Whether a child started ahead for `ahead` (prestart()) may run `job`: the same role, backend,
+// sources, Python and runner, evidence folder and profile mode (what its command line and its
+// write sandbox were made from).
+bool prestart_serves(const harness::bench_job& ahead, const harness::bench_job& job);
+
 // One child process per job, on this machine's GPUs.
 std::unique_ptr<measuring_worker> make_process_worker();
 

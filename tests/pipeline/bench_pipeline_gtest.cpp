@@ -148,7 +148,9 @@ TEST_F(BenchPipeline, APythonReferencesProcessIsStartedAheadAndEndsWithTheRun) {
   const harness::bench_job& ahead = worker.prestarts()[0].job;
   EXPECT_EQ(ahead.reference_source, example("vector_add_ref.py").string());
   EXPECT_FALSE(ahead.python.empty());
-  EXPECT_EQ(ahead.python_runner, worker.runs()[1].job.python_runner);
+  // What the process worker checks before it opens the gate of the one started ahead.
+  EXPECT_TRUE(prestart_serves(ahead, worker.runs()[1].job));
+  EXPECT_FALSE(prestart_serves(ahead, worker.runs()[0].job));
   EXPECT_EQ(worker.prestarts()[0].device.uuid, worker.runs()[1].device.uuid);
 
   // A native reference starts in milliseconds: nothing ahead.
