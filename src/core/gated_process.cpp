@@ -34,6 +34,7 @@ gated_process::~gated_process() {
   while (std::chrono::steady_clock::now() < deadline) {
     const pid_t ended = ::waitpid(m_process.pid, nullptr, WNOHANG);
     if (ended == m_process.pid || (ended < 0 && errno != EINTR)) {
+      end_process_group(m_process.pid);  // what it left running in its group goes with it
       m_process.pid = -1;
       break;
     }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <mutex>
@@ -99,6 +100,23 @@ void keep_as_own_child(int pid) {
 void release_own_child(int pid) {
   const std::lock_guard lock(kept_mutex);
   kept_children.erase(pid);
+}
+
+void end_process_group(int group) {
+  if (group <= 0) return;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  const pid_t self = ::getpid();
+  while (::kill(-group, SIGKILL) == 0 && std::chrono::steady_clock::now() < deadline) {
+    // Members still there: reap those that are ours, wait a moment for the rest to die.
+    std::error_code ec;
+    for (auto it = fs::directory_iterator("/proc", ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+      const process_ids ids = ids_of(name);
+      if (ids.parent == self && ids.group == group) ::waitpid(static_cast<pid_t>(std::stol(name)), nullptr, WNOHANG);
+    }
+    ::usleep(1000);
+  }
 }
 
 void adopt_orphans() { ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }

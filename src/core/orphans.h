@@ -15,6 +15,12 @@ namespace kopt {
 void keep_as_own_child(int pid);
 void release_own_child(int pid);
 
+// Kills (SIGKILL) every process of process group `group` and reaps those that are or become
+// this process's children (a member whose parent died first is adopted), until none is left
+// or 2 s have passed: a group ended this way leaves no zombie behind to be taken later for a
+// process somebody else left running. Call it after reaping the group's leader.
+void end_process_group(int group);
+
 // Makes every orphaned descendant of this process its child (PR_SET_CHILD_SUBREAPER).
 void adopt_orphans();
 

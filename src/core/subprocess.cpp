@@ -243,8 +243,10 @@ void wait_for_process(spawned_process& spawned, const process_request& request,
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   spawned.pid = -1;
-  // Grandchildren that inherited the pipes would otherwise outlive a timed-out run.
-  if (result.timed_out || result.cancelled) ::kill(-pid, SIGKILL);
+  // Grandchildren that inherited the pipes would otherwise outlive a timed-out run; those kopt
+  // adopted (a subreaper) are reaped too, or their zombies would later be taken for processes
+  // the next measuring child left running.
+  if (result.timed_out || result.cancelled) end_process_group(pid);
   if (exit_fd >= 0) ::close(exit_fd);
   if (request.ends_with_program) {
     result.left_running = kill_adopted_orphans(result.timed_out || result.cancelled ? pid : 0);
@@ -256,10 +258,11 @@ void wait_for_process(spawned_process& spawned, const process_request& request,
 
 spawned_process::~spawned_process() {
   if (pid > 0) {
-    // Never waited for (a gate never opened): it ends with its group, and is reaped.
+    // Never waited for (a gate never opened): it ends with its group, every member reaped.
     ::kill(-pid, SIGKILL);
     while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
     }
+    end_process_group(pid);
   }
   if (out >= 0) ::close(out);
   if (err >= 0) ::close(err);
