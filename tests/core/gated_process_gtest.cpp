@@ -29,10 +29,10 @@ TEST(GatedProcess, RunsItsWorkWhenTheGateOpens) {
 }
 
 TEST(GatedProcess, TheTimeLimitCountsFromTheGate) {
-  // Its start-up (0.6 s) is longer than the limit (0.4 s); its work after the gate is not.
-  gated_process program({.argv = {"sh", "-c", "sleep 0.6; read line; sleep 0.1; echo done"}});
-  std::this_thread::sleep_for(800ms);
-  const process_result end = program.open("go", 400ms);
+  // Its start-up (1.2 s) is longer than the limit (1 s); its work after the gate is not.
+  gated_process program({.argv = {"sh", "-c", "sleep 1.2; read line; sleep 0.1; echo done"}});
+  std::this_thread::sleep_for(1500ms);
+  const process_result end = program.open("go", 1000ms);
   EXPECT_FALSE(end.timed_out) << end.describe_end();
   EXPECT_EQ(end.stdout_text, "done\n");
 

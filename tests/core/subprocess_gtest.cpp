@@ -38,6 +38,18 @@ TEST(Subprocess, KillsTheProcessGroupAtTheTimeout) {
   EXPECT_NE(r.describe_end().find("timed out"), std::string::npos);
 }
 
+TEST(Subprocess, AGroupEndedAtTheTimeLimitLeavesNoZombieForTheNextRun) {
+  // kopt adopts orphans; the background sleep, its parent killed first, becomes kopt's child.
+  const auto timed_out = run_process({.argv = {"sh", "-c", "sleep 30 & sleep 30"}, .timeout = 300ms,
+                                      .ends_with_program = true});
+  EXPECT_TRUE(timed_out.timed_out);
+  const auto plain = run_process({.argv = {"sh", "-c", "sleep 30 & sleep 30"}, .timeout = 300ms});
+  EXPECT_TRUE(plain.timed_out);
+  // The next measuring child finds nothing of them to blame on itself.
+  const auto next = run_process({.argv = {"true"}, .ends_with_program = true});
+  EXPECT_TRUE(next.left_running.empty()) << next.left_running.front();
+}
+
 TEST(Subprocess, ReportsTheSignalThatEndedTheProgram) {
   const auto r = run_process({.argv = {"sh", "-c", "kill -SEGV $$"}});
   EXPECT_EQ(r.term_signal, SIGSEGV);
