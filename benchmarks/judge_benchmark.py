@@ -12,7 +12,7 @@ import json
 import statistics
 import sys
 
-from kopt_bench_run import kopt_bench
+from kopt_bench_run import kopt_bench, phase_text
 
 COST_CASES = [
     ("vector_add 16M, .cu reference", ["examples/vector_add.cu", "--ref=examples/vector_add_ref.cu", "--N=16777216"]),
@@ -34,17 +34,6 @@ def per_call_row(name, label, result):
             f"{reference.get('host_end_to_end_median_ms', 0) * 1000:.1f} | "
             f"{', '.join(f'{k} {v:.3f}' for k, v in sorted(steps.items())) or '(not reported)'} | "
             f"{'' if overhead is None else json.dumps(overhead)} |")
-
-
-def phase_text(phases):
-    """'kernel_process 4.10 (validation 0.52, timing 2.31, ...); reference_process ...'."""
-    parts = []
-    for key, value in phases.items():
-        if isinstance(value, dict):
-            parts.append(f"{key}: " + ", ".join(f"{k} {v:.2f}" for k, v in value.items()))
-        elif isinstance(value, (int, float)):
-            parts.append(f"{key} {value:.2f}")
-    return "; ".join(parts)
 
 
 def judge_cost(before, after, rounds):

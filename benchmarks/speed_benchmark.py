@@ -13,7 +13,8 @@ Cases (softmax 4096 x 1024 unless named otherwise):
   kopt profile          kopt profile (one ncu pass) of softmax_block
 
 For kopt the result's phases (phases_s) say where the time went; "fixed" is the wall minus the
-time spent sampling (the kernel's and the reference's timing phases).
+time spent sampling (the kernel's and a native reference's timing phases; a Python reference's
+timing happens inside its runner, is not reported apart, and counts as fixed).
 
 Usage (GPU machine, repository root):
   python3 benchmarks/speed_benchmark.py --kopt PATH --toolkit PATH [--rounds N]
@@ -27,6 +28,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from kopt_bench_run import kopt_bench, phase_text
 
 SOFTMAX_DIMS = ["--rows=4096", "--cols=1024"]
 TOOLKIT_SCRIPT = "skills/optimized-skill/kernel-benchmark/scripts/benchmark.py"
@@ -58,18 +61,21 @@ def toolkit_case(toolkit, python):
     return run
 
 
-def kopt_case(kopt, command, args, cold_cache=False):
+def kopt_bench_case(kopt, args, cold_cache=False):
     def run():
         env = dict(os.environ)
         with tempfile.TemporaryDirectory() as folder:
             if cold_cache:
                 env["KOPT_CACHE_DIR"] = os.path.join(folder, "cache")
-            out = os.path.join(folder, "result.json")
-            wall, _ = timed([kopt, command, *args, "--json-out" if command == "bench" else "--out",
-                             out if command == "bench" else os.path.join(folder, "profile")], env=env)
-            if command == "bench":
-                with open(out) as f:
-                    return wall, json.load(f)
+            result, wall = kopt_bench(kopt, args, env)
+            return wall, result
+    return run
+
+
+def kopt_profile_case(kopt, args):
+    def run():
+        with tempfile.TemporaryDirectory() as folder:
+            wall, _ = timed([kopt, "profile", *args, "--out", os.path.join(folder, "profile")])
             return wall, profile_result(os.path.join(folder, "profile"))
     return run
 
@@ -83,31 +89,25 @@ def profile_result(folder):
 
 
 def sampling_seconds(result):
-    """The kernel's and the reference's timing phases [s] (0 when not reported)."""
+    """The kernel's and the reference's timing phases [s] (0 when not reported). A Python
+    reference is timed inside its runner, which reports no timing phase of its own: that time
+    counts as fixed."""
     phases = (result or {}).get("phases_s") or {}
     total = 0.0
     for side in ("kernel", "reference"):
         steps = phases.get(side) or {}
         total += sum(v for k, v in steps.items() if k == "timing" and isinstance(v, (int, float)))
-    runner = ((result or {}).get("reference_runner") or {}).get("overhead_s") or {}
-    total += runner.get("timing_s", 0.0)
     return total
 
 
-def phase_text(result):
-    phases = (result or {}).get("phases_s") or {}
-    parts = []
-    for name, value in phases.items():
-        if isinstance(value, dict):
-            inner = ", ".join(f"{k} {v:.2f}" for k, v in value.items() if isinstance(v, (int, float)))
-            parts.append(f"{name}: {inner}")
-        elif isinstance(value, (int, float)):
-            parts.append(f"{name} {value:.2f}")
+def result_phase_text(result):
+    """The result's phases and, for a Python reference, its runner's overheads."""
+    text = phase_text((result or {}).get("phases_s") or {})
     runner = ((result or {}).get("reference_runner") or {}).get("overhead_s")
     if runner:
-        parts.append("runner: " + ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}"
-                                            for k, v in runner.items()))
-    return "; ".join(parts)
+        text += "; runner: " + ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}"
+                                         for k, v in runner.items())
+    return text
 
 
 def main():
@@ -120,16 +120,15 @@ def main():
 
     cases = [
         ("toolkit .py", toolkit_case(args.toolkit, args.python)),
-        ("kopt .py, cold", kopt_case(args.kopt, "bench", ["examples/softmax_block.cu", "--ref=examples/softmax_ref.py",
-                                                          *SOFTMAX_DIMS], cold_cache=True)),
-        ("kopt .py", kopt_case(args.kopt, "bench", ["examples/softmax_block.cu", "--ref=examples/softmax_ref.py",
+        ("kopt .py, cold", kopt_bench_case(args.kopt, ["examples/softmax_block.cu", "--ref=examples/softmax_ref.py",
+                                                       *SOFTMAX_DIMS], cold_cache=True)),
+        ("kopt .py", kopt_bench_case(args.kopt, ["examples/softmax_block.cu", "--ref=examples/softmax_ref.py",
+                                                 *SOFTMAX_DIMS])),
+        ("kopt .cu (vector_add 16M)", kopt_bench_case(args.kopt, ["examples/vector_add.cu",
+                                                                  "--ref=examples/vector_add_ref.cu", "--N=16777216"])),
+        ("kopt triton", kopt_bench_case(args.kopt, ["examples/triton_softmax.py", "--ref=examples/softmax_ref.py",
                                                     *SOFTMAX_DIMS])),
-        ("kopt .cu (vector_add 16M)", kopt_case(args.kopt, "bench", ["examples/vector_add.cu",
-                                                                     "--ref=examples/vector_add_ref.cu",
-                                                                     "--N=16777216"])),
-        ("kopt triton", kopt_case(args.kopt, "bench", ["examples/triton_softmax.py", "--ref=examples/softmax_ref.py",
-                                                       *SOFTMAX_DIMS])),
-        ("kopt profile", kopt_case(args.kopt, "profile", ["examples/softmax_block.cu", *SOFTMAX_DIMS])),
+        ("kopt profile", kopt_profile_case(args.kopt, ["examples/softmax_block.cu", *SOFTMAX_DIMS])),
     ]
     # Warm-up: compile caches and the file system cache, as a user's second command finds them.
     for name, run in cases:
@@ -168,7 +167,7 @@ def main():
     print("\nPhases of each case's last run (s):\n")
     for name, _ in cases:
         if last.get(name):
-            print(f"- {name}: {phase_text(last[name])}")
+            print(f"- {name}: {result_phase_text(last[name])}")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <set>
 
@@ -73,8 +74,15 @@ std::string command_line(const std::string& pid) {
   return text.empty() ? "?" : text;
 }
 
-std::vector<pid_t> children_of_this_process(std::vector<std::string>& described, int killed_group) {
-  std::vector<pid_t> found;
+struct child {
+  pid_t pid;
+  const std::string& name;  // its /proc folder
+  pid_t group;
+};
+
+// Calls `visit` for every process whose parent is this one, as /proc lists them, each as it is
+// found (what a caller reads of it is read at once: the process may change or go).
+void for_each_own_child(const std::function<void(const child&)>& visit) {
   const pid_t self = ::getpid();
   std::error_code ec;
   for (auto it = fs::directory_iterator("/proc", ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
@@ -82,11 +90,17 @@ std::vector<pid_t> children_of_this_process(std::vector<std::string>& described,
     if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
     const process_ids ids = ids_of(name);
     if (ids.parent != self) continue;
-    const auto pid = static_cast<pid_t>(std::stol(name));  // digits only, checked above
-    if (is_kept(pid)) continue;
-    found.push_back(pid);
-    if (killed_group == 0 || ids.group != killed_group) described.push_back(fmt::format("{} {}", name, command_line(name)));
+    visit({static_cast<pid_t>(std::stol(name)), name, ids.group});  // digits only, checked above
   }
+}
+
+std::vector<pid_t> children_of_this_process(std::vector<std::string>& described, int killed_group) {
+  std::vector<pid_t> found;
+  for_each_own_child([&](const child& c) {
+    if (is_kept(c.pid)) return;
+    found.push_back(c.pid);
+    if (killed_group == 0 || c.group != killed_group) described.push_back(fmt::format("{} {}", c.name, command_line(c.name)));
+  });
   return found;
 }
 
@@ -105,16 +119,11 @@ void release_own_child(int pid) {
 void end_process_group(int group) {
   if (group <= 0) return;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-  const pid_t self = ::getpid();
   while (::kill(-group, SIGKILL) == 0 && std::chrono::steady_clock::now() < deadline) {
     // Members still there: reap those that are ours, wait a moment for the rest to die.
-    std::error_code ec;
-    for (auto it = fs::directory_iterator("/proc", ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
-      const std::string name = it->path().filename().string();
-      if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-      const process_ids ids = ids_of(name);
-      if (ids.parent == self && ids.group == group) ::waitpid(static_cast<pid_t>(std::stol(name)), nullptr, WNOHANG);
-    }
+    for_each_own_child([&](const child& c) {
+      if (c.group == group) ::waitpid(c.pid, nullptr, WNOHANG);
+    });
     ::usleep(1000);
   }
 }

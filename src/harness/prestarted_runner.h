@@ -17,7 +17,7 @@ namespace kopt::harness {
 void prestart_python_runner(const std::string& python, const std::filesystem::path& runner);
 
 // The prestarted runner when it was started for this Python and runner and is still waiting;
-// else null (the caller starts one).
+// else null (the caller starts one), and a runner that does not serve is ended.
 std::unique_ptr<gated_process> take_prestarted_runner(const std::string& python, const std::filesystem::path& runner);
 
 // Ends a prestarted runner nobody took.

@@ -31,15 +31,13 @@ struct child_launch {
   process_request request;
   child_seal seal;
 
-  child_launch(const std::vector<std::string>& wrapper, const harness::bench_job& job, const env::gpu_device& device,
-               const std::vector<std::string>& child_argv_prefix)
+  child_launch(const std::vector<std::string>& wrapper, const harness::bench_job& job, const env::gpu_device& device)
       : work(cache_root() / "bench" / fmt::format("{}-{}-{}", ::getpid(), std::time(nullptr), next_number())),
         job_file(work / "job.json"),
         result_file(work / "result.json"),
         seal(result_is_sealed(wrapper, job)) {
     fs::create_directories(work);
     std::vector<std::string> argv = wrapper;
-    argv.insert(argv.end(), child_argv_prefix.begin(), child_argv_prefix.end());
     const std::vector<std::string> child = measuring_child_argv(job, job_file.string(), result_file.string());
     argv.insert(argv.end(), child.begin(), child.end());
     // The child sees exactly the chosen GPU as device 0, so the kernel's runtime uses it.
@@ -109,8 +107,7 @@ class process_worker final : public measuring_worker {
   void prestart(const harness::bench_job& job, const env::gpu_device& device) override {
     // A .cu reference's or a CUDA kernel's process starts in milliseconds: nothing to gain.
     if (!is_python_reference(job) && !is_triton_kernel(job)) return;
-    auto launch = std::make_unique<child_launch>(std::vector<std::string>{}, job, device,
-                                                 std::vector<std::string>{});
+    auto launch = std::make_unique<child_launch>(std::vector<std::string>{}, job, device);
     std::string go_line;
     std::chrono::milliseconds grace{0};
     std::vector<std::string>& argv = launch->request.argv;
@@ -149,7 +146,7 @@ class process_worker final : public measuring_worker {
       }
     }
     std::unique_ptr<child_launch> own;
-    if (!prestarted) own = std::make_unique<child_launch>(wrapper, job, device, std::vector<std::string>{});
+    if (!prestarted) own = std::make_unique<child_launch>(wrapper, job, device);
     const child_launch& launch = prestarted ? *prestarted->launch : *own;
     launch.write_job(job);
     // One measuring kopt per GPU at a time: two would slow each other down.
