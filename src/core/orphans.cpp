@@ -48,9 +48,10 @@ bool is_kept(pid_t pid) {
 struct process_ids {
   pid_t parent = -1;
   pid_t group = -1;
+  char state = 0;  // 'R', 'S', 'Z' (a zombie: ended, not reaped) ...
 };
 
-// The parent and process group of process `pid` from /proc/PID/stat ("pid (comm) state ppid
+// The parent, process group and state of process `pid` from /proc/PID/stat ("pid (comm) state ppid
 // pgrp ..."; the command name may hold spaces and parentheses, so the fields are read after
 // its last ')').
 process_ids ids_of(const std::string& pid) {
@@ -62,11 +63,20 @@ process_ids ids_of(const std::string& pid) {
   int parent = -1;
   int group = -1;
   if (std::sscanf(stat.c_str() + close + 1, " %c %d %d", &state, &parent, &group) != 3) return ids;
-  return {parent, group};
+  return {parent, group, state};
 }
 
+// "sleep 37", or "?" when it has none to give. A process caught inside exec() shows an empty
+// command line for a moment: it is read again for up to 50 ms, unless the process has ended.
 std::string command_line(const std::string& pid) {
-  std::string text = file_text(fs::path("/proc") / pid / "cmdline");
+  std::string text;
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    text = file_text(fs::path("/proc") / pid / "cmdline");
+    if (!text.empty()) break;
+    const char state = ids_of(pid).state;
+    if (state == 0 || state == 'Z' || state == 'X') break;
+    ::usleep(1000);
+  }
   for (char& c : text) {
     if (c == '\0') c = ' ';
   }
