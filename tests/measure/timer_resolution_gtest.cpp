@@ -12,6 +12,21 @@ TEST(TimerTick, IsTheCommonStepOfTheDurations) {
   EXPECT_EQ(timer_tick_ns({0, 0}), 0u);
 }
 
+TEST(TimerTick, ANanosecondOfRoundingDoesNotHideTheStep) {
+  // Spans an H200 gave for a 4.6 us kernel: multiples of 32 ns, a few of them 1 ns off.
+  const std::vector<std::uint64_t> h200 = {4735, 4640, 4608, 4448, 4544, 5024, 4609, 4672, 4512, 4640, 4480, 4608,
+                                           4672, 4672, 4640, 4704, 4544, 4576, 4640, 4575, 4640, 4608, 4640, 4672};
+  EXPECT_EQ(timer_tick_ns(h200), 32u);
+  // Durations with no step: 1 ns stays 1 ns.
+  std::vector<std::uint64_t> fine;
+  for (std::uint64_t d = 1001; d < 1041; d += 3) fine.push_back(d);
+  EXPECT_EQ(timer_tick_ns(fine), 1u);
+  // Too few durations to tell: the common divisor as it is.
+  EXPECT_EQ(timer_tick_ns({4735, 4640, 4608}), 1u);
+  // One duration repeated (and one off by 1) proves no step.
+  EXPECT_EQ(timer_tick_ns({4608, 4608, 4608, 4608, 4608, 4608, 4608, 4608, 4608, 4609}), 1u);
+}
+
 TEST(TrimmedMean, DropsTheTailsOnBothSides) {
   EXPECT_DOUBLE_EQ(trimmed_mean({1, 2, 3, 4, 1000}, 0.2), 3.0);
   EXPECT_DOUBLE_EQ(trimmed_mean({5, 1, 3}, 0.0), 3.0);
