@@ -14,11 +14,8 @@ cp "$build/bin/kopt" .carry/build/bin/
 cp "$build/lib/libkopt_harness_abi.so" .carry/build/lib/
 cp -r "$build/share/kopt" .carry/build/share/
 cp "$build"/tests/*_gpu_gtest .carry/build/tests/
-mkdir -p .carry/build/benchmarks
-cp "$build/benchmarks/bench_verdicts" .carry/build/benchmarks/   # benchmarks/loop_verdicts.py's helper
 # Symbols are not needed there, and the copy must stay small enough to travel.
-strip --strip-unneeded .carry/build/bin/kopt .carry/build/lib/libkopt_harness_abi.so .carry/build/tests/* \
-  .carry/build/benchmarks/*
+strip --strip-unneeded .carry/build/bin/kopt .carry/build/lib/libkopt_harness_abi.so .carry/build/tests/*
 du -sh .carry/build
 tar czf .carry/build.tgz -C .carry build
 du -sh .carry/build.tgz
