@@ -15,6 +15,8 @@ const std::vector<command_entry>& command_table() {
        make_bench_command},
       {"profile", "run Nsight Compute on exactly the kernel's launches and export its report to CSV",
        make_profile_command},
+      {"compare", "is a new version faster? both timed in turns until the interval of the ratio settles it",
+       make_compare_command},
       {"analyze", "diagnose an Nsight Compute report: bottleneck class, evidence, recommendations",
        make_analyze_command},
       {"kb", "the knowledge base of optimization strategies: list, show, match", make_kb_command},

@@ -16,6 +16,7 @@
 #include "core/json_io.h"
 #include "core/result_seal.h"
 #include "core/write_sandbox.h"
+#include "harness/block_channel.h"
 #include "harness/kernel_run.h"
 #include "harness/prestarted_runner.h"
 #include "harness/reference_run.h"
@@ -79,7 +80,10 @@ class harness_command final : public command {
     // loaded or any thread starts (a profile under ncu is left as ncu needs it).
     std::optional<write_sandbox> sandbox;
     if (!harness::is_reference_role(job) && !job.profile_mode) sandbox = restrict_writes_to(writable_folders(job, m_result));
-    json result = harness::is_reference_role(job) ? harness::run_reference_job(job) : harness::run_kernel_job(job);
+    // A comparison in turns asks for its blocks on standard input, and gets them back there.
+    harness::block_channel channel(STDIN_FILENO, key);
+    json result = harness::is_reference_role(job) ? harness::run_reference_job(job)
+                                                  : harness::run_kernel_job(job, job.timing_blocks ? &channel : nullptr);
     if (sandbox) result["sandbox"] = sandbox->description;
     const std::string text = json_text(result);
     write_file_atomic(m_result, key ? sealed(*key, text) : text);

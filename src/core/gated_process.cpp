@@ -13,17 +13,7 @@ namespace kopt {
 
 gated_process::gated_process(process_request request, std::chrono::milliseconds grace)
     : m_request(std::move(request)), m_grace(grace) {
-  // A socket rather than a pipe: writing to it after the program died gives EPIPE without a
-  // SIGPIPE that would end kopt (MSG_NOSIGNAL).
-  int ends[2] = {-1, -1};
-  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
-    m_start.start_error = "socketpair failed";
-    return;
-  }
-  m_process = spawn_process(m_request, ends[1], m_start);
-  ::close(ends[1]);
-  m_gate = ends[0];
-  if (m_process.pid > 0) keep_as_own_child(m_process.pid);
+  m_gate = spawn_on_socket(m_request, m_process, m_start);
 }
 
 gated_process::~gated_process() {

@@ -39,6 +39,12 @@ struct spawned_process {
 // result.started, or result.start_error and returns a process with pid -1.
 spawned_process spawn_process(const process_request& request, int stdin_fd, process_result& result);
 
+// Starts `request.argv` with one end of a fresh socket pair as its standard input (a socket
+// rather than a pipe: writing to it after the program died gives EPIPE, with MSG_NOSIGNAL no
+// SIGPIPE that would end kopt) and keeps it as this process's own child (orphans.h) until its
+// work begins. Returns kopt's end, or -1 when the program could not start (result says why).
+int spawn_on_socket(const process_request& request, spawned_process& spawned, process_result& result);
+
 // Reads its output until it ends, the time limit (counted from `start_time`) passes or the
 // thread is cancelled, as run_process does, and fills `result`.
 void wait_for_process(spawned_process& spawned, const process_request& request,

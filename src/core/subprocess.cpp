@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -120,6 +121,22 @@ std::vector<char*> pointers_to(std::vector<std::string>& strings) {
 }
 
 }  // namespace
+
+int spawn_on_socket(const process_request& request, spawned_process& spawned, process_result& result) {
+  int ends[2] = {-1, -1};
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
+    result.start_error = "socketpair failed";
+    return -1;
+  }
+  spawned = spawn_process(request, ends[1], result);
+  ::close(ends[1]);
+  if (spawned.pid <= 0) {
+    ::close(ends[0]);
+    return -1;
+  }
+  keep_as_own_child(spawned.pid);
+  return ends[0];
+}
 
 spawned_process spawn_process(const process_request& request, int stdin_fd, process_result& result) {
   spawned_process spawned;

@@ -20,7 +20,7 @@ bool is_problem_role(const bench_job& job) { return job.role == "problem"; }
 json to_json(const bench_job& job) {
   json dims = json::array();
   for (const auto& d : job.dims) dims.push_back(json{{"name", d.name}, {"value", d.value}, {"via_dim_flag", d.via_dim_flag}});
-  return with_schema("harness_job", 3,
+  return with_schema("harness_job", 4,
                      json{{"role", job.role},
                           {"evidence_dir", job.evidence_dir},
                           {"evidence", to_json(job.evidence)},
@@ -51,11 +51,13 @@ json to_json(const bench_job& job) {
                           {"profile_mode", job.profile_mode},
                           {"profile_calls", job.profile_calls},
                           {"validation_only", job.validation_only},
+                          {"timing_blocks", job.timing_blocks},
+                          {"turn_peers", job.turn_peers},
                           {"host_only", job.host_only}});
 }
 
 bench_job bench_job_from_json(const json& d) {
-  constexpr const char* expected = "kopt.harness_job/v3";
+  constexpr const char* expected = "kopt.harness_job/v4";
   if (!d.is_object() || d.value("schema", "") != expected) {
     throw error(fmt::format("this measuring job is not a {} document (schema {}): it was written by another kopt "
                             "version",
@@ -98,6 +100,8 @@ bench_job bench_job_from_json(const json& d) {
   job.profile_mode = d.at("profile_mode").get<bool>();
   job.profile_calls = d.at("profile_calls").get<int>();
   job.validation_only = d.at("validation_only").get<bool>();
+  job.timing_blocks = d.at("timing_blocks").get<bool>();
+  job.turn_peers = d.at("turn_peers").get<int>();
   job.host_only = d.at("host_only").get<bool>();
   return job;
 }

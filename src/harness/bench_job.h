@@ -62,6 +62,11 @@ struct bench_job {
   // Validation only (the compute-sanitizer pass): the seeds are checked, nothing is timed and
   // CUPTI stays off.
   bool validation_only = false;
+  // A comparison in turns (block_channel.h): after loading, time blocks as the parent asks on
+  // standard input; nothing is validated. `turn_peers`: the other versions' processes of the
+  // comparison, on the GPU with this one but idle while it times (not "other processes").
+  bool timing_blocks = false;
+  int turn_peers = 0;
   // No GPU (CPU tests of the Triton path, under Triton's interpreter): every buffer in host
   // memory, the Python side on CPU tensors; validation only.
   bool host_only = false;

@@ -6,21 +6,18 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
-#include "cuda/cupti_activity.h"
-#include "cuda/launch_attribution.h"
 #include "harness/device_buffers.h"
 #include "harness/evidence_files.h"
 #include "harness/gpu_sharing.h"
 #include "harness/integrity_flags.h"
 #include "harness/kernel_failure.h"
-#include "harness/l2_flush.h"
 #include "harness/loaded_libraries.h"
 #include "harness/output_checks.h"
 #include "harness/physical_floor.h"
-#include "harness/python_reference_job.h"
 #include "harness/result_fields.h"
 #include "harness/sampling.h"
 #include "harness/timed_call_checks.h"
+#include "harness/timing_instruments.h"
 
 namespace kopt::harness {
 namespace {
@@ -28,23 +25,6 @@ using kernel::buffer_role;
 
 // The validation seed that follows timing: fresh inputs once more.
 constexpr std::uint64_t after_timing_seed_offset = 1000003;
-
-std::uint64_t output_bytes(const kernel::kernel_plan& plan) {
-  std::uint64_t bytes = 0;
-  for (const auto& b : plan.buffers) {
-    if (b.role != buffer_role::in) bytes += static_cast<std::uint64_t>(b.bytes);
-  }
-  return bytes;
-}
-
-// The compute libraries loaded now that were not before the version was.
-std::vector<std::string> loaded_since(const std::vector<std::string>& baseline) {
-  std::vector<std::string> added;
-  for (const std::string& library : loaded_compute_libraries()) {
-    if (std::find(baseline.begin(), baseline.end(), library) == baseline.end()) added.push_back(library);
-  }
-  return added;
-}
 
 void record_failure(json& result, const kernel_failure& failure) {
   result["status"] = failure.status;
@@ -71,14 +51,7 @@ class protocol_run {
   void time() {
     const gpu_context& gpu = *m_setting.gpu;
     const cuda::driver_api& api = *gpu.api;
-    std::string trouble;
-    cuda::activity_recorder* recorder = cuda::activity_recorder::start(&trouble);
-    if (recorder == nullptr) throw error(trouble);
-    cuda::launch_attribution* attribution = cuda::launch_attribution::start(&trouble);
-    if (attribution == nullptr) throw error(trouble);
-    attribution->clear();
-    std::unique_ptr<l2_flusher> flusher;
-    if (!m_job.hot) flusher = std::make_unique<l2_flusher>(api, static_cast<std::size_t>(gpu.l2_bytes));
+    timing_instruments instruments(gpu, m_job.hot);
     timed_call_checks::evidence_sink sink;
     if (m_keep) {
       sink = [&](std::uint64_t call, const device_buffers& kernel) {
@@ -91,9 +64,7 @@ class protocol_run {
     m_result["warnings"] = json::array();
     if (const auto warning = other_processes_warning(gpu.uuid)) m_result["warnings"].push_back(*warning);
 
-    sampling_options judged = sampling_of(m_job);
-    judged.judge_work = true;
-    judged.output_bytes = output_bytes(m_plan);
+    const sampling_options judged = judged_sampling(m_job, m_plan);
     std::uint64_t last_call = 0;
     sampling_hooks hooks;
     hooks.before_each = [&](std::uint64_t call) { checks.prepare_call(m_buffers, call); };
@@ -104,8 +75,8 @@ class protocol_run {
     hooks.wants_more = [&] { return checks.wants_more(); };
     version_under_test& version = *m_setting.version.call;
     try {
-      m_result["kernel"] =
-          sample_gpu_time(api, *recorder, attribution, flusher.get(), [&] { version.invoke(); }, judged, gpu.uuid, hooks);
+      m_result["kernel"] = sample_gpu_time(api, *instruments.recorder, instruments.attribution,
+                                           instruments.flusher.get(), [&] { version.invoke(); }, judged, gpu.uuid, hooks);
     } catch (const error& e) {
       throw kernel_failure{"crashed", fmt::format("the kernel failed while being timed: {}", e.headline())};
     }
@@ -113,7 +84,7 @@ class protocol_run {
     m_result["timed_call_checks"] = checks.summary();
     // After the timed calls too: a version that loads a library only once it believes it is
     // timed is named as well.
-    add_integrity_flags(m_result, loaded_since(m_setting.library_baseline));
+    add_integrity_flags(m_result, compute_libraries_loaded_since(m_setting.library_baseline));
     if (!m_job.hot) {
       const double peak = device_peak_dram_bandwidth(gpu);
       m_result["physical_floor"] = json{{"problem_bytes", problem_bytes(m_plan)}, {"peak_dram_bytes_per_s", peak}};

@@ -1,7 +1,10 @@
 #include "harness/kernel_run.h"
 
+#include <vector>
+
 #include <fmt/format.h>
 
+#include "core/error.h"
 #include "core/phase_clock.h"
 #include "core/version.h"
 #include "harness/bench_version.h"
@@ -12,10 +15,11 @@
 #include "harness/kernel_protocol.h"
 #include "harness/loaded_libraries.h"
 #include "harness/seed_inputs.h"
+#include "harness/timing_blocks.h"
 
 namespace kopt::harness {
 
-json run_kernel_job(const bench_job& job) {
+json run_kernel_job(const bench_job& job, block_channel* channel) {
   phase_clock clock;
   // Before the kernel's library is loaded: a compute library it links counts as its own.
   const std::vector<std::string> baseline = loaded_compute_libraries();
@@ -31,9 +35,20 @@ json run_kernel_job(const bench_job& job) {
     return result;
   }
   const auto memory = make_device_memory(*gpu.api);
-  bench_version version = bind_version(*memory, load_solve(job.kernel_library, "kernel"), plan);
+  void* const solve = load_solve(job.kernel_library, "kernel");
+  bench_version version = bind_version(*memory, solve, plan);
   input_generator generator(*gpu.api, plan.buffers);
   const auto seeds = generated_seed_inputs(generator, plan);
+  if (job.timing_blocks) {
+    if (channel == nullptr) throw error("a job timed in blocks needs the parent's channel");
+    // The same solve() bound to more sets of buffers, allocated side by side (timing_blocks.h).
+    std::vector<bench_version> more;
+    for (int i = 1; i < placements_for(plan); ++i) more.push_back(bind_version(*memory, solve, plan));
+    turn_setting turns{job, plan, {&version}, *seeds, generator, gpu, baseline};
+    for (bench_version& v : more) turns.placements.push_back(&v);
+    run_timing_blocks(turns, result, *channel);
+    return result;
+  }
   const protocol_setting setting{job, plan, version, *seeds, &generator, &gpu, baseline};
   if (job.profile_mode) {
     run_profile_window(setting, result);

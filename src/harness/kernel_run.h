@@ -8,12 +8,15 @@
 
 #include "core/json_io.h"
 #include "harness/bench_job.h"
+#include "harness/block_channel.h"
 
 namespace kopt::harness {
 
 // Environment and usage problems throw kopt::error; what the kernel did wrong here (a guard
 // overwritten, an input changed, a device fault, work outside the rules) is part of the
 // returned result ("status": "failed" / "crashed"). "evidence" lists the kept inputs' keys.
-json run_kernel_job(const bench_job& job);
+// With `job.timing_blocks`, the version is loaded and then timed in the blocks `channel` asks
+// for (a comparison in turns, kernel_protocol.h) instead.
+json run_kernel_job(const bench_job& job, block_channel* channel = nullptr);
 
 }  // namespace kopt::harness

@@ -37,4 +37,12 @@ std::vector<std::string> loaded_compute_libraries() {
   return compute_libraries_in(text.str());
 }
 
+std::vector<std::string> compute_libraries_loaded_since(const std::vector<std::string>& baseline) {
+  std::vector<std::string> added;
+  for (const std::string& library : loaded_compute_libraries()) {
+    if (std::find(baseline.begin(), baseline.end(), library) == baseline.end()) added.push_back(library);
+  }
+  return added;
+}
+
 }  // namespace kopt::harness

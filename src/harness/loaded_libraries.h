@@ -16,4 +16,8 @@ std::vector<std::string> compute_libraries_in(std::string_view maps_text);
 // The same for this process now.
 std::vector<std::string> loaded_compute_libraries();
 
+// Those loaded now that were not in `baseline` (what loaded_compute_libraries() said before
+// the version was loaded).
+std::vector<std::string> compute_libraries_loaded_since(const std::vector<std::string>& baseline);
+
 }  // namespace kopt::harness

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -132,7 +133,10 @@ json sample_gpu_time(const cuda::driver_api& api, cuda::activity_recorder& recor
   warmup.min_calls = static_cast<std::size_t>(std::max(options.warmup, 0));
   std::vector<double> warmup_ms;
   measure::warmup_state warmup_end = measure::warmup_state::stable;
-  if (warmup.min_calls > 0) {
+  if (options.exact_samples > 0) {
+    // A block: its warm-up only refills what the other version's block left cold.
+    for (std::size_t i = 0; i < warmup.min_calls; ++i) warmup_ms.push_back(sample().span_ns / 1e6);
+  } else if (warmup.min_calls > 0) {
     const auto warmup_started = std::chrono::steady_clock::now();
     do {
       warmup_ms.push_back(sample().span_ns / 1e6);
@@ -146,6 +150,12 @@ json sample_gpu_time(const cuda::driver_api& api, cuda::activity_recorder& recor
   rule.min_time = std::chrono::duration<double>(options.min_seconds);
   rule.max_time = std::chrono::duration<double>(options.max_seconds);
   rule.target_relative_half_width = options.target_relative_half_width;
+  if (options.exact_samples > 0) {
+    rule.min_samples = rule.max_samples = options.exact_samples;
+    rule.min_time = std::chrono::duration<double>(0);
+    rule.max_time = std::chrono::duration<double>(std::numeric_limits<double>::infinity());
+    rule.target_relative_half_width = -1;  // never "converged" (not even on equal samples): the block is its count
+  }
   measure::stopping_monitor monitor(rule);
   sampling_record record;
   clock_watch watch;

@@ -35,6 +35,9 @@ struct sampling_options {
   double target_relative_half_width = 0.005;
   bool judge_work = false;         // apply the rules above (the version under test)
   std::uint64_t output_bytes = 0;  // [bytes] of the call's outputs, for the host-copy rule
+  // A block of a comparison in turns (timing_blocks.h): exactly `warmup` calls of warm-up and
+  // exactly this many samples, whatever the stopping rule would say; 0: the rules above.
+  std::size_t exact_samples = 0;
 };
 
 // What the caller does around each call, outside the timed region. `before_each(call)` runs

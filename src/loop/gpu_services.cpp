@@ -11,6 +11,9 @@ loop_services gpu_services(pipeline::measuring_worker& worker) {
     return pipeline::run_profile(request, worker);
   };
   services.analyze = pipeline::run_analysis;
+  services.compare = [&worker](const pipeline::comparison_request& request) {
+    return pipeline::run_comparison(request, worker);
+  };
   return services;
 }
 

@@ -26,6 +26,7 @@
 #include "loop/run_manifest.h"
 #include "pipeline/analysis_pipeline.h"
 #include "pipeline/bench_pipeline.h"
+#include "pipeline/comparison_pipeline.h"
 #include "pipeline/profile_pipeline.h"
 #include "profile/ncu_command.h"
 
@@ -53,6 +54,9 @@ struct loop_services {
   std::function<pipeline::bench_outcome(const pipeline::bench_request&)> bench;
   std::function<pipeline::profile_outcome(const pipeline::profile_request&)> profile;
   std::function<pipeline::analysis_outcome(const pipeline::analysis_request&)> analyze;
+  // Comparing a version with its parent in turns (comparison_pipeline.h); empty: from their
+  // bench samples.
+  std::function<pipeline::turns_outcome(const pipeline::comparison_request&)> compare;
 };
 
 // The real steps, measuring through `worker` (which must outlive the services).

@@ -44,6 +44,7 @@ std::vector<shape_check> checks_from(const json& node) {
 void put_version(json& out, const version_record& r) {
   out.update({{"snapshot", r.snapshot},
               {"source_sha256", r.source_sha256},
+              {"library_sha256", r.library_sha256},
               {"parent", optional_json(r.parent)},
               {"tags", r.tags},
               {"fingerprint", r.fingerprint},
@@ -64,6 +65,7 @@ void put_version(json& out, const version_record& r) {
 void get_version(const json& node, version_record& r) {
   r.snapshot = node.at("snapshot").get<std::string>();
   r.source_sha256 = node.at("source_sha256").get<std::string>();
+  r.library_sha256 = node.value("library_sha256", "");  // absent before comparisons in turns
   r.parent = optional_from<std::int64_t>(node, "parent");
   r.tags = node.at("tags").get<std::vector<std::string>>();
   r.fingerprint = node.at("fingerprint").get<std::string>();

@@ -42,6 +42,9 @@ struct shape_check {
 struct version_record {
   std::string snapshot;                     // relative to the run folder: iter_vK/<stem>_vK.<ext>
   std::string source_sha256;
+  // Of the library its bench measured, kept as <folder>/kernel_library.so for comparisons in
+  // turns with later versions ("" when none was kept: a Triton kernel, a failed version).
+  std::string library_sha256;
   std::optional<std::int64_t> parent;       // the version it was compared with (the best when it ran)
   std::vector<std::string> tags;            // normalized; v0: ["baseline"]
   std::string fingerprint;                  // "" when no tags were given

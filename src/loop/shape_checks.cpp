@@ -5,7 +5,7 @@
 #include "core/files.h"
 #include "core/text.h"
 #include "loop/bench_texts.h"
-#include "loop/problem_fingerprint.h"
+#include "pipeline/problem_fingerprint.h"
 
 namespace kopt::loop {
 namespace {
@@ -51,7 +51,7 @@ shape_checks_outcome run_shape_checks(const loop_settings& settings, const loop_
     fs::create_directories(dir);
     write_bench_texts(dir, bench);
     if (!bench.document.is_null()) write_json_file(dir / "benchmark_result.json", bench.document);
-    if (!bench.prepared.failed_build) out.problem_sha256[i] = problem_sha256(bench.prepared.plan);
+    if (!bench.prepared.failed_build) out.problem_sha256[i] = pipeline::problem_sha256(bench.prepared.plan);
     const std::string failure = failure_of(bench);
     if (failure.empty()) {
       out.checks[i].status = "passed";

@@ -5,9 +5,10 @@
 #include <fmt/format.h>
 
 #include "core/files.h"
+#include "core/hash.h"
 #include "core/text.h"
 #include "loop/bench_texts.h"
-#include "loop/problem_fingerprint.h"
+#include "pipeline/problem_fingerprint.h"
 #include "loop/shape_checks.h"
 
 namespace kopt::loop {
@@ -63,12 +64,21 @@ version_evaluation evaluate_version(const loop_settings& settings, const loop_se
     return e;
   }
   e.arch = bench.prepared.kernel_build.arch.name;
-  e.problem_sha256 = problem_sha256(bench.prepared.plan);
+  e.problem_sha256 = pipeline::problem_sha256(bench.prepared.plan);
   write_json_file(dir / "benchmark_result.json", bench.document);
   const pipeline::bench_result& result = bench.result;
   if (!result.ok()) {
     e.failure = fmt::format("bench {}: {}", result.status, result.reason);
     return e;
+  }
+  const fs::path library = bench.prepared.kernel_build.library;
+  if (!library.empty() && fs::is_regular_file(library)) {
+    // What was measured, for comparing with later versions in turns: the compile cache may
+    // lose it, and the kernel file's local headers may change.
+    const fs::path kept = dir / kept_library_name;
+    fs::remove(kept);
+    fs::copy_file(library, kept);
+    e.library_sha256 = sha256_hex(read_text_file(kept, "kept kernel library"));
   }
   e.median_ms = result.kernel.value("median_ms", 0.0);
   e.median_ci95_ms = result.kernel.value("median_ci95_ms", json(nullptr));

@@ -26,6 +26,7 @@ struct version_evaluation {
   std::optional<double> speedup_vs_reference;
   std::optional<diagnosis_digest> diagnosis;
   std::string arch;                        // what the kernel was built for
+  std::string library_sha256;              // of <folder>/kernel_library.so, kept for comparisons in turns ("" none)
   std::vector<shape_check> checks;         // one per --check-dims shape ("not run" after an earlier failure)
   std::vector<std::string> check_problem_sha256;  // the problem at each shape, "" where not planned
 };
@@ -34,8 +35,12 @@ version_evaluation evaluate_version(const loop_settings& settings, const loop_se
                                     const std::string& backend, const std::filesystem::path& iteration_dir,
                                     const step_progress& progress);
 
+// Where a version's folder keeps the library its bench measured.
+inline constexpr const char* kept_library_name = "kernel_library.so";
+
 // The outcome of the candidate's kernel against the incumbent's, from the samples of their two
-// bench results (memory::classify_against, with the coarser of their timer steps).
+// bench results (memory::classify_against, with the coarser of their timer steps): for versions
+// that cannot take turns.
 memory::outcome_evidence compare_bench_results(const json& candidate, const json& incumbent);
 
 }  // namespace kopt::loop

@@ -12,6 +12,7 @@
 #include "loop/shape_checks.h"
 #include "loop/version_evaluation.h"
 #include "memory/strategy_outcome.h"
+#include "pipeline/comparison_pipeline.h"
 
 namespace kopt::loop {
 namespace {
@@ -46,6 +47,7 @@ void fill_measurements(version_record& r, const version_evaluation& e) {
     r.at_hardware_limit = e.diagnosis->at_hardware_limit;
   }
   r.checks = e.checks;
+  r.library_sha256 = e.library_sha256;
 }
 
 // Freezes what v0 (the first version planned) declared and says where a later one differs:
@@ -63,17 +65,66 @@ std::optional<std::string> where_problem_moved(run_manifest& m, const version_ev
   return std::nullopt;
 }
 
-// Against the best so far (what the proposal told the agent to build from), on the two
-// versions' own samples.
-void compare_with_parent(version_record& r, const fs::path& evidence_dir, const fs::path& run_dir) {
-  const memory::outcome_evidence verdict =
-      compare_bench_results(read_json_file(evidence_dir / "benchmark_result.json"),
-                            read_json_file(iteration_dir(run_dir, *r.parent) / "benchmark_result.json"));
-  r.comparison = memory::to_json(verdict);
+void take_outcome(version_record& r, const memory::outcome_evidence& verdict, const std::string& how) {
   r.outcome = std::string(memory::to_string(verdict.verdict));
-  r.reason =
-      fmt::format("{:.4f}x the time of v{} (95 % interval [{:.4f}, {:.4f}], margin ±{:.1f} %)", verdict.ratio,
-                  *r.parent, verdict.ratio_ci95.low, verdict.ratio_ci95.high, 100 * verdict.margin);
+  r.reason = fmt::format("{:.4f}x the time of v{} (95 % interval [{:.4f}, {:.4f}], margin ±{:.1f} %; {})", verdict.ratio,
+                         *r.parent, verdict.ratio_ci95.low, verdict.ratio_ci95.high, 100 * verdict.margin, how);
+}
+
+// The parent's kept library, checked against the manifest: a library swapped behind kopt's
+// back (a slowed incumbent makes any candidate look faster) fails the run.
+fs::path checked_library(const fs::path& folder, const std::string& sha256, const std::string& what) {
+  const fs::path library = folder / kept_library_name;
+  if (!fs::is_regular_file(library) || sha256_hex(read_text_file(library, "kept kernel library")) != sha256) {
+    throw error(fmt::format("{} of {} is missing or changed since kopt measured it: the run's files are kopt's; "
+                            "start a new run",
+                            library.string(), what));
+  }
+  return library;
+}
+
+// Against the best so far (what the proposal told the agent to build from): both held open in
+// their own measuring processes and timed in turns where the backend allows, else from the two
+// versions' own bench samples.
+void compare_with_parent(const step_context& ctx, version_record& r, const fs::path& evidence_dir) {
+  const run_manifest& m = ctx.run.manifest;
+  const iteration_record* parent = m.find(*r.parent);
+  const fs::path parent_dir = iteration_dir(ctx.run.dir, *r.parent);
+  const bool in_turns = ctx.services.compare && pipeline::takes_turns(m.backend) && parent != nullptr &&
+                        !r.library_sha256.empty() && !parent->library_sha256.empty();
+  if (!in_turns) {
+    const memory::outcome_evidence verdict =
+        compare_bench_results(read_json_file(evidence_dir / "benchmark_result.json"),
+                              read_json_file(parent_dir / "benchmark_result.json"));
+    r.comparison = memory::to_json(verdict);
+    r.comparison["method"] = "separate runs: each version's samples from its own bench";
+    take_outcome(r, verdict, "separate runs");
+    return;
+  }
+  pipeline::comparison_request request;
+  request.target = ctx.settings.target;
+  request.job = ctx.settings.job;
+  request.job.backend = m.backend;
+  request.candidate = {ctx.run.dir / r.snapshot, checked_library(evidence_dir, r.library_sha256, "this version")};
+  request.incumbent = {ctx.run.dir / parent->snapshot,
+                       checked_library(parent_dir, parent->library_sha256, fmt::format("v{}", *r.parent))};
+  request.expected_ms = std::max(r.median_ms.value_or(0), parent->median_ms.value_or(0));
+  ctx.say(fmt::format("compare: with v{}, both timed in turns", *r.parent));
+  const pipeline::turns_outcome turns = ctx.services.compare(request);
+  json record = pipeline::to_json(turns);
+  write_json_file(evidence_dir / comparison_file_name, record);
+  for (const char* bulky : {"round_ratios", "candidate_samples_ms", "incumbent_samples_ms"}) record.erase(bulky);
+  record["file"] = comparison_file_name;
+  r.comparison = std::move(record);
+  if (turns.failed_version == 0) {
+    r.outcome = "rejected";
+    r.reason = "failed while compared in turns: " + turns.failure;
+  } else if (!turns.failure.empty()) {
+    r.outcome = "inconclusive";
+    r.reason = fmt::format("no comparison: v{} failed while compared in turns ({})", *r.parent, turns.failure);
+  } else {
+    take_outcome(r, turns.evidence, fmt::format("in turns, {} rounds of {} calls", turns.rounds, turns.block_calls));
+  }
 }
 
 }  // namespace
@@ -117,7 +168,8 @@ void judge_version(const step_context& ctx, std::int64_t iteration, const fs::pa
         iteration == 0 ? "the version the run starts from" : "the first version that passed: the baseline";
   } else {
     r.eligible = true;
-    compare_with_parent(r, evidence_dir, ctx.run.dir);
+    compare_with_parent(ctx, r, evidence_dir);
+    if (r.outcome == "rejected") r.eligible = false;
   }
 }
 

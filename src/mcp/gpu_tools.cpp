@@ -1,4 +1,4 @@
-// The tools that need a GPU: bench, profile and loop_step. Each runs the same pipeline as the
+// The tools that need a GPU: bench, compare, profile and loop_step. Each runs the same pipeline as the
 // command of its name, through measuring children (whose output never reaches the protocol
 // channel), and a cancelled call kills its child.
 #include <fmt/format.h>
@@ -11,6 +11,7 @@
 #include "mcp/tool.h"
 #include "memory/memory_store.h"
 #include "pipeline/bench_pipeline.h"
+#include "pipeline/comparison_pipeline.h"
 #include "pipeline/measuring_worker.h"
 #include "pipeline/profile_pipeline.h"
 
@@ -109,6 +110,36 @@ tool_output profile(const tool_call& call) {
   return {summary, json{{"out", outcome.out.string()}, {"files", outcome.record.files}, {"kernels", kernels}}};
 }
 
+tool_output compare(const tool_call& call) {
+  pipeline::file_comparison_request request;
+  request.target.dims = dimension_arguments(call.arguments);
+  request.target.defines = string_list_argument(call.arguments, "defines");
+  request.target.command_name = "kopt compare";
+  request.baseline = call.root.resolve(string_argument(call.arguments, "baseline"));
+  request.candidate = call.root.resolve(string_argument(call.arguments, "candidate"));
+  request.job.hot = call.arguments.value("hot", false);
+  if (call.arguments.contains("max_seconds")) request.settings.max_seconds = call.arguments["max_seconds"].get<double>();
+  call.progress("building both versions, then timing them in turns");
+  const auto worker = pipeline::make_process_worker();
+  const pipeline::file_comparison compared = pipeline::compare_files(request, *worker);
+  if (compared.failed_build) {
+    throw error(fmt::format("compile failed: {}: {}", compared.failed_build->file,
+                            compared.failed_build->result.failure_reason),
+                compared.failed_build->result.compiler_output.substr(0, 4000));
+  }
+  const pipeline::turns_outcome& o = compared.turns;
+  if (!o.failure.empty()) throw error("failed while timed in turns: " + o.failure);
+  const memory::outcome_evidence& e = o.evidence;
+  const std::string summary = fmt::format(
+      "{} ({}): candidate/baseline {:.4f}x the time, 95 % interval [{:.4f}, {:.4f}], margin ±{:.1f} %; medians "
+      "candidate {:.6g} ms, baseline {:.6g} ms; {} rounds of {} calls in {:.1f} s (only timed: bench validates)",
+      memory::to_string(e.verdict), o.stop, e.ratio, e.ratio_ci95.low, e.ratio_ci95.high, 100 * e.margin,
+      e.candidate_median_ms, e.incumbent_median_ms, o.rounds, o.block_calls, o.seconds);
+  json structured = pipeline::to_json(o);
+  for (const char* bulky : {"round_ratios", "candidate_samples_ms", "incumbent_samples_ms"}) structured.erase(bulky);
+  return {summary, structured};
+}
+
 tool_output loop_step(const tool_call& call) {
   loop::loop_settings settings;
   settings.target = target_of(call, "kopt loop");
@@ -165,7 +196,19 @@ std::vector<tool> gpu_tools() {
                                 "extra shapes every version must also pass the judge at, each as "
                                 "dimension flags in one string (\"--rows=1000 --cols=1000\"); "
                                 "frozen for the run"}}}});
+  json compare_properties = json{
+      {"baseline", json{{"type", "string"}, {"description", "the version to compare against: a .cu file in the workspace"}}},
+      {"candidate", json{{"type", "string"}, {"description", "the new version, with the same solve() signature"}}},
+      {"dims", dims_schema()},
+      {"defines", defines_schema()},
+      {"hot", json{{"type", "boolean"}, {"description", "keep L2 warm (default: flushed)"}}},
+      {"max_seconds", json{{"type", "number"}, {"description", "time for the rounds [s], then inconclusive"}}}};
   return {
+      {"compare",
+       "Is the candidate faster than the baseline? Both CUDA/CUTLASS versions are built, held open in their own "
+       "measuring processes and timed in turns until the 95 % interval of the median ratio says positive, negative or "
+       "neutral (or inconclusive at the budget). Only timing: bench validates. Needs a GPU.",
+       object_schema(compare_properties, json::array({"baseline", "candidate"})), compare},
       {"bench",
        "Validate a kernel against its reference, then time both from the GPU's timestamps, under a judge that catches "
        "cheating kernels: status, medians with intervals, the speedup with its verdict, warnings. Needs a GPU.",

@@ -28,15 +28,10 @@ outcome parse_outcome(const std::string& name) {
                           name));
 }
 
-outcome_evidence classify_against(const std::vector<double>& candidate_ms, const std::vector<double>& incumbent_ms,
-                                  double timer_tick_ms) {
-  outcome_evidence e;
-  if (candidate_ms.size() < 2 || incumbent_ms.size() < 2) return e;
-  const measure::comparison c = measure::compare_samples(incumbent_ms, candidate_ms);
-  e.ratio = c.median_ratio;
-  e.ratio_ci95 = c.ratio_ci95;
-  e.incumbent_median_ms = measure::summarize(incumbent_ms).median;
-  e.candidate_median_ms = measure::summarize(candidate_ms).median;
+namespace {
+
+// Settles `e` from its ratio's interval, with the margin for its incumbent's median.
+void settle(outcome_evidence& e, double timer_tick_ms) {
   e.margin = std::max(minimum_margin, e.incumbent_median_ms > 0 ? 2 * timer_tick_ms / e.incumbent_median_ms : 0.0);
   const double low = 1 - e.margin;
   const double high = 1 + e.margin;
@@ -49,6 +44,33 @@ outcome_evidence classify_against(const std::vector<double>& candidate_ms, const
   } else {
     e.verdict = outcome::inconclusive;
   }
+}
+
+}  // namespace
+
+outcome_evidence classify_against(const std::vector<double>& candidate_ms, const std::vector<double>& incumbent_ms,
+                                  double timer_tick_ms) {
+  outcome_evidence e;
+  if (candidate_ms.size() < 2 || incumbent_ms.size() < 2) return e;
+  const measure::comparison c = measure::compare_samples(incumbent_ms, candidate_ms);
+  e.ratio = c.median_ratio;
+  e.ratio_ci95 = c.ratio_ci95;
+  e.incumbent_median_ms = measure::summarize(incumbent_ms).median;
+  e.candidate_median_ms = measure::summarize(candidate_ms).median;
+  settle(e, timer_tick_ms);
+  return e;
+}
+
+outcome_evidence classify_paired(const std::vector<double>& round_ratios, double candidate_median_ms,
+                                 double incumbent_median_ms, double timer_tick_ms) {
+  outcome_evidence e;
+  e.candidate_median_ms = candidate_median_ms;
+  e.incumbent_median_ms = incumbent_median_ms;
+  if (round_ratios.size() < minimum_paired_rounds) return e;
+  const measure::sample_summary s = measure::summarize(round_ratios);
+  e.ratio = s.median;
+  e.ratio_ci95 = s.median_ci95;
+  settle(e, timer_tick_ms);
   return e;
 }
 

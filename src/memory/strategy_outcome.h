@@ -11,6 +11,7 @@
 // about half the time; this rule does not. Rejected (build, validation, judge, profile
 // failures) is decided before any timing and is not this function's.
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,16 @@ struct outcome_evidence {
 // fewer is inconclusive.
 outcome_evidence classify_against(const std::vector<double>& candidate_ms, const std::vector<double>& incumbent_ms,
                                   double timer_tick_ms);
+
+// A comparison in turns (pipeline/alternating_comparison.h): `round_ratios` holds, for each
+// round, the candidate block's estimate over the incumbent block's. The
+// ratio is their median and its interval the distribution-free one of that median (order
+// statistics), so that what changes from one round to the next (clocks, a neighbour's load)
+// hits both versions of a round alike and does not pass for a difference. The two medians are
+// for the record. Fewer than `minimum_paired_rounds` rounds is inconclusive.
+inline constexpr std::size_t minimum_paired_rounds = 6;
+outcome_evidence classify_paired(const std::vector<double>& round_ratios, double candidate_median_ms,
+                                 double incumbent_median_ms, double timer_tick_ms);
 
 json to_json(const outcome_evidence& evidence);
 

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "core/json_io.h"
 #include "core/result_seal.h"
@@ -24,6 +25,9 @@ class child_seal {
   // The child's result: nothing when there is no file, or (with `forged` set) when the child
   // was sealed and the file's seal does not hold. Throws kopt::error for an unreadable document.
   std::optional<json> read(const std::filesystem::path& result_file, bool& forged) const;
+
+  // The key ("" when unsealed), for what the child seals besides its result file.
+  std::string key() const { return m_key ? m_key->key() : std::string(); }
 
  private:
   std::unique_ptr<result_key> m_key;  // null: unsealed

@@ -10,72 +10,17 @@
 
 #include <fmt/format.h>
 
+#include "core/error.h"
 #include "core/file_lock.h"
 #include "core/files.h"
 #include "core/gated_process.h"
 #include "core/install_layout.h"
 #include "kernel/buffer_plan.h"
-#include "pipeline/child_seal.h"
-#include "pipeline/reference_environment.h"
+#include "pipeline/child_launch.h"
 
 namespace kopt::pipeline {
 namespace fs = std::filesystem;
 namespace {
-
-// What the parent hands one measuring child: its folder, job and result files, the request
-// that starts it and the seal its result must carry.
-struct child_launch {
-  fs::path work;
-  fs::path job_file;
-  fs::path result_file;
-  process_request request;
-  child_seal seal;
-
-  child_launch(const std::vector<std::string>& wrapper, const harness::bench_job& job, const env::gpu_device& device)
-      : work(cache_root() / "bench" / fmt::format("{}-{}-{}", ::getpid(), std::time(nullptr), next_number())),
-        job_file(work / "job.json"),
-        result_file(work / "result.json"),
-        seal(result_is_sealed(wrapper, job)) {
-    fs::create_directories(work);
-    std::vector<std::string> argv = wrapper;
-    const std::vector<std::string> child = measuring_child_argv(job, job_file.string(), result_file.string());
-    argv.insert(argv.end(), child.begin(), child.end());
-    // The child sees exactly the chosen GPU as device 0, so the kernel's runtime uses it.
-    std::map<std::string, std::string> env{{"CUDA_VISIBLE_DEVICES", device.uuid}};
-    // Triton compiles into a cache of this run's own, so no binary from an earlier run (of
-    // another version of the module, say) can stand in for the one the source gives now.
-    if (is_triton(job)) env["TRITON_CACHE_DIR"] = (work / "triton-cache").string();
-    // The reference's process, and a Triton problem's when it runs the reference's setup(), get
-    // the user's environment cut down to what finding the driver and Python needs
-    // (reference_environment.h). The kernel module's own setup() sees what the kernel does.
-    std::vector<std::string> unset;
-    const bool reference_side =
-        harness::is_reference_role(job) || (harness::is_problem_role(job) && job.problem_owner != "kernel");
-    if (reference_side) unset = variables_to_clear_for_reference();
-    request = process_request{.argv = argv, .extra_env = env, .unset_env = unset, .ends_with_program = true};
-    seal.prepare(request);
-  }
-  ~child_launch() {
-    std::error_code ec;
-    fs::remove_all(work, ec);
-  }
-  child_launch(const child_launch&) = delete;
-  child_launch& operator=(const child_launch&) = delete;
-
-  // The job as it is now, in a file made afresh (nothing planted at its name is written through).
-  void write_job(const harness::bench_job& job) const {
-    std::error_code ec;
-    fs::remove(job_file, ec);
-    fs::remove(result_file, ec);
-    write_json_file(job_file, harness::to_json(job));
-  }
-
- private:
-  static int next_number() {
-    static int number = 0;
-    return ++number;
-  }
-};
 
 // A measuring process started ahead (prestart()), the job it was for and the line that opens
 // its gate.
@@ -135,6 +80,11 @@ class process_worker final : public measuring_worker {
 
   void drop_prestarted() override { m_prestarted.clear(); }
 
+  std::unique_ptr<block_timing> open_block_timing(const std::vector<harness::bench_job>& jobs,
+                                                  const env::gpu_device& device, int block_timeout_s) override {
+    return open_block_timing_processes(jobs, device, block_timeout_s);
+  }
+
   wrapped_child_run run(const std::vector<std::string>& wrapper, const harness::bench_job& job,
                         const env::gpu_device& device, int timeout_s) override {
     std::optional<prestarted_child> prestarted;
@@ -149,12 +99,7 @@ class process_worker final : public measuring_worker {
     if (!prestarted) own = std::make_unique<child_launch>(wrapper, job, device);
     const child_launch& launch = prestarted ? *prestarted->launch : *own;
     launch.write_job(job);
-    // One measuring kopt per GPU at a time: two would slow each other down.
-    file_lock gpu_lock(cache_root() / "locks" / fmt::format("{}.lock", device.uuid));
-    if (!gpu_lock.try_lock()) {
-      std::fprintf(stderr, "kopt: another kopt is measuring on %s; waiting for it\n", device.uuid.c_str());
-      gpu_lock.lock();
-    }
+    const std::unique_ptr<file_lock> gpu_lock = lock_gpu_for_measuring(device);
     wrapped_child_run run;
     if (prestarted) {
       run.process = prestarted->process->open(prestarted->go_line, std::chrono::seconds(timeout_s));
@@ -174,6 +119,14 @@ class process_worker final : public measuring_worker {
 }  // namespace
 
 std::unique_ptr<measuring_worker> make_process_worker() { return std::make_unique<process_worker>(); }
+
+std::unique_ptr<block_timing> measuring_worker::open_block_timing(const std::vector<harness::bench_job>& jobs,
+                                                                  const env::gpu_device& device, int block_timeout_s) {
+  (void)jobs;
+  (void)device;
+  (void)block_timeout_s;
+  throw error("this measuring worker cannot time versions in turns");
+}
 
 bool result_is_sealed(const std::vector<std::string>& wrapper, const harness::bench_job& job) {
   return wrapper.empty() && !harness::is_problem_role(job);

@@ -14,6 +14,7 @@
 #include "core/subprocess.h"
 #include "env/gpu_probe.h"
 #include "harness/bench_job.h"
+#include "pipeline/block_timing.h"
 
 namespace kopt::pipeline {
 
@@ -50,6 +51,13 @@ class measuring_worker {
   // Ends a prestarted child that run() did not take.
   virtual void drop_prestarted() {}
 
+  // Opens `jobs` (kernel jobs with timing_blocks set, CUDA's) side by side for a comparison in
+  // turns on `device` (block_timing.h); a block taking longer than `block_timeout_s` fails its
+  // version as hung. Throws kopt::error when the worker cannot (the default) or a process
+  // cannot start.
+  virtual std::unique_ptr<block_timing> open_block_timing(const std::vector<harness::bench_job>& jobs,
+                                                          const env::gpu_device& device, int block_timeout_s);
+
   // Runs `WRAPPER... CHILD` on `job` with the GPU lock held and `device` as the only visible
   // GPU; `timeout_s` limits the whole run. A process the child leaves running is killed before
   // its result is read (process_request::ends_with_program). Judging the outcome is the caller's.
@@ -64,6 +72,11 @@ bool prestart_serves(const harness::bench_job& ahead, const harness::bench_job& 
 
 // One child process per job, on this machine's GPUs.
 std::unique_ptr<measuring_worker> make_process_worker();
+
+// The process worker's comparisons in turns: `kopt harness JOB RESULT` per job, talked with
+// over its standard input (block_timing_processes.cpp).
+std::unique_ptr<block_timing> open_block_timing_processes(const std::vector<harness::bench_job>& jobs,
+                                                          const env::gpu_device& device, int block_timeout_s);
 
 // Whether the job's kernel runs in the Python runner (Triton) rather than `kopt harness`.
 bool is_triton(const harness::bench_job& job);

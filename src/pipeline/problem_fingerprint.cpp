@@ -1,9 +1,9 @@
-#include "loop/problem_fingerprint.h"
+#include "pipeline/problem_fingerprint.h"
 
 #include "core/hash.h"
 #include "core/json_io.h"
 
-namespace kopt::loop {
+namespace kopt::pipeline {
 namespace {
 
 // The plan's JSON without where things were written in the source.
@@ -30,4 +30,4 @@ std::string problem_sha256(const kernel::kernel_plan& plan) {
   return sha256_hex(json_text(problem, -1));
 }
 
-}  // namespace kopt::loop
+}  // namespace kopt::pipeline

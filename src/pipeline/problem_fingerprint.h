@@ -7,7 +7,7 @@
 
 #include "kernel/buffer_plan.h"
 
-namespace kopt::loop {
+namespace kopt::pipeline {
 
 // SHA-256 over each buffer's name, element type, role, element count and value distribution,
 // and each scalar's name, type and value, in parameter order. Where in the source they were
@@ -15,4 +15,4 @@ namespace kopt::loop {
 // dimensions.
 std::string problem_sha256(const kernel::kernel_plan& plan);
 
-}  // namespace kopt::loop
+}  // namespace kopt::pipeline

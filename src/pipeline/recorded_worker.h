@@ -4,9 +4,12 @@
 // what a pipeline asked for, and never touches a GPU: pipelines run end to end on the CPU.
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "pipeline/measuring_worker.h"
 
@@ -17,6 +20,33 @@ struct recorded_run {
   harness::bench_job job;
   env::gpu_device device;
   int timeout_s = 0;
+};
+
+// Versions taking turns as a responder says; "block I CALLS" and "close" go to `events`.
+class recorded_turns final : public block_timing {
+ public:
+  recorded_turns(std::vector<harness::bench_job> jobs, std::function<timing_block(const harness::bench_job&, int)> respond,
+                 std::vector<std::string>& events)
+      : m_jobs(std::move(jobs)), m_respond(std::move(respond)), m_events(events), m_failures(m_jobs.size()) {}
+
+  timing_block time_block(std::size_t version, int calls) override {
+    m_events.push_back(fmt::format("block {} {}", version, calls));
+    if (!m_failures.at(version).empty()) return timing_block{nullptr, "", m_failures[version]};
+    timing_block block = m_respond(m_jobs.at(version), calls);
+    m_failures[version] = block.failure;
+    return block;
+  }
+
+  std::vector<std::string> close() override {
+    m_events.push_back("close");
+    return std::vector<std::string>(m_jobs.size());
+  }
+
+ private:
+  std::vector<harness::bench_job> m_jobs;
+  std::function<timing_block(const harness::bench_job&, int)> m_respond;
+  std::vector<std::string>& m_events;
+  std::vector<std::string> m_failures;
 };
 
 class recorded_worker final : public measuring_worker {
@@ -48,6 +78,18 @@ class recorded_worker final : public measuring_worker {
 
   void drop_prestarted() override { m_events.push_back("drop prestarted"); }
 
+  // How a version's block of `calls` ends in a comparison in turns (the real worker's children
+  // time it); without one the worker cannot take turns, as the base class says.
+  using block_responder = std::function<timing_block(const harness::bench_job& job, int calls)>;
+  void respond_to_blocks(block_responder respond) { m_blocks = std::move(respond); }
+
+  std::unique_ptr<block_timing> open_block_timing(const std::vector<harness::bench_job>& jobs,
+                                                  const env::gpu_device& device, int block_timeout_s) override {
+    if (!m_blocks) return measuring_worker::open_block_timing(jobs, device, block_timeout_s);
+    m_events.push_back(fmt::format("open {} versions in turns", jobs.size()));
+    return std::make_unique<recorded_turns>(jobs, m_blocks, m_events);
+  }
+
   const std::vector<recorded_run>& runs() const { return m_runs; }
   const std::vector<recorded_run>& prestarts() const { return m_prestarts; }
   // "prestart reference", "run kernel", "run reference", "drop prestarted", in the order asked.
@@ -59,6 +101,7 @@ class recorded_worker final : public measuring_worker {
   std::vector<recorded_run> m_runs;
   std::vector<recorded_run> m_prestarts;
   std::vector<std::string> m_events;
+  block_responder m_blocks;
 };
 
 }  // namespace kopt::pipeline

@@ -22,8 +22,9 @@ TEST(BenchJob, RoundTripsThroughJson) {
   job.atol = 1e-5;
   job.profile_mode = true;
   job.profile_calls = 20;
+  job.timing_blocks = true;
   const json document = to_json(job);
-  EXPECT_EQ(document["schema"], "kopt.harness_job/v3");
+  EXPECT_EQ(document["schema"], "kopt.harness_job/v4");
   const bench_job back = bench_job_from_json(document);
   EXPECT_EQ(back.kernel_library, job.kernel_library);
   ASSERT_EQ(back.dims.size(), 2u);
@@ -36,6 +37,7 @@ TEST(BenchJob, RoundTripsThroughJson) {
   EXPECT_FALSE(back.rtol.has_value());
   EXPECT_TRUE(back.profile_mode);
   EXPECT_EQ(back.profile_calls, 20);
+  EXPECT_TRUE(back.timing_blocks);
   EXPECT_FALSE(has_python_reference(back));
 }
 
@@ -84,7 +86,7 @@ TEST(BenchJob, ATritonJobCarriesItsProblemAndAJobOfAnotherVersionIsRefused) {
     bench_job_from_json(old);
     FAIL() << "a v2 job was read";
   } catch (const error& e) {
-    EXPECT_NE(e.headline().find("not a kopt.harness_job/v3 document"), std::string::npos) << e.headline();
+    EXPECT_NE(e.headline().find("not a kopt.harness_job/v4 document"), std::string::npos) << e.headline();
   }
 }
 

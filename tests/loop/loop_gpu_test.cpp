@@ -109,6 +109,12 @@ TEST(LoopOnGpu, TheSameVersionSubmittedAgainIsNeitherFasterNorSlower) {
   const std::string outcome = manifest["iterations"][1]["outcome"];
   EXPECT_TRUE(outcome == "neutral" || outcome == "inconclusive") << manifest["iterations"][1].dump();
   EXPECT_EQ(manifest["best"], 0);
+  // Compared in turns with v0's library, both held open side by side.
+  const auto& comparison = manifest["iterations"][1]["comparison"];
+  EXPECT_EQ(comparison["method"].get<std::string>().rfind("in turns", 0), 0u) << comparison.dump();
+  EXPECT_GE(comparison["rounds"].get<int>(), 6) << comparison.dump();
+  EXPECT_TRUE(fs::exists(fs::path(run_dir) / "iter_v1" / "comparison.json"));
+  EXPECT_TRUE(comparison["warnings"].empty()) << comparison.dump();
 }
 
 // The softmax example and its reference in a scratch folder, with an agent that copies what was

@@ -115,6 +115,44 @@ TEST_F(LoopStep, AnUnchangedKernelIsNeutralNotPositive) {
   EXPECT_EQ(v1.manifest.best, 0);
 }
 
+TEST_F(LoopStep, AVersionIsComparedWithItsParentInTurnsOnTheLibrariesBenchMeasured) {
+  first();
+  EXPECT_TRUE(fs::exists(m_run_dir / "iter_v0" / "kernel_library.so"));
+  const step_outcome v1 = next(1.03, {"retile_64"});
+  EXPECT_EQ(m_gpu.compare_calls, 1);
+  EXPECT_EQ(v1.record->outcome, "negative") << v1.record->reason;
+  EXPECT_NE(v1.record->reason.find("in turns"), std::string::npos) << v1.record->reason;
+  const json& c = v1.record->comparison;
+  EXPECT_EQ(c["file"], "comparison.json");
+  EXPECT_EQ(c["stop"], "settled");
+  EXPECT_FALSE(c.contains("candidate_samples_ms")) << "the manifest keeps the summary";
+  const json whole = read_json_file(m_run_dir / "iter_v1" / "comparison.json");
+  EXPECT_EQ(whole["round_ratios"].size(), c["rounds"].get<std::size_t>());
+  EXPECT_FALSE(whole["candidate_samples_ms"].empty());
+}
+
+TEST_F(LoopStep, ALibrarySwappedBehindKoptsBackFailsTheRun) {
+  first();
+  // A slowed incumbent would make any candidate look faster.
+  write_file_atomic(m_run_dir / "iter_v0" / "kernel_library.so", "not what bench measured");
+  try {
+    next(0.9, {"retile_64"});
+    FAIL() << "a changed kept library must stop the run";
+  } catch (const error& e) {
+    EXPECT_NE(e.headline().find("iter_v0/kernel_library.so of v0 is missing or changed"), std::string::npos)
+        << e.headline();
+  }
+}
+
+TEST_F(LoopStep, WithoutTurnsTheBenchSamplesDecideAndTheRecordSaysSo) {
+  m_services.compare = nullptr;
+  first();
+  const step_outcome v1 = next(0.8, {"retile_64"});
+  EXPECT_EQ(v1.record->outcome, "positive") << v1.record->reason;
+  EXPECT_EQ(v1.record->comparison["method"], "separate runs: each version's samples from its own bench");
+  EXPECT_EQ(m_gpu.compare_calls, 0);
+}
+
 TEST_F(LoopStep, RecoveringFromARegressionIsNotAWin) {
   first();
   const step_outcome v1 = next(1.3, {"retile_64"});

@@ -6,7 +6,9 @@
 #include <fmt/format.h>
 
 #include "core/files.h"
+#include "core/hash.h"
 #include "kernel/scalar_binding.h"
+#include "measure/statistics.h"
 #include "pipeline/bench_result.h"
 #include "support/kopt_process.h"
 
@@ -34,6 +36,31 @@ bool fails_at(const std::string& source, const std::vector<kernel::dimension_arg
   }
   return false;
 }
+
+// Versions taking turns at their scripted speeds: each block's samples around the version's
+// time, with the same small jitter, and a drift shared by both blocks of a round.
+class scripted_turns final : public pipeline::block_timing {
+ public:
+  scripted_turns(double baseline_ms, std::vector<double> speeds) : m_baseline_ms(baseline_ms), m_speeds(std::move(speeds)) {}
+
+  pipeline::timing_block time_block(std::size_t version, int calls) override {
+    const double drift = 1 + 0.02 * std::sin(0.9 * static_cast<double>(m_blocks++ / 2));
+    std::vector<double> samples;
+    for (int i = 0; i < calls; ++i) {
+      samples.push_back(m_baseline_ms * m_speeds.at(version) * drift * (1 + 0.003 * std::sin(1.7 * i + 0.4 * m_blocks)));
+    }
+    pipeline::timing_block block;
+    block.timing = {{"median_ms", measure::summarize(samples).median}, {"timer_tick_ns", 32}, {"samples_ms", samples}};
+    return block;
+  }
+
+  std::vector<std::string> close() override { return std::vector<std::string>(m_speeds.size()); }
+
+ private:
+  double m_baseline_ms;
+  std::vector<double> m_speeds;
+  int m_blocks = 0;
+};
 
 }  // namespace
 
@@ -76,6 +103,11 @@ loop_services scripted_gpu::services() {
                   {"samples_ms", samples}};
       r.reference = {{"median_ms", reference_ms}};
       r.speedup_vs_reference = reference_ms / median;
+      // The "library" bench measured: the source itself, so that each version's differs.
+      const fs::path library = fs::path(request.target.kernel).parent_path() /
+                               fmt::format(".scripted_{}.so", sha256_hex(source).substr(0, 16));
+      write_file_atomic(library, source);
+      outcome.prepared.kernel_build.library = library;
     }
     r.correctness.checked = true;
     r.correctness.passed = r.ok();
@@ -105,6 +137,12 @@ loop_services scripted_gpu::services() {
     return outcome;
   };
   s.analyze = pipeline::run_analysis;
+  s.compare = [this](const pipeline::comparison_request& request) {
+    ++compare_calls;
+    scripted_turns turns(baseline_ms, {speed_of(read_text_file(request.candidate.source)),
+                                       speed_of(read_text_file(request.incumbent.source))});
+    return pipeline::compare_in_turns(turns, request.expected_ms, request.settings);
+  };
   return s;
 }
 

@@ -4,8 +4,9 @@
 // bench turns that into timing samples with a little deterministic jitter ("// fails validation"
 // fails the judge; "// fails at --cols=1000" fails it at a shape with that dimension, as a
 // --check-dims validation finds; a validation-only bench times nothing), profile publishes
-// real H200 ncu exports (tests/data/ncu/h200), and analysis is kopt's own. Planning is real:
-// the version's source is parsed as bench would.
+// real H200 ncu exports (tests/data/ncu/h200), and analysis is kopt's own; comparisons in
+// turns run kopt's own rounds on blocks at the two versions' speeds, with a drift both share.
+// Planning is real: the version's source is parsed as bench would.
 
 #include <filesystem>
 #include <map>
@@ -24,6 +25,7 @@ struct scripted_gpu {
   int bench_calls = 0;                                   // every bench, validation-only ones included
   int validation_only_calls = 0;
   int profile_calls = 0;
+  int compare_calls = 0;                                 // comparisons in turns
   // Thrown from profile when set (a kill in the middle of an iteration).
   bool die_in_profile = false;
   // Thrown from profile of a source holding this marker, when not empty.

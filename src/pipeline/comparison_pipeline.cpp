@@ -1,0 +1,97 @@
+#include "pipeline/comparison_pipeline.h"
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "kernel/backend.h"
+#include "pipeline/problem_fingerprint.h"
+
+namespace kopt::pipeline {
+namespace {
+
+harness::bench_job turn_job(const harness::bench_job& base, const compared_version& version) {
+  harness::bench_job job = base;
+  job.role = "kernel";
+  job.kernel_source = std::filesystem::absolute(version.source).string();
+  job.kernel_library = std::filesystem::absolute(version.library).string();
+  job.reference_source.clear();
+  job.reference_library.clear();
+  job.evidence_dir.clear();
+  job.evidence.clear();
+  job.timing_blocks = true;
+  job.turn_peers = 1;  // the other version's process
+  job.validation_only = false;
+  job.profile_mode = false;
+  return job;
+}
+
+}  // namespace
+
+bool takes_turns(const std::string& backend) {
+  return backend != kernel::to_string(kernel::backend::triton);
+}
+
+turns_outcome run_comparison(const comparison_request& request, measuring_worker& worker) {
+  harness::bench_job base = request.job;
+  base.dims = request.target.dims;
+  base.ptr_size = request.target.ptr_size;
+  base.own_flag_names = request.target.own_flag_names;
+  base.defines = request.target.defines;
+  if (!takes_turns(base.backend)) {
+    throw error(
+        fmt::format("{} kernels cannot be compared in turns yet: compare their bench results", base.backend));
+  }
+  const env::gpu_probe_result gpus = worker.probe_gpus();
+  const env::gpu_device* device = gpus.device(request.target.gpu);
+  if (device == nullptr) {
+    throw error(fmt::format(
+        "no GPU to compare on ({}): comparing versions needs an NVIDIA GPU",
+        gpus.has_gpu() ? fmt::format("--gpu {} is not visible", request.target.gpu) : gpus.driver_problem));
+  }
+  const std::unique_ptr<block_timing> session =
+      worker.open_block_timing({turn_job(base, request.candidate), turn_job(base, request.incumbent)},
+                               *device, request.block_timeout_s);
+  turns_outcome outcome = compare_in_turns(*session, request.expected_ms, request.settings);
+  const std::vector<std::string> late = session->close();
+  for (std::size_t i = 0; i < late.size(); ++i) note_failure(outcome, static_cast<int>(i), late[i]);
+  return outcome;
+}
+
+file_comparison compare_files(const file_comparison_request& request, measuring_worker& worker) {
+  file_comparison out;
+  comparison_request turns;
+  turns.target = request.target;
+  turns.job = request.job;
+  turns.settings = request.settings;
+  prepared_bench built[2];
+  const std::filesystem::path files[2] = {request.candidate, request.baseline};
+  for (int i = 0; i < 2; ++i) {
+    bench_target target = request.target;
+    target.kernel = files[i];
+    harness::bench_job job = request.job;
+    built[i] = prepare_bench(target, job, worker);
+    if (built[i].plan.backend == kernel::backend::triton) {
+      throw error(fmt::format(
+          "{}: kopt compare takes CUDA and CUTLASS kernels; compare Triton versions with kopt bench",
+          files[i].string()));
+    }
+    if (built[i].failed_build) {
+      out.failed_build = built[i].failed_build;
+      return out;
+    }
+    turns.job.backend = job.backend;
+  }
+  if (problem_sha256(built[0].plan) != problem_sha256(built[1].plan)) {
+    throw error(
+        fmt::format("{} and {} declare different problems (buffers, sizes, roles or value ranges; kopt "
+                    "inspect shows them): a comparison needs the same one",
+                    request.baseline.string(), request.candidate.string()));
+  }
+  turns.candidate = {built[0].kernel_file, built[0].kernel_build.library};
+  turns.incumbent = {built[1].kernel_file, built[1].kernel_build.library};
+  out.device = built[0].device;
+  out.turns = run_comparison(turns, worker);
+  return out;
+}
+
+}  // namespace kopt::pipeline

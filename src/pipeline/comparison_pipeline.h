@@ -1,0 +1,59 @@
+#pragma once
+// Comparing two built versions of one kernel in turns (alternating_comparison.h), as a function:
+// the loop compares each version with the one it was built from this way, and `kopt compare`
+// compares two files. Only timing: neither version is validated here (bench judges them).
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "harness/bench_job.h"
+#include "pipeline/alternating_comparison.h"
+#include "pipeline/bench_preparation.h"
+#include "pipeline/measuring_worker.h"
+
+namespace kopt::pipeline {
+
+struct compared_version {
+  std::filesystem::path source;   // for planning its buffers, as its bench did
+  std::filesystem::path library;  // what its bench measured
+};
+
+struct comparison_request {
+  bench_target target;     // dimensions, pointer size, defines, GPU (its kernel is not read)
+  harness::bench_job job;  // backend, seed, protocol (hot or cold), warm-up
+  compared_version candidate;
+  compared_version incumbent;
+  double expected_ms = 0;  // [ms] a median of the slower one, for the first block's size; 0: unknown
+  turns_settings settings;
+  int block_timeout_s = 120;  // a block taking longer fails its version as hung
+};
+
+// Whether a backend's versions can take turns (CUDA and CUTLASS: `kopt harness`).
+bool takes_turns(const std::string& backend);
+
+// Throws kopt::error for usage and environment problems (no GPU, a backend that cannot take
+// turns); a version that fails is the outcome's failure.
+turns_outcome run_comparison(const comparison_request& request, measuring_worker& worker);
+
+// `kopt compare BASELINE CANDIDATE`: two source files of one kernel.
+struct file_comparison_request {
+  bench_target target;  // dimensions, defines, GPU, nvcc (its kernel is not read)
+  std::filesystem::path baseline;
+  std::filesystem::path candidate;
+  harness::bench_job job;  // seed, protocol
+  turns_settings settings;
+};
+
+struct file_comparison {
+  std::optional<build_failure> failed_build;  // set: nothing was timed
+  env::gpu_device device;
+  turns_outcome turns;
+};
+
+// Builds both as bench builds a kernel (no reference), checks that they declare the same
+// problem, and compares them in turns. Throws kopt::error for usage problems (a Triton file,
+// different problems) and as run_comparison does.
+file_comparison compare_files(const file_comparison_request& request, measuring_worker& worker);
+
+}  // namespace kopt::pipeline

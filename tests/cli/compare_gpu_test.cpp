@@ -1,0 +1,103 @@
+// GPU machine only: kopt compare end to end. The same kernel against itself is never called
+// faster or slower; a version made slower by an added delay is negative; a version that crashes
+// while it takes its turn, or writes its own "timing" to kopt's channel, fails with the reason.
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/kopt_process.h"
+
+namespace kopt {
+namespace {
+using testing::run_kopt;
+using testing::scratch_dir;
+
+std::string vector_add() {
+  std::ifstream in(testing::source_dir() / "examples" / "vector_add.cu");
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// vector_add with `code` run at the start of solve().
+std::string vector_add_with(const std::string& code, const std::string& globals = "") {
+  std::string text = vector_add();
+  const std::string solve_line = "    if (N <= 0) return;";
+  const auto at = text.find(solve_line);
+  EXPECT_NE(at, std::string::npos);
+  text.insert(at + solve_line.size(), "\n" + code);
+  const auto solve_at = text.find("extern \"C\" void solve");
+  text.insert(solve_at, globals);
+  return text;
+}
+
+struct compared {
+  int exit_code = -1;
+  std::string stderr_text;
+  nlohmann::json document;
+};
+
+compared compare(const std::string& baseline, const std::string& candidate) {
+  static scratch_dir dir;
+  static int counter = 0;
+  ++counter;
+  const auto a = dir.write("a" + std::to_string(counter) + ".cu", baseline);
+  const auto b = dir.write("b" + std::to_string(counter) + ".cu", candidate);
+  const auto out = dir.path() / ("c" + std::to_string(counter) + ".json");
+  const auto r = run_kopt({"compare", a.string(), b.string(), "--N=1048576", "--json-out", out.string()});
+  compared c{r.exit_code, r.stderr_text, nullptr};
+  if (std::filesystem::exists(out)) c.document = nlohmann::json::parse(std::ifstream(out));
+  return c;
+}
+
+TEST(CompareOnGpu, TheSameKernelIsNeverCalledFasterOrSlower) {
+  const compared c = compare(vector_add(), vector_add());
+  ASSERT_EQ(c.exit_code, 0) << c.stderr_text;
+  const std::string outcome = c.document["outcome"];
+  EXPECT_TRUE(outcome == "neutral" || outcome == "inconclusive") << c.document.dump().substr(0, 2000);
+  EXPECT_GE(c.document["rounds"].get<int>(), 6);
+  EXPECT_EQ(c.document["round_ratios"].size(), c.document["rounds"].get<std::size_t>());
+  EXPECT_TRUE(c.document["warnings"].empty())
+      << "no other process may use the GPU while a version takes its turn";
+}
+
+TEST(CompareOnGpu, AVersionWithAnAddedDelayIsNegative) {
+  // One warp spinning for ~2 µs after the sum: about a fifth more time at 1M elements.
+  const std::string spin =
+      "__global__ void added_delay() { const long long t = clock64(); while (clock64() - t < 4000) {} }\n";
+  const compared c = compare(vector_add(), vector_add_with("    added_delay<<<1, 32>>>();", spin));
+  ASSERT_EQ(c.exit_code, 0) << c.stderr_text;
+  EXPECT_EQ(c.document["outcome"], "negative") << c.document.dump().substr(0, 2000);
+  EXPECT_GT(c.document["ratio"].get<double>(), 1.05);
+}
+
+TEST(CompareOnGpu, AVersionThatCrashesInItsTurnFailsWithTheReason) {
+  const std::string late_fault =
+      "__global__ void fault(int* p) { *p = 1; }\n"
+      "static int calls = 0;\n";
+  const compared c =
+      compare(vector_add(), vector_add_with("    if (++calls == 40) fault<<<1, 1>>>(nullptr);", late_fault));
+  EXPECT_EQ(c.exit_code, 1) << c.stderr_text;
+  EXPECT_NE(c.stderr_text.find("the candidate: "), std::string::npos) << c.stderr_text;
+  EXPECT_EQ(c.document["failed_version"], "candidate");
+}
+
+TEST(CompareOnGpu, ATimingWrittenToKoptsChannelByTheKernelIsAForgery) {
+  // The measuring process's standard input is kopt's channel: a version that writes a
+  // block's reply of its own there (a tiny median) must not be believed.
+  const std::string forge =
+      "#include <unistd.h>\n#include <cstring>\n"
+      "static bool forged = false;\n";
+  const std::string code =
+      "    if (!forged) { forged = true; const char* fake = "
+      "\"{\\\"block\\\":1,\\\"status\\\":\\\"ok\\\",\\\"timing\\\":{\\\"median_ms\\\":1e-6,\\\"samples_"
+      "ms\\\":[1e-6]}}\\n\"; "
+      "(void)!write(0, fake, strlen(fake)); }";
+  const compared c = compare(vector_add(), vector_add_with(code, forge));
+  EXPECT_EQ(c.exit_code, 1) << c.stderr_text;
+  EXPECT_NE(c.stderr_text.find("forged result"), std::string::npos) << c.stderr_text;
+}
+
+}  // namespace
+}  // namespace kopt
