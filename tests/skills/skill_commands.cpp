@@ -29,7 +29,7 @@ std::vector<skill_command> skill_commands(const fs::path& skills_dir) {
 
 bool needs_gpu(const skill_command& command) {
   const std::string& verb = command.words.empty() ? std::string() : command.words.front();
-  return verb == "bench" || verb == "profile" || verb == "loop";
+  return verb == "bench" || verb == "compare" || verb == "profile" || verb == "loop";
 }
 
 void copy_command_inputs(const fs::path& source_dir, const fs::path& scratch) {
