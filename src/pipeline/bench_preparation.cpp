@@ -156,6 +156,11 @@ json run_measuring_child(measuring_worker& worker, const harness::bench_job& job
     const std::string detail = line_end == std::string::npos ? "" : message.substr(line_end + 1);
     throw error(std::string(trim(message.substr(0, line_end))), std::string(trim(detail)));
   }
+  return child_verdict(child, timeout_s, side);
+}
+
+json child_verdict(const wrapped_child_run& child, int timeout_s, measuring_side side) {
+  const process_result& run = child.process;
   const bool hung = run.timed_out;
   const char* process = side == measuring_side::kernel      ? "the"
                         : side == measuring_side::reference ? "the reference's"

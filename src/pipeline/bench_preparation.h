@@ -83,6 +83,12 @@ enum class measuring_side { kernel, reference, problem };
 json run_measuring_child(measuring_worker& worker, const harness::bench_job& job, const env::gpu_device& device,
                          int timeout_s, measuring_side side = measuring_side::kernel);
 
+// How a measuring child that has ended is judged (run_measuring_child after its check for an
+// environment problem, and a comparison's processes as they close): a process it left running,
+// a result without its seal, a death or a hang (after `timeout_s`) become a failed result;
+// otherwise its own result.
+json child_verdict(const wrapped_child_run& child, int timeout_s, measuring_side side = measuring_side::kernel);
+
 // The provenance fields every bench result carries.
 void add_provenance(json& result, const prepared_bench& prepared, const harness::bench_job& job);
 

@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/text.h"
 #include "harness/block_channel.h"
+#include "pipeline/bench_preparation.h"
 #include "pipeline/child_launch.h"
 #include "pipeline/measuring_worker.h"
 
@@ -106,17 +107,13 @@ class block_timing_processes final : public block_timing {
       if (!v.process) continue;
       std::string failure;
       if (v.failure.empty()) {
-        const process_result end = v.process->finish(closing_limit);
-        bool forged = false;
-        const std::optional<json> result = v.launch->seal.read(v.launch->result_file, forged);
-        if (!end.left_running.empty()) {
-          failure = fmt::format("detached process: it left {} running", join(end.left_running, ", "));
-        } else if (forged) {
-          failure = "forged result: the result file does not carry kopt's seal";
-        } else if (!result) {
-          failure = fmt::format("the measuring process wrote no result: {}", how_it_ended(end));
-        } else if (result->value("status", "ok") != "ok") {
-          failure = fmt::format("{}: {}", result->value("status", ""), result->value("reason", ""));
+        wrapped_child_run end;
+        end.process = v.process->finish(closing_limit);
+        end.result = v.launch->seal.read(v.launch->result_file, end.forged_result);
+        // Judged as bench judges an ended measuring child.
+        const json verdict = child_verdict(end, static_cast<int>(closing_limit.count()));
+        if (verdict.value("status", "ok") != "ok") {
+          failure = fmt::format("{}: {}", verdict.value("status", ""), verdict.value("reason", ""));
         }
       }
       v.process.reset();
