@@ -111,9 +111,8 @@ void compare_with_parent(const step_context& ctx, version_record& r, const fs::p
   request.expected_ms = std::max(r.median_ms.value_or(0), parent->median_ms.value_or(0));
   ctx.say(fmt::format("compare: with v{}, both timed in turns", *r.parent));
   const pipeline::turns_outcome turns = ctx.services.compare(request);
-  json record = pipeline::to_json(turns);
-  write_json_file(evidence_dir / comparison_file_name, record);
-  for (const char* bulky : {"round_ratios", "candidate_samples_ms", "incumbent_samples_ms"}) record.erase(bulky);
+  write_json_file(evidence_dir / comparison_file_name, pipeline::to_json(turns));
+  json record = pipeline::summary_json(turns);
   record["file"] = comparison_file_name;
   r.comparison = std::move(record);
   if (turns.failed_version == 0) {

@@ -135,9 +135,7 @@ tool_output compare(const tool_call& call) {
       "candidate {:.6g} ms, baseline {:.6g} ms; {} rounds of {} calls in {:.1f} s (only timed: bench validates)",
       memory::to_string(e.verdict), o.stop, e.ratio, e.ratio_ci95.low, e.ratio_ci95.high, 100 * e.margin,
       e.candidate_median_ms, e.incumbent_median_ms, o.rounds, o.block_calls, o.seconds);
-  json structured = pipeline::to_json(o);
-  for (const char* bulky : {"round_ratios", "candidate_samples_ms", "incumbent_samples_ms"}) structured.erase(bulky);
-  return {summary, structured};
+  return {summary, pipeline::summary_json(o)};
 }
 
 tool_output loop_step(const tool_call& call) {

@@ -131,4 +131,10 @@ json to_json(const turns_outcome& o) {
   return document;
 }
 
+json summary_json(const turns_outcome& o) {
+  json document = to_json(o);
+  for (const char* bulky : {"round_ratios", "candidate_samples_ms", "incumbent_samples_ms"}) document.erase(bulky);
+  return document;
+}
+
 }  // namespace kopt::pipeline

@@ -50,4 +50,7 @@ void note_failure(turns_outcome& out, int version, const std::string& failure);
 // the round ratios and every sample.
 json to_json(const turns_outcome& outcome);
 
+// The same without the round ratios and the samples: what a manifest or a tool's answer keeps.
+json summary_json(const turns_outcome& outcome);
+
 }  // namespace kopt::pipeline
