@@ -10,7 +10,9 @@ interval of the median ratio settles it. Here, per kernel:
 Each comparison is its own `kopt compare` process; A/A and slower alternate so that drift hits both.
 
 Usage (GPU machine, repository root):
-  python3 benchmarks/loop_verdicts.py --kopt PATH [--rounds N] [--case NAME]
+  python3 benchmarks/loop_verdicts.py --kopt PATH [--rounds N] [--case NAME] [--minutes M] [--keep DIR]
+--minutes ends a case's comparisons after M minutes (the table counts those done); --keep writes
+every comparison's whole record (round ratios, samples) to DIR.
 """
 import argparse
 import json
@@ -42,14 +44,31 @@ def delayed_source(cycles):
     return text.replace(BODY, spin, 1)
 
 
-def compare(kopt, baseline, candidate, n):
+def compare(kopt, baseline, candidate, n, keep=None):
     """`kopt compare BASELINE CANDIDATE --N=n --json`: (document, wall seconds)."""
+    command = [kopt, "compare", baseline, candidate, f"--N={n}", "--json"]
+    if keep:
+        command += ["--json-out", keep]
     started = time.perf_counter()
-    run = subprocess.run([kopt, "compare", baseline, candidate, f"--N={n}", "--json"], capture_output=True, text=True)
+    run = subprocess.run(command, capture_output=True, text=True)
     wall = time.perf_counter() - started
     if run.returncode != 0:
         raise RuntimeError(run.stderr.strip() or f"exit {run.returncode}")
     return json.loads(run.stdout), wall
+
+
+def placement_spread(document):
+    """Per version, (slowest - fastest) / mean of its placements' mean block estimates: how much of
+    a steady difference between two processes their buffer sets could explain (None if unknown)."""
+    spreads = {}
+    for version in ("candidate", "incumbent"):
+        by_placement = {}
+        for block in document.get("blocks", []):
+            if block["version"] == version and block["placement"] is not None:
+                by_placement.setdefault(block["placement"], []).append(block["estimate_ms"])
+        means = [statistics.mean(v) for v in by_placement.values()]
+        spreads[version] = (max(means) - min(means)) / statistics.mean(means) if len(means) > 1 else None
+    return spreads
 
 
 def wilson(hits, n):
@@ -69,7 +88,7 @@ def rate(documents, wanted):
     return f"{hits}/{len(documents)} = {hits / max(1, len(documents)):.0%} [{low:.0%}, {high:.0%}]"
 
 
-def run_case(kopt, name, n, rounds, work):
+def run_case(kopt, name, n, rounds, work, minutes, keep):
     kernel = os.path.abspath("examples/vector_add.cu")
     first, _ = compare(kopt, kernel, kernel, n)
     median_ms = first["incumbent_median_ms"]
@@ -78,19 +97,26 @@ def run_case(kopt, name, n, rounds, work):
     with open(slow_file, "w") as f:
         f.write(delayed_source(cycles))
     aa, slower, walls = [], [], []
+    deadline = time.monotonic() + minutes * 60
     for i in range(rounds):
+        if time.monotonic() > deadline:
+            print(f"{name}: --minutes {minutes} reached after {i} rounds", file=sys.stderr, flush=True)
+            break
         for kind, candidate, documents in (("A/A", kernel, aa), ("slower", slow_file, slower)):
-            document, wall = compare(kopt, kernel, candidate, n)
+            record = os.path.join(keep, f"{n}_{i + 1}_{'aa' if kind == 'A/A' else 'slower'}.json") if keep else None
+            document, wall = compare(kopt, kernel, candidate, n, record)
             documents.append(document)
             walls.append(wall)
             # One line per comparison on stderr: what a run cut short still leaves.
+            spread = placement_spread(document)
+            shown = " ".join(f"{v[0]} {spread[v] * 100:.2f} %" for v in spread if spread[v] is not None)
             print(f"{name} {i + 1} {kind}: {document['outcome']} ratio {document['ratio']:.4f} "
                   f"[{document['ratio_ci95'][0]:.4f}, {document['ratio_ci95'][1]:.4f}] {document['rounds']} rounds, "
-                  f"wall {wall:.2f} s", file=sys.stderr, flush=True)
+                  f"wall {wall:.2f} s, placement spread {shown or 'n/a'}", file=sys.stderr, flush=True)
     aa_ratios = sorted(d["ratio"] for d in aa)
     slow_ratios = sorted(d["ratio"] for d in slower)
     rounds_used = sorted(d["rounds"] for d in aa + slower)
-    print(f"| {name} | {median_ms * 1000:.2f} | {rounds} | {rate(aa, ('positive', 'negative'))} | "
+    print(f"| {name} | {median_ms * 1000:.2f} | {len(aa)} | {rate(aa, ('positive', 'negative'))} | "
           f"{rate(aa, ('inconclusive',))} | {aa_ratios[0]:.4f}-{aa_ratios[-1]:.4f} | "
           f"{cycles} cycles: median ratio {statistics.median(slow_ratios):.4f} (min {slow_ratios[0]:.4f}) | "
           f"{rate(slower, ('negative',))} | {aa[0]['margin'] * 100:.2f} % | "
@@ -99,6 +125,10 @@ def run_case(kopt, name, n, rounds, work):
     for d in aa:
         outcomes[d["outcome"]] = outcomes.get(d["outcome"], 0) + 1
     print(f"  A/A outcomes: {outcomes}; warnings seen: {sorted({w for d in aa + slower for w in d['warnings']})}")
+    spreads = [x for d in aa + slower for x in placement_spread(d).values() if x is not None]
+    if spreads:
+        print(f"  placement spread within one process (slowest - fastest buffer set): median "
+              f"{statistics.median(spreads) * 100:.2f} %, max {max(spreads) * 100:.2f} %")
     sys.stdout.flush()
 
 
@@ -107,7 +137,11 @@ def main():
     parser.add_argument("--kopt", required=True)
     parser.add_argument("--rounds", type=int, default=100)
     parser.add_argument("--case", choices=sorted(CASES), action="append", help="only these cases (default: all)")
+    parser.add_argument("--minutes", type=float, default=float("inf"), help="time per case, at most")
+    parser.add_argument("--keep", help="a folder for every comparison's whole record")
     args = parser.parse_args()
+    if args.keep:
+        os.makedirs(args.keep, exist_ok=True)
     print("| case | median us | comparisons | A/A false verdicts [95 % interval] | A/A inconclusive | "
           "A/A ratio range | 3 % delay | 3 % slower found negative | margin | rounds per comparison | "
           "wall per comparison |")
@@ -115,7 +149,7 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         for key in args.case or sorted(CASES):
             name, n = CASES[key]
-            run_case(args.kopt, name, n, args.rounds, work)
+            run_case(args.kopt, name, n, args.rounds, work, args.minutes, args.keep)
 
 
 if __name__ == "__main__":

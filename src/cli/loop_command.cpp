@@ -76,6 +76,10 @@ class loop_command final : public command {
     sub.add_option("--max-seconds", m_settings.job.max_seconds, "sampling time limit per version [s]")
         ->default_val(10.0)
         ->check(above_zero("seconds"));
+    sub.add_option("--compare-seconds", m_settings.comparison.max_seconds,
+                   "time a comparison in turns with the parent may take [s]; unsettled by then: inconclusive")
+        ->default_val(m_settings.comparison.max_seconds)
+        ->check(above_zero("seconds"));
     sub.add_option("--seed", m_settings.job.seed, "seed of the random inputs")->default_val(0);
     sub.add_option("--atol", m_atol, "absolute tolerance (default by output type); frozen for the run");
     sub.add_option("--rtol", m_rtol, "relative tolerance (default by output type); frozen for the run");

@@ -47,6 +47,7 @@ struct loop_settings {
   std::string op_family;
   std::filesystem::path memory_db;
   std::vector<check_shape> check_shapes;      // --check-dims: judged there too; frozen at v0
+  pipeline::turns_settings comparison;        // --compare-seconds: the budget of a comparison in turns
 };
 
 struct loop_services {

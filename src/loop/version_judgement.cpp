@@ -109,6 +109,7 @@ void compare_with_parent(const step_context& ctx, version_record& r, const fs::p
   request.incumbent = {ctx.run.dir / parent->snapshot,
                        checked_library(parent_dir, parent->library_sha256, fmt::format("v{}", *r.parent))};
   request.expected_ms = std::max(r.median_ms.value_or(0), parent->median_ms.value_or(0));
+  request.settings = ctx.settings.comparison;
   ctx.say(fmt::format("compare: with v{}, both timed in turns", *r.parent));
   const pipeline::turns_outcome turns = ctx.services.compare(request);
   write_json_file(evidence_dir / comparison_file_name, pipeline::to_json(turns));

@@ -74,6 +74,9 @@ turns_outcome compare_in_turns(block_timing& session, double expected_ms, const 
           std::find(out.warnings.begin(), out.warnings.end(), block.warning) == out.warnings.end()) {
         out.warnings.push_back(block.warning);
       }
+      out.blocks.push_back(block_record{out.rounds, static_cast<int>(version), block.placement,
+                                        block.timing.value("samples_ms", std::vector<double>{}).size(),
+                                        block_estimate(block.timing)});
       timings[version] = std::move(block.timing);
     }
     const double round_ms = std::chrono::duration<double, std::milli>(clock::now() - round_started).count();
@@ -82,8 +85,12 @@ turns_outcome compare_in_turns(block_timing& session, double expected_ms, const 
     for (const json& t : timings) {
       out.timer_tick_ms = std::max(out.timer_tick_ms, t.value("timer_tick_ns", 0.0) / 1e6);
     }
-    const double incumbent = block_estimate(timings[1]);
-    if (incumbent > 0) out.round_ratios.push_back(block_estimate(timings[0]) / incumbent);
+    // This round's two records, candidate's and incumbent's, whichever went first.
+    const block_record& first = out.blocks[out.blocks.size() - 2];
+    const block_record& second = out.blocks.back();
+    const double candidate = first.version == 0 ? first.estimate_ms : second.estimate_ms;
+    const double incumbent = first.version == 1 ? first.estimate_ms : second.estimate_ms;
+    if (incumbent > 0) out.round_ratios.push_back(candidate / incumbent);
     ++out.rounds;
     if (out.rounds == 1) {
       // Two blocks of `block_calls` each took round_ms: aim the next ones at block_ms.
@@ -126,6 +133,15 @@ json to_json(const turns_outcome& o) {
   document["timer_tick_ms"] = o.timer_tick_ms;
   document["warnings"] = o.warnings;
   document["round_ratios"] = o.round_ratios;
+  json blocks = json::array();
+  for (const block_record& b : o.blocks) {
+    blocks.push_back(json{{"round", b.round},
+                          {"version", b.version == 0 ? "candidate" : "incumbent"},
+                          {"placement", b.placement < 0 ? json(nullptr) : json(b.placement)},
+                          {"calls", b.calls},
+                          {"estimate_ms", b.estimate_ms}});
+  }
+  document["blocks"] = std::move(blocks);
   document["candidate_samples_ms"] = o.candidate_ms;
   document["incumbent_samples_ms"] = o.incumbent_ms;
   return document;
@@ -133,7 +149,9 @@ json to_json(const turns_outcome& o) {
 
 json summary_json(const turns_outcome& o) {
   json document = to_json(o);
-  for (const char* bulky : {"round_ratios", "candidate_samples_ms", "incumbent_samples_ms"}) document.erase(bulky);
+  for (const char* bulky : {"round_ratios", "blocks", "candidate_samples_ms", "incumbent_samples_ms"}) {
+    document.erase(bulky);
+  }
   return document;
 }
 

@@ -23,6 +23,16 @@ struct turns_settings {
   std::size_t max_rounds = 400;
 };
 
+// One timed block of a comparison, as the record keeps it: which placement (buffer set) each
+// version ran on shows whether a steady difference between two processes follows their memory.
+struct block_record {
+  std::size_t round = 0;
+  int version = 0;     // 0: the candidate, 1: the incumbent
+  int placement = -1;  // -1: the session did not say
+  std::size_t calls = 0;
+  double estimate_ms = 0;  // the block's 20 %-trimmed mean, as the round ratio uses it
+};
+
 struct turns_outcome {
   memory::outcome_evidence evidence;  // inconclusive unless the rounds settled it
   std::string failure;                // "": none; else which version failed and why (no outcome then)
@@ -33,6 +43,7 @@ struct turns_outcome {
   std::vector<double> round_ratios;
   std::vector<double> candidate_ms;  // every sample, in order
   std::vector<double> incumbent_ms;
+  std::vector<block_record> blocks;  // in the order they were timed
   double timer_tick_ms = 0;
   std::vector<std::string> warnings;  // another process on the GPU during a block, once each
   double seconds = 0;                 // [s] of wall time for the rounds
@@ -47,10 +58,10 @@ turns_outcome compare_in_turns(block_timing& session, double expected_ms,
 void note_failure(turns_outcome& out, int version, const std::string& failure);
 
 // The record the loop and `kopt compare` keep: the outcome's evidence, how it was measured,
-// the round ratios and every sample.
+// the round ratios, every block and every sample.
 json to_json(const turns_outcome& outcome);
 
-// The same without the round ratios and the samples: what a manifest or a tool's answer keeps.
+// The same without the round ratios, blocks and samples: what a manifest or a tool's answer keeps.
 json summary_json(const turns_outcome& outcome);
 
 }  // namespace kopt::pipeline

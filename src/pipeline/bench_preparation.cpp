@@ -159,7 +159,7 @@ json run_measuring_child(measuring_worker& worker, const harness::bench_job& job
   return child_verdict(child, timeout_s, side);
 }
 
-json child_verdict(const wrapped_child_run& child, int timeout_s, measuring_side side) {
+json child_verdict(const wrapped_child_run& child, int timeout_s, measuring_side side, const char* limit_source) {
   const process_result& run = child.process;
   const bool hung = run.timed_out;
   const char* process = side == measuring_side::kernel      ? "the"
@@ -190,8 +190,8 @@ json child_verdict(const wrapped_child_run& child, int timeout_s, measuring_side
   const char* who = side == measuring_side::kernel ? "the kernel" : side == measuring_side::reference ? "the reference" : "setup()";
   const char* its = side == measuring_side::kernel ? "the" : "its";
   return json{{"status", hung ? "timed_out" : "crashed"},
-              {"reason", hung ? fmt::format("{} did not finish: {} measuring process was killed after {} s (--timeout)",
-                                            who, its, timeout_s)
+              {"reason", hung ? fmt::format("{} did not finish: {} measuring process was killed after {} s ({})", who,
+                                            its, timeout_s, limit_source)
                               : fmt::format("{} measuring process died ({}): {}", process, run.describe_end(),
                                             std::string(trim(run.stderr_text)))},
               {"correctness", json{{"checked", false}, {"passed", nullptr}}}};

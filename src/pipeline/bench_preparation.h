@@ -85,9 +85,10 @@ json run_measuring_child(measuring_worker& worker, const harness::bench_job& job
 
 // How a measuring child that has ended is judged (run_measuring_child after its check for an
 // environment problem, and a comparison's processes as they close): a process it left running,
-// a result without its seal, a death or a hang (after `timeout_s`) become a failed result;
-// otherwise its own result.
-json child_verdict(const wrapped_child_run& child, int timeout_s, measuring_side side = measuring_side::kernel);
+// a result without its seal, a death or a hang (after `timeout_s`, set by `limit_source`)
+// become a failed result; otherwise its own result.
+json child_verdict(const wrapped_child_run& child, int timeout_s, measuring_side side = measuring_side::kernel,
+                   const char* limit_source = "--timeout");
 
 // The provenance fields every bench result carries.
 void add_provenance(json& result, const prepared_bench& prepared, const harness::bench_job& job);

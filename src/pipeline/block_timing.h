@@ -16,6 +16,7 @@ struct timing_block {
   json timing = nullptr;  // the block's timing document (samples_ms, timer_tick_ns, clocks, ...)
   std::string warning;    // another process used the GPU during the block ("" if none did)
   std::string failure;    // "" when timed; else why not (the version crashed, hung, broke a rule)
+  int placement = -1;     // which of the version's buffer sets it ran on (-1: not said)
 };
 
 class block_timing {

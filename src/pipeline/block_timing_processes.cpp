@@ -93,6 +93,7 @@ class block_timing_processes final : public block_timing {
     } else {
       block.timing = document->at("timing");
       block.warning = document->value("warning", "");
+      block.placement = document->value("placement", -1);
       return block;
     }
     v.process->finish(closing_limit);
@@ -111,7 +112,8 @@ class block_timing_processes final : public block_timing {
         end.process = v.process->finish(closing_limit);
         end.result = v.launch->seal.read(v.launch->result_file, end.forged_result);
         // Judged as bench judges an ended measuring child.
-        const json verdict = child_verdict(end, static_cast<int>(closing_limit.count()));
+        const json verdict = child_verdict(end, static_cast<int>(closing_limit.count()), measuring_side::kernel,
+                                           "the comparison's limit for a process to end");
         if (verdict.value("status", "ok") != "ok") {
           failure = fmt::format("{}: {}", verdict.value("status", ""), verdict.value("reason", ""));
         }

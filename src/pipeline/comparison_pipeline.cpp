@@ -27,9 +27,7 @@ harness::bench_job turn_job(const harness::bench_job& base, const compared_versi
 
 }  // namespace
 
-bool takes_turns(const std::string& backend) {
-  return backend != kernel::to_string(kernel::backend::triton);
-}
+bool takes_turns(const std::string& backend) { return !is_triton_backend(backend); }
 
 turns_outcome run_comparison(const comparison_request& request, measuring_worker& worker) {
   harness::bench_job base = request.job;

@@ -139,7 +139,9 @@ bool prestart_serves(const harness::bench_job& ahead, const harness::bench_job& 
          job.profile_mode == ahead.profile_mode;
 }
 
-bool is_triton(const harness::bench_job& job) { return job.backend == kernel::to_string(kernel::backend::triton); }
+bool is_triton_backend(const std::string& backend) { return backend == kernel::to_string(kernel::backend::triton); }
+
+bool is_triton(const harness::bench_job& job) { return is_triton_backend(job.backend); }
 
 std::vector<std::string> measuring_child_argv(const harness::bench_job& job, const std::string& job_file,
                                               const std::string& result_file) {

@@ -78,7 +78,8 @@ std::unique_ptr<measuring_worker> make_process_worker();
 std::unique_ptr<block_timing> open_block_timing_processes(const std::vector<harness::bench_job>& jobs,
                                                           const env::gpu_device& device, int block_timeout_s);
 
-// Whether the job's kernel runs in the Python runner (Triton) rather than `kopt harness`.
+// Whether a kernel of this backend runs in the Python runner (Triton) rather than `kopt harness`.
+bool is_triton_backend(const std::string& backend);
 bool is_triton(const harness::bench_job& job);
 
 // The measuring child's command line: `kopt harness JOB RESULT`, or for a Triton kernel

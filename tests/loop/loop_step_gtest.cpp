@@ -131,6 +131,21 @@ TEST_F(LoopStep, AVersionIsComparedWithItsParentInTurnsOnTheLibrariesBenchMeasur
   EXPECT_FALSE(whole["candidate_samples_ms"].empty());
 }
 
+TEST_F(LoopStep, TheComparisonsBudgetComesFromTheLoopsSettings) {
+  first();
+  double asked_seconds = 0;
+  const auto scripted = m_services.compare;
+  m_services.compare = [&](const pipeline::comparison_request& request) {
+    asked_seconds = request.settings.max_seconds;
+    return scripted(request);
+  };
+  loop_settings s = settings();
+  s.comparison.max_seconds = 7.5;
+  write_file_atomic(m_kernel, softmax_version(0.9));
+  run_loop_step(s, m_services);
+  EXPECT_EQ(asked_seconds, 7.5);
+}
+
 TEST_F(LoopStep, ALibrarySwappedBehindKoptsBackFailsTheRun) {
   first();
   // A slowed incumbent would make any candidate look faster.

@@ -43,6 +43,7 @@ class scripted_versions final : public block_timing {
     block.timing = {
         {"median_ms", measure::summarize(samples).median}, {"timer_tick_ns", 32}, {"samples_ms", samples}};
     if (order.size() == 3) block.warning = "another process used the GPU";
+    block.placement = static_cast<int>(blocks_of[version]++ % 8);  // each version's own buffer sets in turn
     return block;
   }
   std::vector<std::string> close() override { return {"", ""}; }
@@ -52,6 +53,7 @@ class scripted_versions final : public block_timing {
   int fail_at_block = -1;
 
  private:
+  std::size_t blocks_of[2] = {0, 0};
   std::vector<double> m_speeds;
   double m_drift;
   double m_noise;
@@ -71,6 +73,27 @@ TEST(CompareInTurns, AnUnchangedVersionIsNeutralWhileTheMachineDrifts) {
   EXPECT_EQ(std::vector<int>(versions.order.begin(), versions.order.begin() + 4),
             (std::vector<int>{0, 1, 1, 0}));
   EXPECT_EQ(o.warnings, std::vector<std::string>{"another process used the GPU"});
+}
+
+TEST(CompareInTurns, TheRecordKeepsEveryBlockWithItsVersionAndPlacementAndTheSummaryDoesNot) {
+  scripted_versions versions({1.03, 1.0}, 0.01, 0.003);
+  const turns_outcome o = compare_in_turns(versions, 0.010);
+  const json record = to_json(o);
+  ASSERT_EQ(record["blocks"].size(), 2 * o.rounds);
+  // Round 1 goes incumbent first; each version's blocks walk through its placements.
+  EXPECT_EQ(record["blocks"][2]["version"], "incumbent");
+  EXPECT_EQ(record["blocks"][2]["round"], 1);
+  EXPECT_EQ(record["blocks"][3]["placement"], 1);
+  for (std::size_t r = 0; r < o.rounds; ++r) {
+    // A round's ratio is its candidate block's estimate over its incumbent block's.
+    const json& a = record["blocks"][2 * r];
+    const json& b = record["blocks"][2 * r + 1];
+    const json& candidate = a["version"] == "candidate" ? a : b;
+    const json& incumbent = a["version"] == "candidate" ? b : a;
+    EXPECT_DOUBLE_EQ(o.round_ratios[r], candidate["estimate_ms"].get<double>() / incumbent["estimate_ms"].get<double>());
+    EXPECT_EQ(candidate["calls"], r == 0 ? versions.calls_asked[0] : o.block_calls);
+  }
+  EXPECT_FALSE(summary_json(o).contains("blocks"));
 }
 
 TEST(CompareInTurns, ThreePercentSlowerIsNegativeAndTenPercentFasterPositive) {
