@@ -95,8 +95,9 @@ def main():
             else:
                 v0, v1, record = kopt_iterations(kopt)
                 c = record.get("comparison") or {}
+                steps = ", ".join(f"{k} {v:.2f}" for k, v in (record.get("step_seconds") or {}).items())
                 note = (f"{record['outcome']}, ratio {c.get('ratio', 0):.4f}, {c.get('rounds', 0)} rounds "
-                        f"in {c.get('seconds', 0):.2f} s")
+                        f"in {c.get('seconds', 0):.2f} s; steps s: {steps}")
             walls[tool].append(v1)
             print(f"| {r + 1} | {tool} | {v0:.1f} | {v1:.1f} | {note} |")
             sys.stdout.flush()

@@ -59,6 +59,7 @@ void put_version(json& out, const version_record& r) {
               {"at_hardware_limit", r.at_hardware_limit},
               {"comparison", r.comparison},
               {"checks", checks_json(r.checks)},
+              {"step_seconds", r.step_seconds},
               {"finished_at", r.finished_at}});
 }
 
@@ -80,6 +81,7 @@ void get_version(const json& node, version_record& r) {
   r.at_hardware_limit = node.at("at_hardware_limit").get<bool>();
   r.comparison = node.at("comparison");
   r.checks = checks_from(node);
+  r.step_seconds = node.value("step_seconds", json::object());
   r.finished_at = node.at("finished_at").get<std::string>();
 }
 

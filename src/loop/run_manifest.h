@@ -59,6 +59,9 @@ struct version_record {
   bool at_hardware_limit = false;
   json comparison = nullptr;                // memory::to_json(outcome_evidence) against the parent
   std::vector<shape_check> checks;          // one per --check-dims shape, in order
+  // [s] of wall time per step that ran: bench, check_dims, profile, analyze, compare (where an
+  // iteration's time went; {} in manifests written before it was kept).
+  json step_seconds = json::object();
   std::string finished_at;                  // "" for a candidate not evaluated yet
 };
 

@@ -37,6 +37,19 @@ std::string checks_text(const version_record& r) {
   return join(parts, "; ");
 }
 
+// "bench 5.1 s, profile 7.9 s, analyze 0.02 s, compare 1.8 s (14.8 s)", in the order they ran.
+std::string step_times_text(const json& step_seconds) {
+  std::vector<std::string> parts;
+  double total = 0;
+  for (const char* step : {"bench", "check_dims", "profile", "analyze", "compare"}) {
+    if (!step_seconds.contains(step)) continue;
+    const double s = step_seconds[step].get<double>();
+    total += s;
+    parts.push_back(fmt::format("{} {:.{}f} s", step, s, s < 0.1 ? 2 : 1));
+  }
+  return fmt::format("{} ({:.1f} s)", join(parts, ", "), total);
+}
+
 // The lines a version's summary shares with a candidate's.
 std::string version_lines(const run_manifest& m, const version_record& r, const std::string& name) {
   std::string md = fmt::format("- version: `{}` (sha256 {})\n", r.snapshot, r.source_sha256.substr(0, 16));
@@ -56,6 +69,7 @@ std::string version_lines(const run_manifest& m, const version_record& r, const 
     md += fmt::format("- bottleneck: {}{} (analysis.md)\n", r.bottleneck, r.at_hardware_limit ? ", at the hardware limit" : "");
   }
   md += fmt::format("- eligible as best: {}\n", r.eligible ? "yes (passed the judge, fully profiled)" : "no");
+  if (!r.step_seconds.empty()) md += fmt::format("- wall time: {}\n", step_times_text(r.step_seconds));
   return md;
 }
 

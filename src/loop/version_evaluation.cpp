@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/files.h"
+#include "core/phase_clock.h"
 #include "core/hash.h"
 #include "core/text.h"
 #include "loop/bench_texts.h"
@@ -48,8 +49,11 @@ memory::outcome_evidence compare_bench_results(const json& candidate, const json
                                   std::max(timer_tick_ms(candidate), timer_tick_ms(incumbent)));
 }
 
-version_evaluation evaluate_version(const loop_settings& settings, const loop_services& services,
-                                    const std::string& backend, const fs::path& dir, const step_progress& progress) {
+namespace {
+
+version_evaluation evaluate_steps(const loop_settings& settings, const loop_services& services,
+                                  const std::string& backend, const fs::path& dir, const step_progress& progress,
+                                  phase_clock& clock) {
   version_evaluation e;
   shape_checks_outcome unchecked = unchecked_shapes(settings);
   e.checks = std::move(unchecked.checks);
@@ -58,6 +62,7 @@ version_evaluation evaluate_version(const loop_settings& settings, const loop_se
   pipeline::bench_request bench_request{settings.target, settings.job, settings.atol, settings.rtol, "", {}};
   if (progress) bench_request.progress = [&progress](const std::string& step) { progress("bench: " + step); };
   const pipeline::bench_outcome bench = services.bench(bench_request);
+  clock.done("bench");
   write_bench_texts(dir, bench);
   if (bench.prepared.failed_build) {
     e.failure = "build failed: " + build_failure_line(bench.prepared.failed_build->result);
@@ -87,6 +92,7 @@ version_evaluation evaluate_version(const loop_settings& settings, const loop_se
 
   // Before the profile: a version wrong at another shape is rejected without costing an ncu pass.
   shape_checks_outcome checked = run_shape_checks(settings, services, dir, progress);
+  if (!settings.check_shapes.empty()) clock.done("check_dims");
   e.checks = std::move(checked.checks);
   e.check_problem_sha256 = std::move(checked.problem_sha256);
   if (!checked.failure.empty()) {
@@ -102,6 +108,7 @@ version_evaluation evaluate_version(const loop_settings& settings, const loop_se
   profile_request.out = dir;
   profile_request.ncu_bin = settings.ncu_bin;
   const pipeline::profile_outcome profiled = services.profile(profile_request);
+  clock.done("profile");
   if (profiled.failure) {
     e.failure = "profile failed: " + profiled.failure->headline;
     return e;
@@ -119,6 +126,17 @@ version_evaluation evaluate_version(const loop_settings& settings, const loop_se
   analysis_request.ncu_bin = settings.ncu_bin;
   const pipeline::analysis_outcome analysis = services.analyze(analysis_request);
   e.diagnosis = digest_analysis(analysis.document, (dir / "analysis.json").string());
+  clock.done("analyze");
+  return e;
+}
+
+}  // namespace
+
+version_evaluation evaluate_version(const loop_settings& settings, const loop_services& services,
+                                    const std::string& backend, const fs::path& dir, const step_progress& progress) {
+  phase_clock clock;
+  version_evaluation e = evaluate_steps(settings, services, backend, dir, progress, clock);
+  e.step_seconds = clock.phases();
   return e;
 }
 

@@ -29,6 +29,7 @@ struct version_evaluation {
   std::string library_sha256;              // of <folder>/kernel_library.so, kept for comparisons in turns ("" none)
   std::vector<shape_check> checks;         // one per --check-dims shape ("not run" after an earlier failure)
   std::vector<std::string> check_problem_sha256;  // the problem at each shape, "" where not planned
+  json step_seconds = json::object();      // [s] per step that ran: bench, check_dims, profile, analyze
 };
 
 version_evaluation evaluate_version(const loop_settings& settings, const loop_services& services,

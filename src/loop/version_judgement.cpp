@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/files.h"
 #include "core/hash.h"
+#include "core/phase_clock.h"
 #include "loop/outcome_records.h"
 #include "loop/run_directory.h"
 #include "loop/shape_checks.h"
@@ -48,6 +49,7 @@ void fill_measurements(version_record& r, const version_evaluation& e) {
   }
   r.checks = e.checks;
   r.library_sha256 = e.library_sha256;
+  r.step_seconds = e.step_seconds;
 }
 
 // Freezes what v0 (the first version planned) declared and says where a later one differs:
@@ -168,7 +170,10 @@ void judge_version(const step_context& ctx, std::int64_t iteration, const fs::pa
         iteration == 0 ? "the version the run starts from" : "the first version that passed: the baseline";
   } else {
     r.eligible = true;
+    phase_clock clock;
     compare_with_parent(ctx, r, evidence_dir);
+    clock.done("compare");
+    r.step_seconds.update(clock.phases());
     if (r.outcome == "rejected") r.eligible = false;
   }
 }

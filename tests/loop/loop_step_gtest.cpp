@@ -131,6 +131,22 @@ TEST_F(LoopStep, AVersionIsComparedWithItsParentInTurnsOnTheLibrariesBenchMeasur
   EXPECT_FALSE(whole["candidate_samples_ms"].empty());
 }
 
+TEST_F(LoopStep, EachStepsWallTimeIsRecordedAndSummarised) {
+  const step_outcome v0 = first();
+  EXPECT_FALSE(v0.record->step_seconds.contains("compare")) << "the baseline is compared with nothing";
+  const step_outcome v1 = next(1.03, {"retile_64"});
+  const json& steps = v1.record->step_seconds;
+  for (const char* step : {"bench", "profile", "analyze", "compare"}) {
+    ASSERT_TRUE(steps.contains(step)) << step << " in " << steps.dump();
+    EXPECT_GE(steps[step].get<double>(), 0.0);
+  }
+  EXPECT_FALSE(steps.contains("check_dims")) << "no extra shapes were asked for";
+  EXPECT_EQ(read_run_manifest(m_run_dir).iterations[1].step_seconds, steps) << "kept in the manifest";
+  const std::string summary = read_text_file(m_run_dir / "iter_v1" / "iteration_summary.md");
+  EXPECT_NE(summary.find("- wall time: bench "), std::string::npos) << summary;
+  EXPECT_NE(summary.find(", compare "), std::string::npos) << summary;
+}
+
 TEST_F(LoopStep, TheComparisonsBudgetComesFromTheLoopsSettings) {
   first();
   double asked_seconds = 0;
