@@ -88,16 +88,11 @@ std::string row(const std::string& v, const version_record& r, const std::string
 std::optional<double> fast_p(const run_manifest& m, double p) {
   if (m.reference.empty() || m.iterations.empty()) return std::nullopt;
   std::size_t fast = 0;
-  std::size_t versions = 0;
-  const auto count = [&](const version_record& r) {
-    ++versions;
+  for (const iteration_record& r : m.iterations) {
+    // A round's own fields are its chosen candidate's.
     if (r.outcome != "rejected" && r.speedup_vs_reference && *r.speedup_vs_reference > p) ++fast;
-  };
-  for (const auto& r : m.iterations) {
-    if (r.candidates.empty()) count(r);
-    for (const auto& c : r.candidates) count(c);
   }
-  return static_cast<double>(fast) / static_cast<double>(versions);
+  return static_cast<double>(fast) / static_cast<double>(m.iterations.size());
 }
 
 std::string iteration_summary_markdown(const run_manifest& m, const iteration_record& r) {
@@ -185,7 +180,7 @@ std::string final_summary_markdown(const run_manifest& m, const std::vector<std:
   if (!unsettled.empty()) md += "\nNot a win, not a loss: " + join(unsettled, "; ") + ".\n";
   if (!m.reference.empty()) {
     md += fmt::format(
-        "\nfast_p (share of versions correct and faster than the reference by p): fast_1.0 = {:.2f}, "
+        "\nfast_p (share of iterations correct and faster than the reference by p): fast_1.0 = {:.2f}, "
         "fast_1.5 = {:.2f}, fast_2.0 = {:.2f}\n",
         fast_p(m, 1.0).value_or(0), fast_p(m, 1.5).value_or(0), fast_p(m, 2.0).value_or(0));
   }

@@ -19,8 +19,10 @@ std::string candidate_summary_markdown(const run_manifest& manifest, std::int64_
 // `reproduce`: the commands that re-run the best version's measurements.
 std::string final_summary_markdown(const run_manifest& manifest, const std::vector<std::string>& reproduce);
 
-// KernelBench's fast_p: the share of versions (every candidate of a round counts) that are
-// correct and faster than the reference by more than p. nullopt without a reference.
+// KernelBench's fast_p: the share of iterations whose version (a round's chosen candidate) is
+// correct and faster than the reference by more than p. A round counts once, as an agent's
+// attempt does: K candidates searched at once are one step of the loop, not K. nullopt
+// without a reference.
 std::optional<double> fast_p(const run_manifest& manifest, double p);
 
 }  // namespace kopt::loop

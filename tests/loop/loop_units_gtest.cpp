@@ -9,6 +9,7 @@
 #include "core/hash.h"
 #include "loop/command_words.h"
 #include "loop/run_manifest.h"
+#include "loop/run_summaries.h"
 #include "loop/strategy_tags.h"
 #include "loop/suggestion_ranking.h"
 #include "memory/strategy_fingerprint.h"
@@ -83,6 +84,37 @@ TEST(RunManifest, RoundTripsAndRefusesEditsAndForeignFiles) {
   EXPECT_THROW(read_run_manifest(dir.path()), error);
   fs::remove(file);
   EXPECT_THROW(read_run_manifest(dir.path()), error);
+}
+
+TEST(FastP, CountsIterationsARoundOnceThroughItsChosenCandidate) {
+  run_manifest m = sample_manifest();
+  m.reference = "/work/softmax_ref.py";
+  m.iterations[0].speedup_vs_reference = 0.5;
+  // v1: a round of three candidates; the chosen one (the iteration's own fields) is 1.6x.
+  iteration_record round;
+  round.iteration = 1;
+  round.outcome = "positive";
+  round.speedup_vs_reference = 1.6;
+  for (const double s : {1.6, 1.7, 1.2}) {
+    candidate_record c;
+    c.candidate = static_cast<int>(round.candidates.size()) + 1;
+    c.outcome = "positive";
+    c.speedup_vs_reference = s;
+    round.candidates.push_back(c);
+  }
+  round.chosen = 1;
+  m.iterations.push_back(round);
+  // v2: faster than the reference but wrong.
+  iteration_record wrong;
+  wrong.iteration = 2;
+  wrong.outcome = "rejected";
+  wrong.speedup_vs_reference = 3.0;
+  m.iterations.push_back(wrong);
+  EXPECT_DOUBLE_EQ(*fast_p(m, 1.0), 1.0 / 3);
+  EXPECT_DOUBLE_EQ(*fast_p(m, 1.5), 1.0 / 3);
+  EXPECT_DOUBLE_EQ(*fast_p(m, 2.0), 0.0);
+  m.reference.clear();
+  EXPECT_FALSE(fast_p(m, 1.0)) << "without a reference there is no speedup to count";
 }
 
 TEST(RunManifest, RoundTripsShapeChecksRoundsOfCandidatesAndAnOpenRound) {
