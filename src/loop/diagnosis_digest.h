@@ -2,11 +2,12 @@
 // The part of an analysis.json the loop acts on: the launch that took longest (where a new
 // version gains most), its bottleneck class and the knowledge base's suggestions for it.
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "core/json_io.h"
+#include "analyze/analyzer.h"
 
 namespace kopt::loop {
 
@@ -31,7 +32,11 @@ struct diagnosis_digest {
   std::vector<suggestion> suggestions;   // as the analysis ranked them
 };
 
-// Throws kopt::error naming `where` when the document has no kernel.
-diagnosis_digest digest_analysis(const json& analysis_document, const std::string& where);
+// Throws kopt::error naming `where` when the analysis has no kernel launch.
+diagnosis_digest digest_analysis(const analyze::analysis& analysis, const std::string& where);
+
+// An analysis.json read back through the analysis's own checked reader (a document of another
+// schema, a newer version or with a field missing is refused, naming the file), then digested.
+diagnosis_digest digest_analysis_file(const std::filesystem::path& file);
 
 }  // namespace kopt::loop

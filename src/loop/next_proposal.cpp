@@ -50,7 +50,7 @@ std::string next_proposal_markdown(const run_manifest& m, const fs::path& run_di
   in.best_iteration = best.iteration;
   in.best_median_ms = best.median_ms.value_or(0);
   if (best.speedup_vs_reference) in.best_speedup = fmt::format("{:.3f}x the reference", *best.speedup_vs_reference);
-  in.diagnosis = digest_analysis(read_json_file(analysis_file), analysis_file.string());
+  in.diagnosis = digest_analysis_file(analysis_file);
   in.benchmarked_dims = join(m.frozen.dims, " ");
   in.check_dims = m.frozen.check_dims;
 

@@ -147,6 +147,21 @@ TEST_F(LoopStep, EachStepsWallTimeIsRecordedAndSummarised) {
   EXPECT_NE(summary.find(", compare "), std::string::npos) << summary;
 }
 
+TEST_F(LoopStep, TheBestVersionsAnalysisIsReadBackThroughItsCheckedReader) {
+  first();
+  const fs::path analysis = m_run_dir / "iter_v0" / "analysis.json";
+  json document = read_json_file(analysis);
+  document["schema"] = "kopt.analysis/v99";
+  write_file_atomic(analysis, document.dump());
+  try {
+    next(1.03, {"retile_64"});  // negative: v0 stays the best, and the next proposal reads its analysis
+    FAIL() << "an analysis of a newer version was read";
+  } catch (const error& e) {
+    EXPECT_NE(e.headline().find("analysis.json"), std::string::npos) << e.headline();
+  }
+  EXPECT_EQ(read_run_manifest(m_run_dir).iterations.size(), 1u) << "nothing committed";
+}
+
 TEST_F(LoopStep, TheComparisonsBudgetComesFromTheLoopsSettings) {
   first();
   double asked_seconds = 0;
