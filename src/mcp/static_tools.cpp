@@ -1,4 +1,4 @@
-// The tools that need no GPU: inspect, compile, analyze, kb and memory_query.
+// The tools that need no GPU: inspect, compile, analyze, kb, memory_query and report.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -197,6 +197,7 @@ std::vector<tool> static_tools() {
                           {"arch", json{{"type", "string"}}}},
                      json::array({"backend", "class"})),
        memory_query},
+      report_tool(),
   };
 }
 

@@ -41,6 +41,7 @@ const std::vector<tool>& tool_table();
 // The tools in two groups (tool_table joins them): those that need no GPU, and those that do.
 std::vector<tool> static_tools();
 std::vector<tool> gpu_tools();
+tool report_tool();  // one of the static tools (report_tool.cpp)
 
 // "" when `arguments` fits `schema` (the subset of JSON Schema the tools use: object, type,
 // required, enum, properties, additionalProperties: false, items); else the first problem

@@ -58,7 +58,7 @@ async def run(kopt, workspace):
             check(init.protocol_version in ("2025-11-25", "2025-06-18"), "a revision the SDK speaks")
 
             tools = {t.name: t for t in (await session.list_tools()).tools}
-            wanted = {"inspect", "compile", "bench", "compare", "profile", "analyze", "loop_step", "memory_query", "kb"}
+            wanted = {"inspect", "compile", "bench", "compare", "profile", "analyze", "loop_step", "memory_query", "kb", "report"}
             check(wanted <= set(tools), f"tools/list names {sorted(tools)}")
             check(all(t.input_schema.get("type") == "object" for t in tools.values()), "every tool has an object schema")
 

@@ -44,7 +44,7 @@ TEST(McpServer, ArgumentsAreCheckedAgainstTheToolsSchema) {
 }
 
 TEST(McpServer, EveryToolHasADescriptionAndAnObjectSchemaThatNamesWhatItRequires) {
-  ASSERT_EQ(tool_table().size(), 9u);
+  ASSERT_EQ(tool_table().size(), 10u);
   for (const tool& t : tool_table()) {
     EXPECT_GE(t.description.size(), 40u) << t.name;
     EXPECT_EQ(t.input_schema["type"], "object") << t.name;
@@ -53,6 +53,36 @@ TEST(McpServer, EveryToolHasADescriptionAndAnObjectSchemaThatNamesWhatItRequires
       EXPECT_TRUE(t.input_schema["properties"].contains(required.get<std::string>())) << t.name << " " << required;
     }
   }
+}
+
+TEST(McpServer, TheReportToolTellsARunsStoryAndWritesThePageIntoTheRunFolder) {
+  const testing::scratch_dir dir;
+  // The scripted report fixture (tests/data/report/README.md) copied into the workspace.
+  fs::path fixture;
+  for (const auto& entry : fs::directory_iterator(fs::path(KOPT_TEST_DATA_DIR) / "report")) {
+    if (entry.path().filename().string().rfind("run_", 0) == 0) fixture = entry.path();
+  }
+  ASSERT_FALSE(fixture.empty());
+  fs::create_directories(dir.path() / "runs");
+  fs::copy(fixture, dir.path() / "runs" / fixture.filename(), fs::copy_options::recursive);
+  const workspace root(dir.path());
+  const std::string run_dir = "runs/" + fixture.filename().string();
+  const json answered = answer(request(7, "tools/call", {{"name", "report"}, {"arguments", {{"run_dir", run_dir}}}}), root);
+  ASSERT_FALSE(answered["result"].value("isError", false)) << answered.dump();
+  const json& facts = answered["result"]["structuredContent"];
+  ASSERT_EQ(facts["iterations"].size(), 4u);
+  EXPECT_EQ(facts["iterations"][2]["outcome"], "rejected");
+  EXPECT_EQ(facts["best"]["iteration"], 1);
+  EXPECT_FALSE(facts.contains("report")) << "the whole document only when asked";
+  EXPECT_TRUE(fs::is_regular_file(dir.path() / run_dir / "report.html"));
+  const std::string text = answered["result"]["content"][0]["text"].get<std::string>();
+  EXPECT_NE(text.find("v3 negative"), std::string::npos) << text;
+  EXPECT_NE(text.find("best: v1"), std::string::npos) << text;
+
+  const json full = answer(request(8, "tools/call", {{"name", "report"}, {"arguments", {{"run_dir", run_dir}, {"detail", "full"}}}}), root);
+  EXPECT_EQ(full["result"]["structuredContent"]["report"]["schema"], "kopt.report/v1");
+  const json outside = answer(request(9, "tools/call", {{"name", "report"}, {"arguments", {{"run_dir", fixture.string()}}}}), root);
+  EXPECT_EQ(outside["result"]["isError"], true) << "the fixture itself is outside the workspace";
 }
 
 TEST(McpServer, PathsAreConfinedToTheWorkspace) {

@@ -1,0 +1,88 @@
+// The report tool: `kopt report` for an agent. The run folder's story in a few lines (each
+// iteration's outcome, the best version and its diagnosis), the page for people written into
+// the run folder, and the whole report document only when asked.
+#include <fmt/format.h>
+
+#include "core/files.h"
+#include "core/text.h"
+#include "core/utc_time.h"
+#include "core/version.h"
+#include "mcp/tool.h"
+#include "report/html_page.h"
+#include "report/report_json.h"
+#include "report/run_report.h"
+
+namespace kopt::mcp {
+namespace {
+
+json optional_number(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+std::string iteration_line(const loop::iteration_record& r) {
+  std::string line = fmt::format("v{} {}", r.iteration, r.outcome);
+  if (r.median_ms) line += fmt::format(" {:.4g} ms", *r.median_ms);
+  if (r.speedup_vs_reference) line += fmt::format(", {:.3g}x the reference", *r.speedup_vs_reference);
+  if (!r.bottleneck.empty()) line += ", " + r.bottleneck;
+  return line + ": " + shorten(r.reason, 200);
+}
+
+tool_output report(const tool_call& call) {
+  const report::run_report rep = report::gather_run_report(call.root.resolve(string_argument(call.arguments, "run_dir")));
+  const loop::run_manifest& m = rep.manifest;
+  report::page_options options;
+  options.generated_at = utc_timestamp();
+  options.kopt_version = version_string;
+  const std::filesystem::path page = rep.run_dir / "report.html";
+  write_file_atomic(page, report::report_html(rep, options));
+
+  std::string summary = fmt::format("{}: {} ({}), {} iteration(s)\n", m.run_id,
+                                    std::filesystem::path(m.kernel).filename().string(), m.backend, m.iterations.size());
+  json iterations = json::array();
+  for (const loop::iteration_record& r : m.iterations) {
+    summary += "  " + iteration_line(r) + "\n";
+    iterations.push_back(json{{"iteration", r.iteration},
+                              {"outcome", r.outcome},
+                              {"median_ms", optional_number(r.median_ms)},
+                              {"speedup_vs_reference", optional_number(r.speedup_vs_reference)},
+                              {"bottleneck", r.bottleneck},
+                              {"reason", r.reason}});
+  }
+  json best = nullptr;
+  if (const loop::iteration_record* b = m.best ? m.find(*m.best) : nullptr) {
+    best = json{{"iteration", b->iteration}, {"snapshot", b->snapshot}, {"median_ms", optional_number(b->median_ms)}};
+    summary += fmt::format("best: v{} ({})\n", b->iteration, b->snapshot);
+  } else {
+    summary += "best: none yet (no version passed the judge with a full profile)\n";
+  }
+  if (const report::iteration_diagnosis* d = rep.best_diagnosis()) {
+    summary += fmt::format("its diagnosis: {}: {}\n", analyze::to_string(d->launch.verdict.cls), d->launch.verdict.reason);
+    if (!d->launch.recommendations.empty()) {
+      summary += fmt::format("first to try: {} (kb {})\n", d->launch.recommendations[0].title,
+                             d->launch.recommendations[0].id);
+    }
+  }
+  summary += fmt::format("wrote {}", page.string());
+  json structured{{"run_dir", rep.run_dir.string()},
+                  {"page", page.string()},
+                  {"iterations", iterations},
+                  {"best", best},
+                  {"memory_read", rep.memory.read}};
+  if (string_argument(call.arguments, "detail") == "full") structured["report"] = report::to_json(rep);
+  return {summary, structured};
+}
+
+}  // namespace
+
+tool report_tool() {
+  return {"report",
+          "A kopt loop run folder in brief: every iteration's outcome, median, speedup and bottleneck, the best "
+          "version and its diagnosis; writes report.html (charts, for people) into the run folder.",
+          json{{"type", "object"},
+               {"properties",
+                json{{"run_dir", json{{"type", "string"}, {"description", "a run folder in the workspace (optimize_runs/run_...)"}}},
+                     {"detail", detail_schema()}}},
+               {"required", json::array({"run_dir"})},
+               {"additionalProperties", false}},
+          report};
+}
+
+}  // namespace kopt::mcp
