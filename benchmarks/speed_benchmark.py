@@ -138,6 +138,7 @@ def main():
             print(f"warm-up of {name} failed: {e}", file=sys.stderr)
     walls = {name: [] for name, _ in cases}
     last = {}
+    warnings = {name: set() for name, _ in cases}  # every warning a case's results gave, once
     for round_index in range(args.rounds):
         order = cases[round_index % len(cases):] + cases[:round_index % len(cases)]
         for name, run in order:
@@ -148,6 +149,7 @@ def main():
                 continue
             walls[name].append(wall)
             last[name] = result
+            warnings[name].update(str(w) for w in (result or {}).get("warnings") or [])
             print(f"round {round_index + 1} {name}: {wall:.2f} s", file=sys.stderr, flush=True)
 
     toolkit = statistics.median(walls["toolkit .py"]) if walls["toolkit .py"] else None
@@ -168,6 +170,10 @@ def main():
     for name, _ in cases:
         if last.get(name):
             print(f"- {name}: {result_phase_text(last[name])}")
+    # A warning (another process on the GPU, a throttled clock) says which figures to distrust.
+    print("\nWarnings in the results:\n")
+    for name, _ in cases:
+        print(f"- {name}: {'; '.join(sorted(warnings[name])) or 'none'}")
 
 
 if __name__ == "__main__":
