@@ -26,6 +26,8 @@ const std::vector<command_entry>& command_table() {
        make_loop_command},
       {"report", "render a loop run: terminal summary, report.html with charts, or --json", make_report_command},
       {"skills", "the skills pack for coding agents: list, install", make_skills_command},
+      {"worker", "the warm worker that runs measuring commands for --warm clients: serve, start, stop, status",
+       make_worker_command},
       {"mcp", "serve kopt's tools to a coding agent over the Model Context Protocol (stdio)", make_mcp_command},
       {"completion", "print a shell completion script: completion bash|zsh", make_completion_command},
       {"harness", "the measuring process of bench (internal)", make_harness_command},

@@ -22,5 +22,6 @@ std::unique_ptr<command> make_memory_command();
 std::unique_ptr<command> make_loop_command();
 std::unique_ptr<command> make_report_command();
 std::unique_ptr<command> make_completion_command();
+std::unique_ptr<command> make_worker_command();
 
 }  // namespace kopt::cli

@@ -1,0 +1,43 @@
+#include "cli/warm_client.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "cli/command_line.h"
+#include "core/error.h"
+#include "core/version.h"
+#include "worker/worker_client.h"
+
+namespace kopt::cli {
+
+bool runs_in_warm_worker(const std::string& command) {
+  return command == "bench" || command == "compare" || command == "profile" || command == "loop";
+}
+
+std::optional<int> run_in_warm_worker_if_asked(std::vector<std::string>& words) {
+  bool asked = false;
+  if (!words.empty() && words.front() == "--warm") {
+    words.erase(words.begin());
+    asked = true;
+  }
+  if (const char* warm = std::getenv("KOPT_WARM"); warm != nullptr && *warm != '\0' && std::string(warm) != "0") {
+    asked = true;
+  }
+  if (!asked || words.empty() || !runs_in_warm_worker(words.front())) return std::nullopt;
+  try {
+    const worker::identity id = worker::current_identity(version_string);
+    std::vector<std::string> start{std::filesystem::read_symlink("/proc/self/exe").string(), "worker", "serve"};
+    if (const char* idle = std::getenv("KOPT_WARM_IDLE_SECONDS"); idle != nullptr && *idle != '\0') {
+      start.insert(start.end(), {"--idle-seconds", idle});
+    }
+    std::vector<std::string> notes;
+    const std::optional<int> status = worker::run_in_worker(id, words, start, notes);
+    for (const std::string& note : notes) std::fprintf(stderr, "%s\n", note.c_str());
+    return status;
+  } catch (const error& e) {
+    return report_error(e.headline(), e.detail(), asks_for_json_output(words));
+  }
+}
+
+}  // namespace kopt::cli

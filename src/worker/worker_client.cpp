@@ -1,0 +1,156 @@
+#include "worker/worker_client.h"
+
+#include <fcntl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "core/file_lock.h"
+#include "worker/descriptor_passing.h"
+
+namespace kopt::worker {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr std::chrono::seconds start_limit{10};  // for a new worker to listen
+constexpr std::chrono::hours no_limit{24 * 365};
+
+// A connection to the worker at `path`; -1 when nothing listens there.
+int connect_to(const fs::path& path) {
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::strncpy(address.sun_path, path.c_str(), sizeof(address.sun_path) - 1);
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  if (::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof(address)) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+// Starts `argv` as a daemon of its own session: not this process's child, its output in `log`.
+bool start_daemon(const std::vector<std::string>& argv, const fs::path& log) {
+  const pid_t first = ::fork();
+  if (first < 0) return false;
+  if (first == 0) {
+    ::setsid();
+    if (::fork() != 0) ::_exit(0);  // the grandchild is adopted: nobody's child to reap
+    const int in = ::open("/dev/null", O_RDONLY);
+    const int out = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
+    if (in < 0 || out < 0) ::_exit(127);
+    ::dup2(in, 0);
+    ::dup2(out, 1);
+    ::dup2(out, 2);
+    if (::chdir("/") != 0) ::_exit(127);
+    // Nothing else of the client's goes along: a pipe its caller reads to the end, or the lock
+    // on starting a worker, would otherwise stay open for the worker's whole life.
+    if (::syscall(SYS_close_range, 3U, ~0U, 0U) != 0) {
+      for (int fd = 3; fd < 4096; ++fd) ::close(fd);
+    }
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    ::execv(args[0], args.data());
+    ::_exit(127);
+  }
+  int status = 0;
+  while (::waitpid(first, &status, 0) < 0 && errno == EINTR) {
+  }
+  return true;
+}
+
+// A connection to this kopt's worker, started when none listens; -1 when it could not be.
+int connect_or_start(const identity& id, const std::vector<std::string>& start_argv, std::vector<std::string>& notes) {
+  const fs::path socket = socket_path(id);
+  if (const int fd = connect_to(socket); fd >= 0) return fd;
+  // One client starts the worker; the others wait for it here, then connect.
+  file_lock starting(fs::path(socket).replace_extension(".lock"));
+  starting.lock();
+  if (const int fd = connect_to(socket); fd >= 0) return fd;
+  std::error_code ec;
+  fs::remove(socket, ec);  // a worker that was killed left it
+  if (!start_daemon(start_argv, log_path(id))) {
+    notes.push_back("kopt: the warm worker could not be started; running this command on its own");
+    return -1;
+  }
+  const auto deadline = std::chrono::steady_clock::now() + start_limit;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (const int fd = connect_to(socket); fd >= 0) return fd;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  notes.push_back(fmt::format("kopt: the warm worker did not start within {} s (its log: {}); running this command "
+                              "on its own",
+                              start_limit.count(), log_path(id).string()));
+  return -1;
+}
+
+struct connection {
+  int fd;
+  ~connection() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+}  // namespace
+
+std::optional<int> run_in_worker(const identity& id, const std::vector<std::string>& words,
+                                 const std::vector<std::string>& start_argv, std::vector<std::string>& notes) {
+  const connection c{connect_or_start(id, start_argv, notes)};
+  if (c.fd < 0) return std::nullopt;
+  std::error_code ec;
+  const fs::path cwd = fs::current_path(ec);
+  if (ec) throw error(fmt::format("the current folder is gone: {}", ec.message()));
+  std::fflush(nullptr);
+  try {
+    send_message(c.fd, json{{"do", "run"}, {"identity", id.digest}, {"cwd", cwd.string()}, {"words", words}},
+                 {0, 1, 2});
+  } catch (const error&) {
+    notes.push_back("kopt: the warm worker closed the connection; running this command on its own");
+    return std::nullopt;
+  }
+  const std::optional<received_message> reply = receive_message(c.fd, no_limit);
+  if (!reply) {
+    throw error("the warm worker ended during this command, which did not finish",
+                fmt::format("run it again: the next command starts a new worker (its log: {})", log_path(id).string()));
+  }
+  for (int fd : reply->fds) ::close(fd);
+  if (reply->message.contains("refused")) {
+    notes.push_back(fmt::format("kopt: the warm worker refused the command ({}); running it on its own",
+                                reply->message["refused"].get<std::string>()));
+    return std::nullopt;
+  }
+  return reply->message.value("exit_code", 2);
+}
+
+std::optional<json> start_worker(const identity& id, const std::vector<std::string>& start_argv,
+                                 std::vector<std::string>& notes) {
+  {
+    const connection c{connect_or_start(id, start_argv, notes)};
+    if (c.fd < 0) return std::nullopt;
+  }
+  return ask_worker(id, "status");
+}
+
+std::optional<json> ask_worker(const identity& id, std::string_view what) {
+  const connection c{connect_to(socket_path(id))};
+  if (c.fd < 0) return std::nullopt;
+  send_message(c.fd, json{{"do", std::string(what)}, {"identity", id.digest}});
+  const std::optional<received_message> reply = receive_message(c.fd, std::chrono::seconds(10));
+  if (!reply) return std::nullopt;
+  for (int fd : reply->fds) ::close(fd);
+  return reply->message;
+}
+
+}  // namespace kopt::worker
