@@ -8,6 +8,8 @@ Cases (softmax 4096 x 1024 unless named otherwise):
   toolkit .py           the toolkit's benchmark.py (it compiles every time) with softmax_ref.py
   kopt .py, cold        kopt bench with softmax_ref.py and an empty compile cache
   kopt .py              the same with the compile cache warm
+  kopt .py, warm worker the same through kopt's warm worker (KOPT_WARM=1): the reference's Python
+                        was started during the last command (docs/worker.md)
   kopt .cu              kopt bench of vector_add 16M with its native .cu reference
   kopt triton           kopt bench of examples/triton_softmax.py with softmax_ref.py
   kopt profile          kopt profile (one ncu pass) of softmax_block
@@ -61,9 +63,11 @@ def toolkit_case(toolkit, python):
     return run
 
 
-def kopt_bench_case(kopt, args, cold_cache=False):
+def kopt_bench_case(kopt, args, cold_cache=False, warm=False):
     def run():
         env = dict(os.environ)
+        if warm:
+            env["KOPT_WARM"] = "1"  # through this kopt's warm worker (docs/worker.md)
         with tempfile.TemporaryDirectory() as folder:
             if cold_cache:
                 env["KOPT_CACHE_DIR"] = os.path.join(folder, "cache")
@@ -124,6 +128,9 @@ def main():
                                                        *SOFTMAX_DIMS], cold_cache=True)),
         ("kopt .py", kopt_bench_case(args.kopt, ["examples/softmax_block.cu", "--ref=examples/softmax_ref.py",
                                                  *SOFTMAX_DIMS])),
+        ("kopt .py, warm worker", kopt_bench_case(args.kopt, ["examples/softmax_block.cu",
+                                                              "--ref=examples/softmax_ref.py", *SOFTMAX_DIMS],
+                                                  warm=True)),
         ("kopt .cu (vector_add 16M)", kopt_bench_case(args.kopt, ["examples/vector_add.cu",
                                                                   "--ref=examples/vector_add_ref.cu", "--N=16777216"])),
         ("kopt triton", kopt_bench_case(args.kopt, ["examples/triton_softmax.py", "--ref=examples/softmax_ref.py",
@@ -171,6 +178,7 @@ def main():
         if last.get(name):
             print(f"- {name}: {result_phase_text(last[name])}")
     # A warning (another process on the GPU, a throttled clock) says which figures to distrust.
+    subprocess.run([args.kopt, "worker", "stop"], capture_output=True)
     print("\nWarnings in the results:\n")
     for name, _ in cases:
         print(f"- {name}: {'; '.join(sorted(warnings[name])) or 'none'}")

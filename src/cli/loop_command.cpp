@@ -18,6 +18,7 @@
 #include "core/error.h"
 #include "core/json_io.h"
 #include "loop/agent_loop.h"
+#include "pipeline/measuring_worker.h"
 #include "loop/check_shapes.h"
 #include "loop/loop_step.h"
 #include "memory/memory_store.h"
@@ -136,7 +137,11 @@ class loop_command final : public command {
     const auto worker = pipeline::make_process_worker();
     const loop::loop_services services = loop::gpu_services(*worker);
     const loop::step_progress progress = progress_on_terminal("loop", !m_json && m_level != verbosity::quiet);
-    if (!m_agent.command.empty()) return run_with_agent(services, progress);
+    if (!m_agent.command.empty()) {
+      // One kopt for every iteration: the next reference's Python loads while the agent works.
+      pipeline::keep_python_references_warm();
+      return run_with_agent(services, progress);
+    }
     const loop::step_outcome step = loop::run_loop_step(m_settings, services, progress);
     if (m_json) {
       std::printf("%s\n", json_text(step_json(step)).c_str());

@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "core/json_io.h"
 #include "core/version.h"
+#include "pipeline/measuring_worker.h"
 #include "worker/worker_client.h"
 #include "worker/worker_server.h"
 
@@ -38,6 +39,7 @@ class worker_command final : public command {
   int run() override {
     const worker::identity id = worker::current_identity(version_string);
     if (m_serve->parsed()) {
+      pipeline::keep_python_references_warm();
       worker::server_settings settings{id, worker::socket_path(id), std::chrono::seconds(static_cast<long>(m_idle_s))};
       worker::serve(settings, [](const std::vector<std::string>& words) {
         return run_command_line(words, running_version_text());

@@ -4,6 +4,7 @@
 
 #include "core/files.h"
 #include "core/hash.h"
+#include "core/orphans.h"
 #include "core/subprocess.h"
 #include "loop/candidate_handover.h"
 #include "loop/command_words.h"
@@ -55,10 +56,18 @@ std::string run_agent(const std::vector<std::string>& argv, const agent_settings
   request.argv = argv;
   request.extra_env = agent_environment(last, settings, agent);
   request.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(agent.timeout);
+  adopt_orphans();  // what the agent leaves running becomes kopt's to end
   const process_result result = run_process(request);
+  // Nothing the agent started may outlive it into the next measurement (a server it left, a
+  // warm kopt worker it started): it would be taken for a process the version left running.
+  const std::vector<std::string> left = kill_adopted_orphans();
+  std::string stderr_text = result.stderr_text;
+  for (const std::string& process : left) {
+    stderr_text += fmt::format("kopt: the agent left process {} running; kopt ended it before measuring\n", process);
+  }
   const fs::path dir = iteration_dir(last.run_dir, last.record->iteration);
   write_file_atomic(dir / "agent.stdout.txt", result.stdout_text);
-  write_file_atomic(dir / "agent.stderr.txt", result.stderr_text);
+  write_file_atomic(dir / "agent.stderr.txt", stderr_text);
   const std::string where = (dir / "agent.stderr.txt").string();
   if (!result.started) return fmt::format("the agent command could not start: {}", result.start_error);
   if (result.timed_out) {

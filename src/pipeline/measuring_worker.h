@@ -73,6 +73,15 @@ bool prestart_serves(const harness::bench_job& ahead, const harness::bench_job& 
 // One child process per job, on this machine's GPUs.
 std::unique_ptr<measuring_worker> make_process_worker();
 
+// For a kopt that runs many commands (the warm worker, the MCP server, a loop with --agent):
+// from now on, the process workers of this process keep a Python reference's process started
+// ahead from one command to the next. It is the same for every reference until its gate opens
+// (kopt harness --gated, the Python runner importing torch: no job, no module, no GPU), and each
+// one is used once: taking it starts its successor, for the next command.
+void keep_python_references_warm();
+// How many of those are waiting now (for tests and `kopt worker status`).
+std::size_t warm_reference_processes();
+
 // The process worker's comparisons in turns: `kopt harness JOB RESULT` per job, talked with
 // over its standard input (block_timing_processes.cpp).
 std::unique_ptr<block_timing> open_block_timing_processes(const std::vector<harness::bench_job>& jobs,

@@ -3,6 +3,8 @@
 // or stops by its rules, and a failing, hung or silent agent ends it cleanly.
 #include "loop/agent_loop.h"
 
+#include <signal.h>
+
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -79,6 +81,20 @@ TEST_F(AgentLoop, RunsTheAgentBetweenIterationsUntilTheLastOne) {
   EXPECT_NE(said.find("writing v2 from " + (out.last.run_dir / "iter_v1" / "softmax_v1.cu").string()),
             std::string::npos)
       << said;
+}
+
+TEST_F(AgentLoop, WhatTheAgentLeavesRunningIsEndedBeforeTheNextMeasurement) {
+  prepare(1, 0.8);
+  // The agent does its work and leaves a detached process behind (a server, a warm kopt worker).
+  const fs::path pid_file = m_work.path() / "left.pid";
+  const std::string body = read_text_file(m_agent) + "setsid sleep 60 >/dev/null 2>&1 </dev/null &\necho $! > " +
+                           pid_file.string() + "\n";
+  const agent_loop_outcome out = run_agent_loop(settings(1), agent(body), m_gpu.services());
+  EXPECT_FALSE(out.failed) << out.stop_reason;
+  const pid_t left = static_cast<pid_t>(std::stol(read_text_file(pid_file)));
+  EXPECT_NE(::kill(left, 0), 0) << "the agent's process still runs";
+  const std::string told = read_text_file(iteration_dir(out.last.run_dir, 0) / "agent.stderr.txt");
+  EXPECT_NE(told.find("the agent left process " + std::to_string(left)), std::string::npos) << told;
 }
 
 TEST_F(AgentLoop, AFailingAgentEndsTheLoopWithTheRunConsistent) {

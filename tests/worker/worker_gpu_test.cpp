@@ -1,0 +1,83 @@
+// GPU machine only: the warm worker measures as a one-shot kopt does. The same softmax with
+// its torch reference, benched alone and then twice through the worker, passes the judge each
+// time with its kernel median within the intervals' reach; the worker's second command finds
+// its reference's Python started during the first (torch loaded, no GPU touched before its
+// gate); and a reference that changes process-wide state (TF32 matmuls, an environment
+// variable) in one command leaves the next command's reference as a fresh process finds it.
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/kopt_process.h"
+
+namespace kopt {
+namespace {
+namespace fs = std::filesystem;
+using testing::run_kopt;
+using testing::scratch_dir;
+
+class WorkerOnGpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    m_env = {{"KOPT_CACHE_DIR", (m_work.path() / "cache").string()}, {"KOPT_WARM_IDLE_SECONDS", "120"}};
+    for (const char* name : {"softmax_block.cu", "softmax_ref.py"}) {
+      fs::copy_file(testing::source_dir() / "examples" / name, m_work.path() / name);
+    }
+  }
+  void TearDown() override { run_kopt({"worker", "stop"}, m_env, m_work.path()); }
+
+  nlohmann::json bench(bool warm, const std::string& ref = "softmax_ref.py") const {
+    std::vector<std::string> args{"bench", "softmax_block.cu", "--ref", ref, "--rows=4096", "--cols=1024", "--json"};
+    if (warm) args.insert(args.begin(), "--warm");
+    const process_result r = run_kopt(args, m_env, m_work.path());
+    EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
+    return nlohmann::json::parse(r.stdout_text);
+  }
+
+  scratch_dir m_work;
+  std::map<std::string, std::string> m_env;
+};
+
+TEST_F(WorkerOnGpu, MeasuresAsOneShotAndKeepsTheNextReferencesPythonReady) {
+  const nlohmann::json alone = bench(false);
+  const nlohmann::json first = bench(true);
+  const nlohmann::json second = bench(true);
+  for (const nlohmann::json* r : {&alone, &first, &second}) {
+    EXPECT_EQ((*r)["status"], "ok") << r->dump().substr(0, 2000);
+    EXPECT_EQ((*r)["correctness"]["passed"], true);
+  }
+  // Within 5 % of each other: the same kernel measured by the same protocol in fresh processes.
+  const double a = alone["kernel"]["median_ms"];
+  for (const nlohmann::json* r : {&first, &second}) {
+    EXPECT_NEAR((*r)["kernel"]["median_ms"].get<double>() / a, 1.0, 0.05) << r->dump().substr(0, 2000);
+  }
+  const nlohmann::json& runner = second["reference_runner"]["overhead_s"];
+  EXPECT_EQ(runner["runner_prestarted"], true) << second["reference_runner"].dump();
+  for (const nlohmann::json* r : {&first, &second}) {
+    EXPECT_TRUE((*r)["warnings"].empty()) << "another process on the GPU? " << (*r)["warnings"].dump();
+  }
+}
+
+TEST_F(WorkerOnGpu, AReferenceThatChangesProcessWideStateLeavesTheNextOneUntouched) {
+  // The first reference turns TF32 matmuls on and sets a variable; the second fails unless both
+  // are as a fresh process has them.
+  const std::string body = "import os\nimport torch\n\natol = 1e-6\nrtol = 1e-3\n\n"
+                           "def reference(*, input, output, rows, cols, **_):\n"
+                           "    n = rows * cols\n"
+                           "    output[:n].view(rows, cols).copy_(torch.softmax(input[:n].view(rows, cols), dim=1))\n";
+  m_work.write("changes_state_ref.py",
+               body + "\ntorch.backends.cuda.matmul.allow_tf32 = True\nos.environ['KOPT_LEAK'] = '1'\n");
+  m_work.write("checks_state_ref.py",
+               body + "\nassert not torch.backends.cuda.matmul.allow_tf32, 'TF32 leaked from the last command'\n"
+                      "assert 'KOPT_LEAK' not in os.environ, 'the environment leaked from the last command'\n");
+  bench(true, "changes_state_ref.py");
+  const nlohmann::json checked = bench(true, "checks_state_ref.py");
+  EXPECT_EQ(checked["status"], "ok") << checked.dump().substr(0, 2000);
+}
+
+}  // namespace
+}  // namespace kopt
