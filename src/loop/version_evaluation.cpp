@@ -53,6 +53,7 @@ namespace {
 
 version_evaluation evaluate_steps(const loop_settings& settings, const loop_services& services,
                                   const std::string& backend, const fs::path& dir, const step_progress& progress,
+                                  const std::function<void(const version_evaluation&)>& while_exporting,
                                   phase_clock& clock) {
   version_evaluation e;
   shape_checks_outcome unchecked = unchecked_shapes(settings);
@@ -107,6 +108,7 @@ version_evaluation evaluate_steps(const loop_settings& settings, const loop_serv
   profile_request.capture = settings.capture;
   profile_request.out = dir;
   profile_request.ncu_bin = settings.ncu_bin;
+  if (while_exporting) profile_request.while_exporting = [&] { while_exporting(e); };
   const pipeline::profile_outcome profiled = services.profile(profile_request);
   clock.done("profile");
   if (profiled.failure) {
@@ -133,9 +135,10 @@ version_evaluation evaluate_steps(const loop_settings& settings, const loop_serv
 }  // namespace
 
 version_evaluation evaluate_version(const loop_settings& settings, const loop_services& services,
-                                    const std::string& backend, const fs::path& dir, const step_progress& progress) {
+                                    const std::string& backend, const fs::path& dir, const step_progress& progress,
+                                    const std::function<void(const version_evaluation&)>& while_exporting) {
   phase_clock clock;
-  version_evaluation e = evaluate_steps(settings, services, backend, dir, progress, clock);
+  version_evaluation e = evaluate_steps(settings, services, backend, dir, progress, while_exporting, clock);
   e.step_seconds = clock.phases();
   return e;
 }

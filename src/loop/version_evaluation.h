@@ -5,6 +5,7 @@
 // reason; nothing is thrown for a kernel's failure.
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,9 +33,12 @@ struct version_evaluation {
   json step_seconds = json::object();      // [s] per step that ran: bench, check_dims, profile, analyze
 };
 
+// `while_exporting` is told the evaluation so far (bench, extra shapes) once the profile's capture
+// succeeded, and runs while ncu exports the report's pages: the GPU is free then.
 version_evaluation evaluate_version(const loop_settings& settings, const loop_services& services,
                                     const std::string& backend, const std::filesystem::path& iteration_dir,
-                                    const step_progress& progress);
+                                    const step_progress& progress,
+                                    const std::function<void(const version_evaluation&)>& while_exporting = {});
 
 // Where a version's folder keeps the library its bench measured.
 inline constexpr const char* kept_library_name = "kernel_library.so";

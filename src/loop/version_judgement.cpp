@@ -137,8 +137,21 @@ void judge_version(const step_context& ctx, std::int64_t iteration, const fs::pa
   const std::string blocked = blocked_reason(m, ctx.store, scope_of(m, m.arch, ""), r.fingerprint);
   version_evaluation e;
   std::optional<std::string> moved;
+  // The comparison with the parent needs the GPU and the bench's figures, not the profile's
+  // pages: it runs while ncu exports them. Its verdict counts only if the version is eligible.
+  bool compared = false;
+  json compared_seconds = json::object();
+  const auto compare_meanwhile = [&](const version_evaluation& so_far) {
+    if (!r.parent) return;
+    fill_measurements(r, so_far);
+    phase_clock clock;
+    compare_with_parent(ctx, r, evidence_dir);
+    clock.done("compare");
+    compared_seconds = clock.phases();
+    compared = true;
+  };
   if (blocked.empty()) {
-    e = evaluate_version(ctx.settings, ctx.services, m.backend, evidence_dir, ctx.progress);
+    e = evaluate_version(ctx.settings, ctx.services, m.backend, evidence_dir, ctx.progress, compare_meanwhile);
     if (sha256_hex(read_text_file(ctx.settings.target.kernel, "kernel")) != r.source_sha256) {
       throw error(
           fmt::format("{} changed while kopt measured it: write the next version only after the iteration "
@@ -151,6 +164,14 @@ void judge_version(const step_context& ctx, std::int64_t iteration, const fs::pa
     e.checks = unchecked_shapes(ctx.settings).checks;
   }
   fill_measurements(r, e);
+  r.step_seconds.update(compared_seconds);
+  const bool judged_by_comparison = blocked.empty() && !moved && e.failure.empty() && r.parent;
+  if (compared && !judged_by_comparison) {
+    // Rejected for another reason after all: the comparison is no part of its record.
+    r.comparison = nullptr;
+    std::error_code ec;
+    fs::remove(evidence_dir / comparison_file_name, ec);
+  }
   if (!blocked.empty()) {
     r.outcome = "rejected";
     r.reason = blocked;
@@ -170,10 +191,12 @@ void judge_version(const step_context& ctx, std::int64_t iteration, const fs::pa
         iteration == 0 ? "the version the run starts from" : "the first version that passed: the baseline";
   } else {
     r.eligible = true;
-    phase_clock clock;
-    compare_with_parent(ctx, r, evidence_dir);
-    clock.done("compare");
-    r.step_seconds.update(clock.phases());
+    if (!compared) {  // the services had no profile export to overlap it with
+      phase_clock clock;
+      compare_with_parent(ctx, r, evidence_dir);
+      clock.done("compare");
+      r.step_seconds.update(clock.phases());
+    }
     if (r.outcome == "rejected") r.eligible = false;
   }
 }

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "compile/toolchain.h"
+#include "core/alongside.h"
 #include "core/files.h"
 #include "core/phase_clock.h"
 #include "profile/ncu_export.h"
@@ -80,6 +81,7 @@ profile_outcome failed(profile_outcome outcome, const profile::capture_outcome& 
 
 }  // namespace
 
+
 profile_outcome run_profile(const profile_request& request, measuring_worker& worker,
                             const std::function<void(const std::string&)>& on_capture_start) {
   const auto started = clock_type::now();
@@ -138,11 +140,19 @@ profile_outcome run_profile(const profile_request& request, measuring_worker& wo
       request.capture);
   if (capture.verdict != profile::capture_verdict::ok) return failed(std::move(outcome), capture);
 
-  const profile::export_result exported = profile::export_report(
-      ncu.path, files.staged("full.ncu-rep"),
-      {files.staged("ncu_raw.csv"), files.staged("ncu_details.csv"), files.staged("ncu_source.csv")});
+  profile::export_result exported;
+  const auto export_pages = [&] {
+    exported = profile::export_report(
+        ncu.path, files.staged("full.ncu-rep"),
+        {files.staged("ncu_raw.csv"), files.staged("ncu_details.csv"), files.staged("ncu_source.csv")});
+  };
+  if (request.while_exporting) {
+    run_alongside(export_pages, request.while_exporting);
+  } else {
+    export_pages();
+  }
   record.source_problem = exported.source_problem;
-  phases.done("export");  // ncu -i, one process per page, at once
+  phases.done("export");  // ncu -i, one process per page, at once (and the caller's work meanwhile)
   record.kernels = profile::read_profiled_kernels(read_text_file(files.staged("ncu_raw.csv"), "ncu raw CSV"));
   phases.done("reading");
   if (record.kernels.empty()) {

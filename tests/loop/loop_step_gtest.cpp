@@ -120,6 +120,7 @@ TEST_F(LoopStep, AVersionIsComparedWithItsParentInTurnsOnTheLibrariesBenchMeasur
   EXPECT_TRUE(fs::exists(m_run_dir / "iter_v0" / "kernel_library.so"));
   const step_outcome v1 = next(1.03, {"retile_64"});
   EXPECT_EQ(m_gpu.compare_calls, 1);
+  EXPECT_EQ(m_gpu.compares_while_exporting, 1) << "the comparison runs while ncu exports the profile";
   EXPECT_EQ(v1.record->outcome, "negative") << v1.record->reason;
   EXPECT_NE(v1.record->reason.find("in turns"), std::string::npos) << v1.record->reason;
   const json& c = v1.record->comparison;
@@ -243,6 +244,11 @@ TEST_F(LoopStep, AVersionThatDeclaresAnotherProblemIsRejectedAndStopsTheRun) {
   EXPECT_TRUE(v1.problem_changed);
   EXPECT_EQ(v1.record->outcome, "rejected");
   EXPECT_NE(v1.record->reason.find("problem changed"), std::string::npos);
+  // Compared with v0 while its profile was exported, before the problem was found to have moved:
+  // that comparison is no part of a rejected version's record.
+  EXPECT_EQ(m_gpu.compares_while_exporting, 1);
+  EXPECT_TRUE(v1.record->comparison.is_null()) << v1.record->comparison.dump();
+  EXPECT_FALSE(fs::exists(m_run_dir / "iter_v1" / "comparison.json"));
 }
 
 TEST_F(LoopStep, AChangedReferenceDimensionOrToleranceFailsTheCall) {

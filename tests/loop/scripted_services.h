@@ -26,6 +26,8 @@ struct scripted_gpu {
   int validation_only_calls = 0;
   int profile_calls = 0;
   int compare_calls = 0;                                 // comparisons in turns
+  int compares_while_exporting = 0;                      // of those, run while a profile exported
+  bool exporting = false;
   // Thrown from profile when set (a kill in the middle of an iteration).
   bool die_in_profile = false;
   // Thrown from profile of a source holding this marker, when not empty.
