@@ -1,5 +1,6 @@
 #include "cli/warm_client.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -11,8 +12,14 @@
 
 namespace kopt::cli {
 
-bool runs_in_warm_worker(const std::string& command) {
-  return command == "bench" || command == "compare" || command == "profile" || command == "loop";
+bool runs_in_warm_worker(const std::vector<std::string>& words) {
+  if (words.empty()) return false;
+  const std::string& command = words.front();
+  if (command == "loop") {
+    return std::none_of(words.begin(), words.end(),
+                        [](const std::string& w) { return w == "--agent" || w.rfind("--agent=", 0) == 0; });
+  }
+  return command == "bench" || command == "compare" || command == "profile";
 }
 
 std::optional<int> run_in_warm_worker_if_asked(std::vector<std::string>& words) {
@@ -24,7 +31,7 @@ std::optional<int> run_in_warm_worker_if_asked(std::vector<std::string>& words) 
   if (const char* warm = std::getenv("KOPT_WARM"); warm != nullptr && *warm != '\0' && std::string(warm) != "0") {
     asked = true;
   }
-  if (!asked || words.empty() || !runs_in_warm_worker(words.front())) return std::nullopt;
+  if (!asked || !runs_in_warm_worker(words)) return std::nullopt;
   try {
     const worker::identity id = worker::current_identity(version_string);
     std::vector<std::string> start{std::filesystem::read_symlink("/proc/self/exe").string(), "worker", "serve"};

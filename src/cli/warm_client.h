@@ -1,6 +1,6 @@
 #pragma once
 // `kopt --warm COMMAND ...` (or KOPT_WARM=1): the measuring commands (bench, compare, profile,
-// loop) run in this kopt's warm worker (docs/worker.md), started when there is none, with this
+// loop without --agent) run in this kopt's warm worker (docs/worker.md), started when there is none, with this
 // process's folder and standard streams; other commands run here as always.
 
 #include <optional>
@@ -14,7 +14,9 @@ namespace kopt::cli {
 // Removes a leading --warm from `words`.
 std::optional<int> run_in_warm_worker_if_asked(std::vector<std::string>& words);
 
-// The commands a warm worker runs for a client.
-bool runs_in_warm_worker(const std::string& command);
+// Whether a warm worker runs this command line for a client: bench, compare, profile, and loop
+// for one iteration (a loop with --agent runs for its whole length in a kopt of its own, which
+// keeps its references warm itself; in the worker it would hold every other client back).
+bool runs_in_warm_worker(const std::vector<std::string>& words);
 
 }  // namespace kopt::cli

@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -56,9 +57,11 @@ std::optional<received_message> receive_message(int socket_fd, std::chrono::mill
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) break;
     pollfd p{socket_fd, POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
+    // In slices of at most an hour: poll takes an int of milliseconds.
+    const int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 3'600'000)));
     if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) break;
+    if (ready == 0) continue;  // the deadline decides
+    if (ready < 0) break;
     std::array<char, 4096> buffer{};
     iovec part{buffer.data(), buffer.size()};
     msghdr header{};

@@ -117,6 +117,10 @@ TEST_F(Worker, TheNextCommandFindsTheSameWorkerAndAnotherEnvironmentGetsItsOwn) 
 TEST_F(Worker, OtherCommandsRunInTheClientItself) {
   EXPECT_EQ(warm({"inspect", "k.cu", "--N=1024"}).exit_code, 0);
   EXPECT_FALSE(status()["running"].get<bool>()) << "inspect needs no worker";
+  // A loop with an agent would hold the worker for its whole length.
+  const process_result looped = warm({"loop", "k.cu", "--max-iterations", "1", "--agent", "true", "--N=1024"});
+  EXPECT_EQ(looped.exit_code, 2) << looped.stderr_text;
+  EXPECT_FALSE(status()["running"].get<bool>()) << "loop --agent ran in the worker";
 }
 
 TEST_F(Worker, AClientThatGoesAwayCancelsItsCommandAndTheWorkerServesOn) {
