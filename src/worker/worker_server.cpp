@@ -205,6 +205,13 @@ class worker_server {
       if (ready <= 0) break;  // idle for too long
       take_request();
     }
+    // Stopped with commands waiting: their clients run them themselves.
+    for (request& r : m_waiting) {
+      try {
+        reply(r, json{{"refused", "the worker was stopped"}});
+      } catch (const error&) {
+      }
+    }
   }
 
  private:

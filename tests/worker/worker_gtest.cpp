@@ -50,12 +50,14 @@ class Worker : public ::testing::Test {
     return json::parse(r.stdout_text);
   }
 
-  // KOPT_PYTHON for the reference check: waits (60 s) while the folder's `hold` file exists,
-  // after writing its process id to `held.pid`; else the real Python.
+  // KOPT_PYTHON for the reference check: while the folder's `hold` file exists (60 s at most), it
+  // waits, after writing its process id to `held.pid`; then it is the real Python.
   std::map<std::string, std::string> holding_python() const {
+    const std::string hold = (m_work.path() / "hold").string();
     const fs::path script = m_work.write(
-        "python", "#!/bin/sh\nif [ -e " + (m_work.path() / "hold").string() + " ]; then echo $$ > " +
-                      (m_work.path() / "held.pid").string() + "; sleep 60; fi\nexec python3 \"$@\"\n");
+        "python", "#!/bin/sh\nif [ -e " + hold + " ]; then echo $$ > " + (m_work.path() / "held.pid").string() +
+                      "; i=0; while [ -e " + hold + " ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; fi\n"
+                      "exec python3 \"$@\"\n");
     fs::permissions(script, fs::perms::owner_all);
     return {{"KOPT_PYTHON", script.string()}};
   }
@@ -182,6 +184,31 @@ TEST_F(Worker, AWorkerKilledMidCommandFailsThatCommandAloneAndTheNextStartsANewO
   EXPECT_NE(next.stderr_text.find("kernel file not found"), std::string::npos) << next.stderr_text;
   EXPECT_NE(status(python)["pid"], pid) << "a new worker took the killed one's place";
   run_kopt({"worker", "stop"}, [&] { auto e = m_env; e.insert(python.begin(), python.end()); return e; }(), m_work.path());
+}
+
+TEST_F(Worker, StoppedWithACommandWaitingTheWaitingClientRunsItItself) {
+  const auto python = holding_python();
+  auto env = m_env;
+  env.insert(python.begin(), python.end());
+  warm({"bench", "missing.cu"}, python);
+  m_work.write("hold", "");
+  std::thread busy([&] { warm({"bench", "k.cu", "--ref", "ref.py", "--N=1024"}, python); });
+  ASSERT_GT(wait_for_held_pid(), 0);
+  process_result waiting;
+  std::thread second([&] { waiting = warm({"bench", "missing.cu"}, python); });
+  for (int i = 0; i < 100 && status(python)["commands_waiting"] != 1; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_EQ(status(python)["commands_waiting"], 1);
+  EXPECT_EQ(run_kopt({"worker", "stop"}, env, m_work.path()).stdout_text, "kopt worker: stopping\n");
+  fs::remove(m_work.path() / "hold");
+  busy.join();
+  second.join();
+  EXPECT_EQ(waiting.exit_code, 2);
+  EXPECT_NE(waiting.stderr_text.find("refused the command (the worker was stopped); running it on its own"),
+            std::string::npos)
+      << waiting.stderr_text;
+  EXPECT_NE(waiting.stderr_text.find("kernel file not found"), std::string::npos) << waiting.stderr_text;
 }
 
 TEST_F(Worker, AnIdleWorkerEndsAndTakesItsSocketWithIt) {
