@@ -8,10 +8,11 @@
 #        scripts/sanitize_tests.sh --inputs   (CI: only the test programs of what reads user input)
 set -euo pipefail
 # What reads files and flags from users and agents: the front end, the ncu readers, the memory
-# database, the MCP server, the command line, and the fuzz driver over all of them. These fit in
-# CI's time under the sanitizers; the rest (mostly nvcc builds) runs here in full.
+# database, the MCP server, the command line, the warm worker's socket, and the fuzz driver over
+# all of them. These fit in CI's time under the sanitizers; the rest (mostly nvcc builds) runs
+# here in full.
 input_tests=(fuzz_gtest kernel_gtest analyze_gtest profile_gtest core_gtest memory_gtest mcp_gtest cli_gtest
-             inspect_test analyze_cli_test)
+             inspect_test analyze_cli_test worker_gtest)
 only_inputs=false
 if [ "${1:-}" = --inputs ]; then only_inputs=true; shift; fi
 cd "$(dirname "$0")/.."
