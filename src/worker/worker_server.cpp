@@ -260,7 +260,7 @@ class worker_server {
                 {"commands_waiting", m_waiting.size()},
                 {"socket", m_settings.socket.string()},
                 {"idle_limit_s", m_settings.idle.count()},
-                {"identity", m_settings.self.text}};
+                {"identity", m_settings.self.digest}};  // not the text: the environment may hold secrets
   }
 
   void run_command(request& r) {
