@@ -7,8 +7,11 @@ softmax_ref.py): the first call evaluates v0 (with the machine check), the secon
 kernel with a comment added. The second call is an iteration as an agent's loop pays for it:
   toolkit   optimize_loop.py: benchmark.py (compile, validate, time), a targeted and a full ncu
             report, their text imports, the manifest and summaries;
-  kopt      kopt loop: bench (the judge and timing), the comparison in turns with v0, one full
-            ncu profile, the analysis, the memory, the summaries and the next proposal.
+  kopt      kopt loop: bench (the judge and timing), the comparison in turns with v0 (while ncu
+            exports the profile), one full ncu profile, the analysis, the memory, the summaries
+            and the next proposal.
+  kopt warm the same calls through kopt's warm worker (KOPT_WARM=1, docs/worker.md): the
+            reference's Python is loaded during the call before.
 The two tools alternate within a round, their order swapping from round to round.
 
 Usage (GPU machine, repository root):
@@ -28,9 +31,9 @@ DIMS = ["--rows=4096", "--cols=1024"]
 TOOLKIT_LOOP = "skills/optimized-skill/operator-optimize-loop/scripts/optimize_loop.py"
 
 
-def timed(argv, cwd=None):
+def timed(argv, cwd=None, env=None):
     started = time.perf_counter()
-    run = subprocess.run(argv, capture_output=True, text=True, cwd=cwd)
+    run = subprocess.run(argv, capture_output=True, text=True, cwd=cwd, env=env)
     wall = time.perf_counter() - started
     if run.returncode != 0:
         raise RuntimeError(f"{' '.join(argv)}: exit {run.returncode}: {(run.stderr or run.stdout).strip()[-800:]}")
@@ -60,15 +63,18 @@ def toolkit_iterations(toolkit, python):
         return v0, v1, None
 
 
-def kopt_iterations(kopt):
+def kopt_iterations(kopt, warm=False):
+    env = dict(os.environ)
+    if warm:
+        env["KOPT_WARM"] = "1"
     with tempfile.TemporaryDirectory() as folder:
         kernel, ref = prepare(folder)
         memory_db = os.path.join(folder, "memory.db")
         common = [kopt, "loop", kernel, "--ref", ref, "--max-iterations", "3", "--memory-db", memory_db, *DIMS, "--json"]
-        v0, run = timed(common)
+        v0, run = timed(common, env=env)
         run_dir = json.loads(run.stdout)["run_dir"]
         change_comment(kernel)
-        v1, run = timed(common + ["--run-dir", run_dir])
+        v1, run = timed(common + ["--run-dir", run_dir], env=env)
         record = json.loads(run.stdout)["iterations"][1]
         return v0, v1, record
 
@@ -83,17 +89,17 @@ def main():
     if not os.path.isfile(os.path.join(args.toolkit, TOOLKIT_LOOP)):
         sys.exit(f"loop_step_benchmark.py: {TOOLKIT_LOOP} not found under {args.toolkit}")
     kopt = os.path.abspath(args.kopt)
-    walls = {"toolkit": [], "kopt": []}
+    walls = {"toolkit": [], "kopt": [], "kopt warm": []}
     print("| round | tool | v0 call s | v1 call s (one iteration) | kopt v1: outcome, comparison |")
     print("|---|---|---|---|---|")
     for r in range(args.rounds):
-        order = ["toolkit", "kopt"] if r % 2 == 0 else ["kopt", "toolkit"]
+        order = ["toolkit", "kopt", "kopt warm"] if r % 2 == 0 else ["kopt warm", "kopt", "toolkit"]
         for tool in order:
             if tool == "toolkit":
                 v0, v1, record = toolkit_iterations(os.path.abspath(args.toolkit), args.python)
                 note = ""
             else:
-                v0, v1, record = kopt_iterations(kopt)
+                v0, v1, record = kopt_iterations(kopt, warm=tool == "kopt warm")
                 c = record.get("comparison") or {}
                 steps = ", ".join(f"{k} {v:.2f}" for k, v in (record.get("step_seconds") or {}).items())
                 note = (f"{record['outcome']}, ratio {c.get('ratio', 0):.4f}, {c.get('rounds', 0)} rounds "
@@ -101,10 +107,12 @@ def main():
             walls[tool].append(v1)
             print(f"| {r + 1} | {tool} | {v0:.1f} | {v1:.1f} | {note} |")
             sys.stdout.flush()
+    subprocess.run([kopt, "worker", "stop"], capture_output=True)
     toolkit = statistics.median(walls["toolkit"])
-    kopt_wall = statistics.median(walls["kopt"])
-    print(f"\nmedian wall per iteration: toolkit {toolkit:.1f} s, kopt {kopt_wall:.1f} s: kopt/toolkit = "
-          f"{kopt_wall / toolkit:.2f} (goal <= 0.35)")
+    for tool in ("kopt", "kopt warm"):
+        wall = statistics.median(walls[tool])
+        print(f"median wall per iteration: toolkit {toolkit:.1f} s, {tool} {wall:.1f} s: {tool}/toolkit = "
+              f"{wall / toolkit:.2f} (goal <= 0.35)")
 
 
 if __name__ == "__main__":
