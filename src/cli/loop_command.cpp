@@ -139,7 +139,7 @@ class loop_command final : public command {
     const loop::step_progress progress = progress_on_terminal("loop", !m_json && m_level != verbosity::quiet);
     if (!m_agent.command.empty()) {
       // One kopt for every iteration: the next reference's Python loads while the agent works.
-      pipeline::keep_python_references_warm();
+      pipeline::keep_processes_warm();
       return run_with_agent(services, progress);
     }
     const loop::step_outcome step = loop::run_loop_step(m_settings, services, progress);

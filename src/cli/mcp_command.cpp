@@ -34,7 +34,7 @@ class mcp_command final : public command {
     std::fprintf(stderr, "kopt mcp: serving %s (protocol %s, stdio)\n", root.root().c_str(),
                  mcp::latest_protocol_revision);
     mcp::rpc_channel channel(STDIN_FILENO, protocol);
-    pipeline::keep_python_references_warm();  // one server, many benches: each reference's Python ready
+    pipeline::keep_processes_warm();  // one server, many benches: each reference's Python ready
     mcp::serve(channel, root);
     ::close(protocol);
     return static_cast<int>(exit_status::ok);

@@ -39,7 +39,7 @@ class worker_command final : public command {
   int run() override {
     const worker::identity id = worker::current_identity(version_string);
     if (m_serve->parsed()) {
-      pipeline::keep_python_references_warm();
+      pipeline::keep_processes_warm();
       worker::server_settings settings{id, worker::socket_path(id), std::chrono::seconds(static_cast<long>(m_idle_s))};
       worker::serve(settings, [](const std::vector<std::string>& words) {
         return run_command_line(words, running_version_text());

@@ -100,6 +100,12 @@ prepared_bench prepare_bench(const bench_target& options, harness::bench_job& jo
   if (prestart != nullptr) {
     // The jobs as run_judged will give them, as far as they are known now.
     if (triton) {
+      // Its process runs at once: only a kopt that keeps processes warm starts one (for the next
+      // command, when this one finds none waiting).
+      harness::bench_job problem_job = job;
+      problem_job.role = "problem";
+      problem_job.evidence_dir.clear();
+      worker.prestart(problem_job, p.device);
       harness::bench_job kernel_job = job;
       kernel_job.role = "kernel";
       kernel_job.evidence_dir = p.ref_file.empty() ? "" : prestart->kernel.string();

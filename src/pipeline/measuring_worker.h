@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/json_io.h"
+#include "core/private_folder.h"
 #include "core/subprocess.h"
 #include "env/gpu_probe.h"
 #include "harness/bench_job.h"
@@ -51,6 +52,16 @@ class measuring_worker {
   // Ends a prestarted child that run() did not take.
   virtual void drop_prestarted() {}
 
+  // In a kopt that keeps processes warm (keep_processes_warm()): the private folder the waiting
+  // Triton problem process for a job like `job` writes in. The problem step keeps its tensors
+  // there and names it in its job, and run() gives it that process. Null otherwise.
+  virtual std::shared_ptr<const private_folder> warm_problem_folder(const harness::bench_job& job,
+                                                                    const env::gpu_device& device) {
+    (void)job;
+    (void)device;
+    return nullptr;
+  }
+
   // Opens `jobs` (kernel jobs with timing_blocks set, CUDA's) side by side for a comparison in
   // turns on `device` (block_timing.h); a block taking longer than `block_timeout_s` fails its
   // version as hung. Throws kopt::error when the worker cannot (the default) or a process
@@ -74,13 +85,9 @@ bool prestart_serves(const harness::bench_job& ahead, const harness::bench_job& 
 std::unique_ptr<measuring_worker> make_process_worker();
 
 // For a kopt that runs many commands (the warm worker, the MCP server, a loop with --agent):
-// from now on, the process workers of this process keep a Python reference's process started
-// ahead from one command to the next. It is the same for every reference until its gate opens
-// (kopt harness --gated, the Python runner importing torch: no job, no module, no GPU), and each
-// one is used once: taking it starts its successor, for the next command.
-void keep_python_references_warm();
-// How many of those are waiting now (for tests and `kopt worker status`).
-std::size_t warm_reference_processes();
+// from now on, the process workers of this process keep a Python reference's and a Triton
+// problem step's process started ahead from one command to the next (warm_processes.h).
+void keep_processes_warm();
 
 // The process worker's comparisons in turns: `kopt harness JOB RESULT` per job, talked with
 // over its standard input (block_timing_processes.cpp).

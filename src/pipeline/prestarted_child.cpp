@@ -1,0 +1,52 @@
+#include "pipeline/prestarted_child.h"
+
+#include <chrono>
+
+#include "pipeline/measuring_worker.h"
+
+namespace kopt::pipeline {
+
+bool prestarted_child::serves(const std::vector<std::string>& wrapper, const harness::bench_job& other,
+                              const env::gpu_device& device) const {
+  return wrapper.empty() && device.uuid == device_uuid && prestart_serves(job, other) && process->waiting();
+}
+
+bool is_python_reference(const harness::bench_job& job) {
+  return harness::is_reference_role(job) && harness::has_python_reference(job);
+}
+
+bool is_triton_kernel(const harness::bench_job& job) {
+  return is_triton(job) && !harness::is_reference_role(job) && !harness::is_problem_role(job) && !job.profile_mode;
+}
+
+bool is_triton_problem(const harness::bench_job& job) { return is_triton(job) && harness::is_problem_role(job); }
+
+std::optional<prestarted_child> start_ahead(const harness::bench_job& job, const env::gpu_device& device) {
+  auto launch = std::make_unique<child_launch>(std::vector<std::string>{}, job, device);
+  std::string go_line;
+  std::chrono::milliseconds grace{0};
+  std::vector<std::string>& argv = launch->request.argv;
+  if (is_python_reference(job)) {
+    // `kopt harness --gated --python PY --runner R JOB RESULT`: the runner's path and Python
+    // travel on the command line, where the code under test cannot change them. Dropped
+    // unopened, the harness ends its own runner before it leaves (grace): a runner it left
+    // behind would be adopted by kopt and taken for a process the next version left running.
+    argv.insert(argv.begin() + 2, {"--gated", "--python", job.python, "--runner", job.python_runner});
+    go_line = "go";
+    grace = std::chrono::seconds(5);
+  } else {
+    // The Triton runner (a kernel's, or the problem step's) restricts its writes to where the
+    // job's process may write before torch starts a thread, then loads torch and Triton, and
+    // waits for its command.
+    go_line = json(std::vector<std::string>(argv.begin() + 2, argv.end())).dump();
+    argv.resize(2);
+    argv.insert(argv.end(), {"--gated", "--writes", launch->work.string()});
+    if (!job.evidence_dir.empty()) argv.insert(argv.end(), {"--writes", job.evidence_dir});
+    argv.insert(argv.end(), {"torch", "triton"});
+  }
+  auto process = std::make_unique<gated_process>(launch->request, grace);
+  if (!process->started()) return std::nullopt;
+  return prestarted_child{job, device.uuid, std::move(launch), std::move(process), go_line};
+}
+
+}  // namespace kopt::pipeline

@@ -1,0 +1,40 @@
+#pragma once
+// A measuring process started ahead and held at its gate (core/gated_process.h): the job it was
+// started for and the line that opens its gate. Only code kopt trusts runs before the gate
+// (kopt, Python, torch, Triton: no module of the user's, no job file, no GPU), and a process that
+// will run code under test restricts its writes first, as it would at its start.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/gated_process.h"
+#include "env/gpu_probe.h"
+#include "harness/bench_job.h"
+#include "pipeline/child_launch.h"
+
+namespace kopt::pipeline {
+
+struct prestarted_child {
+  harness::bench_job job;
+  std::string device_uuid;
+  std::unique_ptr<child_launch> launch;
+  std::unique_ptr<gated_process> process;
+  std::string go_line;
+
+  // Whether it may run `other` exactly as started (prestart_serves), unwrapped, on `device`.
+  bool serves(const std::vector<std::string>& wrapper, const harness::bench_job& other,
+              const env::gpu_device& device) const;
+};
+
+bool is_python_reference(const harness::bench_job& job);
+bool is_triton_kernel(const harness::bench_job& job);   // the kernel's own process (not profiled)
+bool is_triton_problem(const harness::bench_job& job);  // the Triton problem step's process
+
+// A process for `job` (a Python reference's, a Triton kernel's or a Triton problem's), started
+// now and held at its gate; nothing when it cannot start (the job's run then starts one the
+// usual way and says why it cannot).
+std::optional<prestarted_child> start_ahead(const harness::bench_job& job, const env::gpu_device& device);
+
+}  // namespace kopt::pipeline
