@@ -12,6 +12,7 @@ Cases (softmax 4096 x 1024 unless named otherwise):
                         was started during the last command (docs/worker.md)
   kopt .cu              kopt bench of vector_add 16M with its native .cu reference
   kopt triton           kopt bench of examples/triton_softmax.py with softmax_ref.py
+  kopt triton, warm worker  the same through the warm worker (its problem step's Python too)
   kopt profile          kopt profile (one ncu pass) of softmax_block
 
 For kopt the result's phases (phases_s) say where the time went; "fixed" is the wall minus the
@@ -135,6 +136,9 @@ def main():
                                                                   "--ref=examples/vector_add_ref.cu", "--N=16777216"])),
         ("kopt triton", kopt_bench_case(args.kopt, ["examples/triton_softmax.py", "--ref=examples/softmax_ref.py",
                                                     *SOFTMAX_DIMS])),
+        ("kopt triton, warm worker", kopt_bench_case(args.kopt, ["examples/triton_softmax.py",
+                                                                 "--ref=examples/softmax_ref.py", *SOFTMAX_DIMS],
+                                                     warm=True)),
         ("kopt profile", kopt_profile_case(args.kopt, ["examples/softmax_block.cu", *SOFTMAX_DIMS])),
     ]
     # Warm-up: compile caches and the file system cache, as a user's second command finds them.
