@@ -1,4 +1,5 @@
-// GPU machine only: the warm worker measures as a one-shot kopt does. The same softmax with
+// GPU machine only: the warm worker measures as a one-shot kopt does (a CUDA kernel with a
+// torch reference, and a Triton kernel whose problem step's process is kept warm). The same softmax with
 // its torch reference, benched alone and then twice through the worker, passes the judge each
 // time with its kernel median within the intervals' reach; the worker's second command finds
 // its reference's Python started during the first (torch loaded, no GPU touched before its
@@ -24,14 +25,15 @@ class WorkerOnGpu : public ::testing::Test {
  protected:
   void SetUp() override {
     m_env = {{"KOPT_CACHE_DIR", (m_work.path() / "cache").string()}, {"KOPT_WARM_IDLE_SECONDS", "120"}};
-    for (const char* name : {"softmax_block.cu", "softmax_ref.py"}) {
+    for (const char* name : {"softmax_block.cu", "softmax_ref.py", "triton_softmax.py"}) {
       fs::copy_file(testing::source_dir() / "examples" / name, m_work.path() / name);
     }
   }
   void TearDown() override { run_kopt({"worker", "stop"}, m_env, m_work.path()); }
 
-  nlohmann::json bench(bool warm, const std::string& ref = "softmax_ref.py") const {
-    std::vector<std::string> args{"bench", "softmax_block.cu", "--ref", ref, "--rows=4096", "--cols=1024", "--json"};
+  nlohmann::json bench(bool warm, const std::string& ref = "softmax_ref.py",
+                       const std::string& kernel = "softmax_block.cu") const {
+    std::vector<std::string> args{"bench", kernel, "--ref", ref, "--rows=4096", "--cols=1024", "--json"};
     if (warm) args.insert(args.begin(), "--warm");
     const process_result r = run_kopt(args, m_env, m_work.path());
     EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
@@ -60,6 +62,18 @@ TEST_F(WorkerOnGpu, MeasuresAsOneShotAndKeepsTheNextReferencesPythonReady) {
   for (const nlohmann::json* r : {&first, &second}) {
     EXPECT_TRUE((*r)["warnings"].empty()) << "another process on the GPU? " << (*r)["warnings"].dump();
   }
+}
+
+TEST_F(WorkerOnGpu, ATritonKernelMeasuresAsOneShotWithItsProblemStepKeptWarm) {
+  const nlohmann::json alone = bench(false, "softmax_ref.py", "triton_softmax.py");
+  bench(true, "softmax_ref.py", "triton_softmax.py");  // starts the processes the next one takes
+  const nlohmann::json warm = bench(true, "softmax_ref.py", "triton_softmax.py");
+  for (const nlohmann::json* r : {&alone, &warm}) {
+    EXPECT_EQ((*r)["status"], "ok") << r->dump().substr(0, 2000);
+    EXPECT_EQ((*r)["correctness"]["passed"], true);
+  }
+  EXPECT_NEAR(warm["kernel"]["median_ms"].get<double>() / alone["kernel"]["median_ms"].get<double>(), 1.0, 0.05);
+  EXPECT_TRUE(warm["warnings"].empty()) << warm["warnings"].dump();
 }
 
 TEST_F(WorkerOnGpu, AReferenceThatChangesProcessWideStateLeavesTheNextOneUntouched) {
