@@ -87,6 +87,7 @@ int run_command_line(const std::vector<std::string>& given, const std::string& v
              "Commands that do work take --quiet (only errors and the result line); colour only on a "
              "terminal, never with NO_COLOR set.\n"
              "After a loop: kopt report optimize_runs/run_... (report.html with charts). "
+             "Many benches in a row: kopt --warm bench ... (or KOPT_WARM=1) runs them in kopt's warm worker. "
              "Completion: source <(kopt completion bash) (or zsh).");
 
   command_list commands;
