@@ -64,10 +64,6 @@ std::vector<std::string> command_line_words(std::vector<std::string> words, cons
   return words;
 }
 
-}  // namespace
-
-namespace {
-
 std::string& version_text_storage() {
   static std::string text;
   return text;

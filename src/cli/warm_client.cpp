@@ -12,6 +12,12 @@
 
 namespace kopt::cli {
 
+std::vector<std::string> worker_serve_argv(const std::string& idle_seconds) {
+  std::vector<std::string> argv{std::filesystem::read_symlink("/proc/self/exe").string(), "worker", "serve"};
+  if (!idle_seconds.empty()) argv.insert(argv.end(), {"--idle-seconds", idle_seconds});
+  return argv;
+}
+
 bool runs_in_warm_worker(const std::vector<std::string>& words) {
   if (words.empty()) return false;
   const std::string& command = words.front();
@@ -34,10 +40,8 @@ std::optional<int> run_in_warm_worker_if_asked(std::vector<std::string>& words) 
   if (!asked || !runs_in_warm_worker(words)) return std::nullopt;
   try {
     const worker::identity id = worker::current_identity(version_string);
-    std::vector<std::string> start{std::filesystem::read_symlink("/proc/self/exe").string(), "worker", "serve"};
-    if (const char* idle = std::getenv("KOPT_WARM_IDLE_SECONDS"); idle != nullptr && *idle != '\0') {
-      start.insert(start.end(), {"--idle-seconds", idle});
-    }
+    const char* idle = std::getenv("KOPT_WARM_IDLE_SECONDS");
+    const std::vector<std::string> start = worker_serve_argv(idle == nullptr ? "" : idle);
     std::vector<std::string> notes;
     const std::optional<int> status = worker::run_in_worker(id, words, start, notes);
     for (const std::string& note : notes) std::fprintf(stderr, "%s\n", note.c_str());

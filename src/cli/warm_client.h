@@ -14,6 +14,10 @@ namespace kopt::cli {
 // Removes a leading --warm from `words`.
 std::optional<int> run_in_warm_worker_if_asked(std::vector<std::string>& words);
 
+// The command line that starts this kopt's worker: `kopt worker serve`, with `--idle-seconds
+// IDLE` unless `idle_seconds` is empty (the worker's default).
+std::vector<std::string> worker_serve_argv(const std::string& idle_seconds);
+
 // Whether a warm worker runs this command line for a client: bench, compare, profile, and loop
 // for one iteration (a loop with --agent runs for its whole length in a kopt of its own, which
 // keeps its references warm itself; in the worker it would hold every other client back).

@@ -2,7 +2,6 @@
 // (kopt --warm bench ..., or KOPT_WARM=1) starts it when there is none; these manage it by hand.
 
 #include <cstdio>
-#include <filesystem>
 #include <string>
 
 #include <fmt/format.h>
@@ -10,6 +9,7 @@
 #include "cli/command_line.h"
 #include "cli/commands.h"
 #include "cli/option_checks.h"
+#include "cli/warm_client.h"
 #include "core/error.h"
 #include "core/json_io.h"
 #include "core/version.h"
@@ -48,11 +48,8 @@ class worker_command final : public command {
     }
     if (m_start->parsed()) {
       std::vector<std::string> notes;
-      const std::optional<json> status = worker::start_worker(
-          id,
-          {std::filesystem::read_symlink("/proc/self/exe").string(), "worker", "serve", "--idle-seconds",
-           fmt::format("{}", m_idle_s)},
-          notes);
+      const std::optional<json> status =
+          worker::start_worker(id, worker_serve_argv(fmt::format("{}", m_idle_s)), notes);
       if (!status) throw error(notes.empty() ? "the warm worker could not be started" : notes.front());
       print_status(*status);
       return static_cast<int>(exit_status::ok);

@@ -139,16 +139,17 @@ void judge_version(const step_context& ctx, std::int64_t iteration, const fs::pa
   std::optional<std::string> moved;
   // The comparison with the parent needs the GPU and the bench's figures, not the profile's
   // pages: it runs while ncu exports them. Its verdict counts only if the version is eligible.
-  bool compared = false;
-  json compared_seconds = json::object();
-  const auto compare_meanwhile = [&](const version_evaluation& so_far) {
-    if (!r.parent) return;
-    fill_measurements(r, so_far);
+  json compare_seconds = json::object();  // {"compare": s} once compared
+  const auto compare_timed = [&] {
     phase_clock clock;
     compare_with_parent(ctx, r, evidence_dir);
     clock.done("compare");
-    compared_seconds = clock.phases();
-    compared = true;
+    compare_seconds = clock.phases();
+  };
+  const auto compare_meanwhile = [&](const version_evaluation& so_far) {
+    if (!r.parent) return;
+    fill_measurements(r, so_far);
+    compare_timed();
   };
   if (blocked.empty()) {
     e = evaluate_version(ctx.settings, ctx.services, m.backend, evidence_dir, ctx.progress, compare_meanwhile);
@@ -164,7 +165,7 @@ void judge_version(const step_context& ctx, std::int64_t iteration, const fs::pa
     e.checks = unchecked_shapes(ctx.settings).checks;
   }
   fill_measurements(r, e);
-  r.step_seconds.update(compared_seconds);
+  const bool compared = !compare_seconds.empty();
   const bool judged_by_comparison = blocked.empty() && !moved && e.failure.empty() && r.parent;
   if (compared && !judged_by_comparison) {
     // Rejected for another reason after all: the comparison is no part of its record.
@@ -191,14 +192,10 @@ void judge_version(const step_context& ctx, std::int64_t iteration, const fs::pa
         iteration == 0 ? "the version the run starts from" : "the first version that passed: the baseline";
   } else {
     r.eligible = true;
-    if (!compared) {  // the services had no profile export to overlap it with
-      phase_clock clock;
-      compare_with_parent(ctx, r, evidence_dir);
-      clock.done("compare");
-      r.step_seconds.update(clock.phases());
-    }
+    if (!compared) compare_timed();  // the services had no profile export to overlap it with
     if (r.outcome == "rejected") r.eligible = false;
   }
+  r.step_seconds.update(compare_seconds);
 }
 
 bool declared_another_problem(const version_record& r) {

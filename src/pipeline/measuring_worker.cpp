@@ -1,20 +1,10 @@
 #include "pipeline/measuring_worker.h"
 
-#include <unistd.h>
-
-#include <cstdio>
-#include <ctime>
 #include <filesystem>
-#include <map>
 #include <optional>
-
-#include <fmt/format.h>
 
 #include "core/error.h"
 #include "core/file_lock.h"
-#include "core/files.h"
-#include "core/gated_process.h"
-#include "core/install_layout.h"
 #include "kernel/buffer_plan.h"
 #include "pipeline/child_launch.h"
 #include "pipeline/prestarted_child.h"

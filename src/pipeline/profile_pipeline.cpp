@@ -81,7 +81,6 @@ profile_outcome failed(profile_outcome outcome, const profile::capture_outcome& 
 
 }  // namespace
 
-
 profile_outcome run_profile(const profile_request& request, measuring_worker& worker,
                             const std::function<void(const std::string&)>& on_capture_start) {
   const auto started = clock_type::now();

@@ -69,6 +69,10 @@ std::optional<std::string> seed_blindness(const harness::triton_problem& problem
                      problem.module, problem.seeds[0], problem.seeds[1]);
 }
 
+std::shared_ptr<const private_folder> new_problem_folder() {
+  return std::make_shared<const private_folder>("kopt-problem", "the Triton problem's tensors");
+}
+
 triton_problem_run run_triton_problem_step(measuring_worker& worker, const harness::bench_job& job,
                                            const env::gpu_device& device, int timeout_s) {
   triton_problem_run run;
@@ -76,7 +80,7 @@ triton_problem_run run_triton_problem_step(measuring_worker& worker, const harne
   step.role = "problem";
   // Kept warm from the last command: its process writes only in its own folder.
   run.folder = worker.warm_problem_folder(step, device);
-  if (!run.folder) run.folder = std::make_shared<const private_folder>("kopt-problem", "the Triton problem's tensors");
+  if (!run.folder) run.folder = new_problem_folder();
   step.evidence_dir = run.folder->path().string();
   step.evidence.clear();
   const std::vector<std::uint64_t> seeds = harness::validation_seeds_of(job);

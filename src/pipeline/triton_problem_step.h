@@ -27,6 +27,9 @@ struct triton_problem_run {
   std::optional<std::string> failure;
 };
 
+// A new private folder for a problem's tensors (core/private_folder.h).
+std::shared_ptr<const private_folder> new_problem_folder();
+
 // Runs the step for `job` (a Triton kernel's, with its sources, dimensions and seed) on
 // `device`. A setup() that raises, breaks the contract or (as the reference's) ignores its
 // seed throws kopt::error (exit 2) with the reason.

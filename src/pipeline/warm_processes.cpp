@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "pipeline/triton_problem_step.h"
+
 namespace kopt::pipeline {
 
 warm_processes& warm_processes::instance() {
@@ -26,7 +28,7 @@ bool warm_processes::alike(const entry& e, const harness::bench_job& job, const 
 std::optional<warm_processes::entry> warm_processes::start(harness::bench_job job, const env::gpu_device& device) {
   entry e;
   if (is_triton_problem(job)) {
-    e.folder = std::make_shared<const private_folder>("kopt-problem", "the Triton problem's tensors");
+    e.folder = new_problem_folder();
     job.evidence_dir = e.folder->path().string();
   }
   std::optional<prestarted_child> child = start_ahead(job, device);

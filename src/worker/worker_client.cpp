@@ -18,6 +18,7 @@
 #include "core/error.h"
 #include "core/file_lock.h"
 #include "worker/descriptor_passing.h"
+#include "worker/file_descriptor.h"
 
 namespace kopt::worker {
 namespace fs = std::filesystem;
@@ -96,31 +97,24 @@ int connect_or_start(const identity& id, const std::vector<std::string>& start_a
   return -1;
 }
 
-struct connection {
-  int fd;
-  ~connection() {
-    if (fd >= 0) ::close(fd);
-  }
-};
-
 }  // namespace
 
 std::optional<int> run_in_worker(const identity& id, const std::vector<std::string>& words,
                                  const std::vector<std::string>& start_argv, std::vector<std::string>& notes) {
-  const connection c{connect_or_start(id, start_argv, notes)};
-  if (c.fd < 0) return std::nullopt;
+  const file_descriptor c(connect_or_start(id, start_argv, notes));
+  if (c.get() < 0) return std::nullopt;
   std::error_code ec;
   const fs::path cwd = fs::current_path(ec);
   if (ec) throw error(fmt::format("the current folder is gone: {}", ec.message()));
   std::fflush(nullptr);
   try {
-    send_message(c.fd, json{{"do", "run"}, {"identity", id.digest}, {"cwd", cwd.string()}, {"words", words}},
+    send_message(c.get(), json{{"do", "run"}, {"identity", id.digest}, {"cwd", cwd.string()}, {"words", words}},
                  {0, 1, 2});
   } catch (const error&) {
     notes.push_back("kopt: the warm worker closed the connection; running this command on its own");
     return std::nullopt;
   }
-  const std::optional<received_message> reply = receive_message(c.fd, no_limit);
+  const std::optional<received_message> reply = receive_message(c.get(), no_limit);
   if (!reply) {
     throw error("the warm worker ended during this command, which did not finish",
                 fmt::format("run it again: the next command starts a new worker (its log: {})", log_path(id).string()));
@@ -137,17 +131,17 @@ std::optional<int> run_in_worker(const identity& id, const std::vector<std::stri
 std::optional<json> start_worker(const identity& id, const std::vector<std::string>& start_argv,
                                  std::vector<std::string>& notes) {
   {
-    const connection c{connect_or_start(id, start_argv, notes)};
-    if (c.fd < 0) return std::nullopt;
+    const file_descriptor c(connect_or_start(id, start_argv, notes));
+    if (c.get() < 0) return std::nullopt;
   }
   return ask_worker(id, "status");
 }
 
 std::optional<json> ask_worker(const identity& id, std::string_view what) {
-  const connection c{connect_to(socket_path(id))};
-  if (c.fd < 0) return std::nullopt;
-  send_message(c.fd, json{{"do", std::string(what)}, {"identity", id.digest}});
-  const std::optional<received_message> reply = receive_message(c.fd, std::chrono::seconds(10));
+  const file_descriptor c(connect_to(socket_path(id)));
+  if (c.get() < 0) return std::nullopt;
+  send_message(c.get(), json{{"do", std::string(what)}, {"identity", id.digest}});
+  const std::optional<received_message> reply = receive_message(c.get(), std::chrono::seconds(10));
   if (!reply) return std::nullopt;
   for (int fd : reply->fds) ::close(fd);
   return reply->message;

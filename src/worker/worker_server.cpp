@@ -13,7 +13,6 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
-#include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -24,6 +23,7 @@
 #include "core/error.h"
 #include "core/utc_time.h"
 #include "worker/descriptor_passing.h"
+#include "worker/file_descriptor.h"
 
 namespace kopt::worker {
 namespace fs = std::filesystem;
@@ -88,20 +88,6 @@ class command_thread {
   bool m_closing = false;
   int m_status = 0;
   std::thread m_thread;
-};
-
-class file_descriptor {
- public:
-  explicit file_descriptor(int fd = -1) : m_fd(fd) {}
-  ~file_descriptor() {
-    if (m_fd >= 0) ::close(m_fd);
-  }
-  file_descriptor(const file_descriptor&) = delete;
-  file_descriptor& operator=(const file_descriptor&) = delete;
-  int get() const { return m_fd; }
-
- private:
-  int m_fd;
 };
 
 int listen_on(const fs::path& path) {
@@ -173,12 +159,12 @@ class borrowed_process_state {
 
 // A request read from a client, kept with its connection until it is answered.
 struct request {
-  std::unique_ptr<file_descriptor> connection;
+  file_descriptor connection;
   json message;
   std::vector<int> fds;
 
   request(int fd, received_message received)
-      : connection(std::make_unique<file_descriptor>(fd)), message(std::move(received.message)), fds(std::move(received.fds)) {}
+      : connection(fd), message(std::move(received.message)), fds(std::move(received.fds)) {}
   request(request&&) = default;
   request& operator=(request&&) = default;
   ~request() {
@@ -250,7 +236,7 @@ class worker_server {
     }
   }
 
-  static void reply(const request& r, const json& message) { send_message(r.connection->get(), message); }
+  static void reply(const request& r, const json& message) { send_message(r.connection.get(), message); }
 
   json status() const {
     return json{{"pid", ::getpid()},
@@ -291,7 +277,7 @@ class worker_server {
           exit_status = *done;
           break;
         }
-        if (!cancelled && client_gone(r.connection->get())) cancelled = true;  // its programs are killed
+        if (!cancelled && client_gone(r.connection.get())) cancelled = true;  // its programs are killed
         // Meanwhile: a status is answered, and a command waits its turn.
         pollfd p{m_listener.get(), POLLIN, 0};
         if (::poll(&p, 1, 0) > 0) take_request();
