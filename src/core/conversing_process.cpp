@@ -9,7 +9,6 @@
 #include <cerrno>
 #include <utility>
 
-#include "core/orphans.h"
 
 namespace kopt {
 namespace {
@@ -38,7 +37,6 @@ conversing_process::conversing_process(process_request request) : m_request(std:
 
 conversing_process::~conversing_process() {
   if (m_socket >= 0) ::close(m_socket);
-  if (m_process.pid > 0) release_own_child(m_process.pid);
   // m_process, if not reaped, kills and reaps the program's group.
 }
 
@@ -95,7 +93,6 @@ process_result conversing_process::finish(std::chrono::milliseconds timeout) {
   if (m_socket >= 0) {
     ::shutdown(m_socket, SHUT_WR);  // end-of-file: the program leaves
   }
-  release_own_child(m_process.pid);
   process_result result = m_start;
   m_request.timeout = timeout;
   wait_for_process(m_process, m_request, std::chrono::steady_clock::now(), result);

@@ -19,11 +19,11 @@ gated_process::gated_process(process_request request, std::chrono::milliseconds 
 gated_process::~gated_process() {
   if (m_gate >= 0) ::close(m_gate);  // end-of-file: the program leaves
   if (m_process.pid <= 0) return;
-  release_own_child(m_process.pid);
   const auto deadline = std::chrono::steady_clock::now() + m_grace;
   while (std::chrono::steady_clock::now() < deadline) {
     const pid_t ended = ::waitpid(m_process.pid, nullptr, WNOHANG);
     if (ended == m_process.pid || (ended < 0 && errno != EINTR)) {
+      release_own_child(m_process.pid);
       end_process_group(m_process.pid);  // what it left running in its group goes with it
       m_process.pid = -1;
       break;
@@ -53,7 +53,6 @@ process_result gated_process::open(const std::string& line, std::chrono::millise
   }
   ::close(m_gate);
   m_gate = -1;
-  release_own_child(m_process.pid);
   process_result result = m_start;
   m_request.timeout = timeout;
   wait_for_process(m_process, m_request, std::chrono::steady_clock::now(), result);

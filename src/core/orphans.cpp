@@ -121,6 +121,13 @@ void keep_as_own_child(int pid) {
   kept_children.insert(pid);
 }
 
+int start_own_child(const std::function<int()>& start) {
+  const std::lock_guard lock(kept_mutex);
+  const int pid = start();
+  if (pid > 0) kept_children.insert(pid);
+  return pid;
+}
+
 void release_own_child(int pid) {
   const std::lock_guard lock(kept_mutex);
   kept_children.erase(pid);

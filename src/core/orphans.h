@@ -5,15 +5,23 @@
 // "child subreaper" of its descendants, such a process becomes kopt's own child when its
 // parent ends, instead of init's, and kopt can find and end it before it reads anything.
 
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace kopt {
 
-// Children this process started to run later (core/gated_process.h): not orphans, and left
-// alone by kill_adopted_orphans while kept. Thread-safe.
+// Children this process started itself are not orphans: kill_adopted_orphans leaves them alone
+// from their start until release_own_child (call it once the child is reaped). A child of
+// another thread, e.g. ncu exporting a report while a comparison runs, must never be taken for
+// a process the measured program left running. Thread-safe.
 void keep_as_own_child(int pid);
 void release_own_child(int pid);
+
+// Runs `start` (which starts a child and returns its pid, or <= 0) with the record of own
+// children locked, and keeps the child it started: no scan can see the new child before it is
+// kept.
+int start_own_child(const std::function<int()>& start);
 
 // Kills (SIGKILL) every process of process group `group` and reaps those that are or become
 // this process's children (a member whose parent died first is adopted), until none is left

@@ -134,7 +134,6 @@ int spawn_on_socket(const process_request& request, spawned_process& spawned, pr
     ::close(ends[0]);
     return -1;
   }
-  keep_as_own_child(spawned.pid);
   return ends[0];
 }
 
@@ -187,8 +186,11 @@ spawned_process spawn_process(const process_request& request, int stdin_fd, proc
 
   if (request.ends_with_program) adopt_orphans();
   pid_t pid = -1;
-  const int spawn_rc = ::posix_spawn(&pid, program->c_str(), &actions, &attributes,
-                                     argv_pointers.data(), env_pointers.data());
+  int spawn_rc = 0;
+  start_own_child([&] {
+    spawn_rc = ::posix_spawn(&pid, program->c_str(), &actions, &attributes, argv_pointers.data(), env_pointers.data());
+    return spawn_rc == 0 ? pid : -1;
+  });
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   if (spawn_rc != 0) {
@@ -259,6 +261,7 @@ void wait_for_process(spawned_process& spawned, const process_request& request,
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  release_own_child(pid);
   spawned.pid = -1;
   // Grandchildren that inherited the pipes would otherwise outlive a timed-out run; those kopt
   // adopted (a subreaper) are reaped too, or their zombies would later be taken for processes
@@ -279,6 +282,7 @@ spawned_process::~spawned_process() {
     ::kill(-pid, SIGKILL);
     while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
     }
+    release_own_child(pid);
     end_process_group(pid);
   }
   if (out >= 0) ::close(out);
