@@ -5,8 +5,11 @@ interval of the median ratio settles it. Here, per kernel:
   A/A: the same kernel against itself, `--rounds` times: a positive or negative verdict is a false
        alarm (goal <= 5 %), and an inconclusive one a comparison the default budget could not
        settle (goal <= 10 %);
-  3 % slower: the kernel with a spin of 3 % of its time added at the end of its last block, against
-       the kernel: it must come out negative (goal >= 95 %).
+  3 % slower: the kernel with a spin added at the end of its last block, against the kernel: it
+       must come out negative (goal >= 95 %). The spin is calibrated first: starting from 3 % of
+       the median in SM cycles, it is lengthened until three comparisons find the delayed kernel
+       at least 3 % slower on average (a spin in one block is partly hidden by the other blocks'
+       tail, so cycles alone do not make a 3 % slower kernel).
 Each comparison is its own `kopt compare` process; A/A and slower alternate so that drift hits both.
 
 Usage (GPU machine, repository root):
@@ -57,6 +60,24 @@ def compare(kopt, baseline, candidate, n, keep=None):
     return json.loads(run.stdout), wall
 
 
+CALIBRATION_RUNS = 3
+TARGET_SLOWDOWN = 0.03
+
+
+def calibrate_delay(kopt, kernel, slow_file, n, cycles):
+    """Lengthens the spin until the delayed kernel is measured at least 3 % slower: (cycles, the
+    mean ratio of CALIBRATION_RUNS comparisons at those cycles). Gives up after five tries."""
+    achieved = 1.0
+    for _ in range(5):
+        with open(slow_file, "w") as f:
+            f.write(delayed_source(cycles))
+        achieved = statistics.mean(compare(kopt, kernel, slow_file, n)[0]["ratio"] for _ in range(CALIBRATION_RUNS))
+        if achieved - 1 >= TARGET_SLOWDOWN * 0.95:
+            break
+        cycles = int(cycles * min(4.0, (TARGET_SLOWDOWN * 1.05) / max(achieved - 1, TARGET_SLOWDOWN / 4)))
+    return cycles, achieved
+
+
 def placement_spread(document):
     """Per version, (slowest - fastest) / mean of its placements' mean block estimates: how much of
     a steady difference between two processes their buffer sets could explain (None if unknown)."""
@@ -92,10 +113,10 @@ def run_case(kopt, name, n, rounds, work, minutes, keep):
     kernel = os.path.abspath("examples/vector_add.cu")
     first, _ = compare(kopt, kernel, kernel, n)
     median_ms = first["incumbent_median_ms"]
-    cycles = int(0.03 * median_ms * 1e6 * SM_CLOCK_GHZ)
     slow_file = os.path.join(work, f"vector_add_delayed_{n}.cu")
-    with open(slow_file, "w") as f:
-        f.write(delayed_source(cycles))
+    cycles, achieved = calibrate_delay(kopt, kernel, slow_file, n, int(0.03 * median_ms * 1e6 * SM_CLOCK_GHZ))
+    print(f"{name}: delay {cycles} cycles makes it {achieved:.4f}x as slow (mean of {CALIBRATION_RUNS} comparisons)",
+          file=sys.stderr, flush=True)
     aa, slower, walls = [], [], []
     deadline = time.monotonic() + minutes * 60
     for i in range(rounds):
@@ -118,7 +139,8 @@ def run_case(kopt, name, n, rounds, work, minutes, keep):
     rounds_used = sorted(d["rounds"] for d in aa + slower)
     print(f"| {name} | {median_ms * 1000:.2f} | {len(aa)} | {rate(aa, ('positive', 'negative'))} | "
           f"{rate(aa, ('inconclusive',))} | {aa_ratios[0]:.4f}-{aa_ratios[-1]:.4f} | "
-          f"{cycles} cycles: median ratio {statistics.median(slow_ratios):.4f} (min {slow_ratios[0]:.4f}) | "
+          f"{cycles} cycles ({achieved:.4f}x when calibrated): median ratio {statistics.median(slow_ratios):.4f} "
+          f"(min {slow_ratios[0]:.4f}) | "
           f"{rate(slower, ('negative',))} | {aa[0]['margin'] * 100:.2f} % | "
           f"{statistics.median(rounds_used)} ({rounds_used[0]}-{rounds_used[-1]}) | {statistics.median(walls):.2f} s |")
     outcomes = {}
