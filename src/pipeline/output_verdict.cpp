@@ -1,11 +1,5 @@
 #include "pipeline/output_verdict.h"
 
-#include <algorithm>
-#include <atomic>
-#include <exception>
-#include <optional>
-#include <thread>
-
 #include <fmt/format.h>
 
 #include "core/error.h"
@@ -53,52 +47,6 @@ std::string failure_reason(const kernel::kernel_plan& plan, const evidence_key& 
                      key.when == "after timing" ? " (fresh inputs after timing)" : "");
 }
 
-// One key's comparison: its verdict, or why the kernel's side could not be read (the code under
-// test's doing), or what else went wrong (rethrown where the key's turn comes).
-struct key_check {
-  std::optional<harness::outputs_verdict> verdict;
-  std::optional<std::string> kernel_side_unreadable;
-  std::exception_ptr failure;
-};
-
-key_check check_key(const kernel::kernel_plan& plan, const evidence_key& key, const evidence_folders& folders,
-                    const validate::tolerance_overrides& tolerances) {
-  key_check check;
-  try {
-    harness::mapped_evidence kernel_side;
-    try {
-      kernel_side = harness::read_evidence(folders.kernel, key, plan, "the kernel's measuring process");
-    } catch (const error& e) {
-      check.kernel_side_unreadable = e.headline();
-      return check;
-    }
-    const harness::mapped_evidence reference_side =
-        harness::read_evidence(folders.reference, key, plan, "the reference's measuring process");
-    check.verdict = harness::compare_outputs(plan, kernel_side.buffers, reference_side.buffers, tolerances);
-  } catch (...) {
-    check.failure = std::current_exception();
-  }
-  return check;
-}
-
-// Every key's comparison, several at once: each reads two mapped files of up to a few hundred
-// MiB, and reading them one after another was a third of a second of every bench. The verdict
-// still walks them in order.
-std::vector<key_check> check_keys(const kernel::kernel_plan& plan, const std::vector<evidence_key>& keys,
-                                  const evidence_folders& folders, const validate::tolerance_overrides& tolerances) {
-  std::vector<key_check> checks(keys.size());
-  std::atomic<std::size_t> next{0};
-  const auto work = [&] {
-    for (std::size_t i = next++; i < keys.size(); i = next++) checks[i] = check_key(plan, keys[i], folders, tolerances);
-  };
-  const std::size_t threads = std::min<std::size_t>(keys.size(), std::max(1u, std::min(8u, std::thread::hardware_concurrency())));
-  std::vector<std::jthread> helpers;
-  for (std::size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
-  work();
-  for (std::jthread& helper : helpers) helper.join();
-  return checks;
-}
-
 }  // namespace
 
 void judge_outputs(json& result, const kernel::kernel_plan& plan, const std::vector<evidence_key>& keys,
@@ -110,10 +58,7 @@ void judge_outputs(json& result, const kernel::kernel_plan& plan, const std::vec
   const bool ok_so_far = result.value("status", "") == "ok";
   bool outputs_passed = true;
   std::size_t compared = 0;
-  const std::vector<key_check> checks =
-      folders != nullptr ? check_keys(plan, keys, *folders, tolerances) : std::vector<key_check>{};
-  for (std::size_t i = 0; i < keys.size(); ++i) {
-    const evidence_key& key = keys[i];
+  for (const evidence_key& key : keys) {
     if (folders == nullptr) {
       if (key.what == evidence_key::kind::seed) {
         // Run and checked for guards and inputs, but not compared: there is nothing to compare with.
@@ -121,20 +66,23 @@ void judge_outputs(json& result, const kernel::kernel_plan& plan, const std::vec
       }
       continue;
     }
-    const key_check& check = checks[i];
-    if (check.kernel_side_unreadable) {
+    harness::mapped_evidence kernel_side;
+    try {
+      kernel_side = harness::read_evidence(folders->kernel, key, plan, "the kernel's measuring process");
+    } catch (const error& e) {
       // What the kernel's process left is missing, cut short or a link: its code had the folder
       // to write in, so this is the code under test's doing, and the run's verdict.
       if (outputs_passed) {
         outputs_passed = false;
         result["status"] = "failed";
-        result["reason"] = "evidence tampering: " + *check.kernel_side_unreadable;
+        result["reason"] = "evidence tampering: " + e.headline();
         result.erase("detail");
       }
       break;
     }
-    if (check.failure) std::rethrow_exception(check.failure);
-    const harness::outputs_verdict& verdict = *check.verdict;
+    const harness::mapped_evidence reference_side =
+        harness::read_evidence(folders->reference, key, plan, "the reference's measuring process");
+    const auto verdict = harness::compare_outputs(plan, kernel_side.buffers, reference_side.buffers, tolerances);
     ++compared;
     if (key.what == evidence_key::kind::seed) {
       seeds.push_back(json{{"seed", key.value}, {"when", key.when}, {"passed", !verdict.failure}, {"outputs", verdict.outputs}});
