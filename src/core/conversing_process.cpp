@@ -9,7 +9,6 @@
 #include <cerrno>
 #include <utility>
 
-
 namespace kopt {
 namespace {
 

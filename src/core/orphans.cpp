@@ -116,11 +116,6 @@ std::vector<pid_t> children_of_this_process(std::vector<std::string>& described,
 
 }  // namespace
 
-void keep_as_own_child(int pid) {
-  const std::lock_guard lock(kept_mutex);
-  kept_children.insert(pid);
-}
-
 int start_own_child(const std::function<int()>& start) {
   const std::lock_guard lock(kept_mutex);
   const int pid = start();

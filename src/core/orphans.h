@@ -15,13 +15,12 @@ namespace kopt {
 // from their start until release_own_child (call it once the child is reaped). A child of
 // another thread, e.g. ncu exporting a report while a comparison runs, must never be taken for
 // a process the measured program left running. Thread-safe.
-void keep_as_own_child(int pid);
-void release_own_child(int pid);
-
-// Runs `start` (which starts a child and returns its pid, or <= 0) with the record of own
-// children locked, and keeps the child it started: no scan can see the new child before it is
-// kept.
+//
+// start_own_child runs `start` (which starts a child and returns its pid, or <= 0) with the
+// record of own children locked and keeps the child it started: no scan can see the new child
+// before it is kept.
 int start_own_child(const std::function<int()>& start);
+void release_own_child(int pid);
 
 // Kills (SIGKILL) every process of process group `group` and reaps those that are or become
 // this process's children (a member whose parent died first is adopted), until none is left
