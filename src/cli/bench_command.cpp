@@ -68,6 +68,9 @@ class bench_command final : public command {
                  "run only warm-up and then --profile-calls calls between cuProfilerStart/Stop, for "
                  "ncu --profile-from-start off; nothing is validated or timed");
     sub.add_option("--profile-calls", m_job.profile_calls, "calls inside the profiler window")->default_val(1);
+    sub.add_flag("--fresh-reference", m_fresh_reference,
+                 "time the reference in this run even when a timing of it is kept from an earlier one (same "
+                 "reference, problem, protocol, GPU and kopt, under a day old)");
     sub.add_option("--sanitize", m_sanitize,
                    "first run the kernel's validation once under compute-sanitizer with this tool (memcheck, "
                    "racecheck, initcheck, synccheck); findings fail the run before timing");
@@ -80,6 +83,7 @@ class bench_command final : public command {
     if (m_atol >= 0) request.atol = m_atol;
     if (m_rtol >= 0) request.rtol = m_rtol;
     request.sanitize = m_sanitize;
+    if (m_fresh_reference) request.reference_timing_folder.reset();
     request.progress = progress_on_terminal("bench", !m_json && m_level != verbosity::quiet);
     const auto worker = pipeline::make_process_worker();
     const pipeline::bench_outcome outcome = pipeline::run_bench(request, *worker);
@@ -123,6 +127,7 @@ class bench_command final : public command {
   double m_atol = -1;
   double m_rtol = -1;
   std::string m_sanitize;
+  bool m_fresh_reference = false;
   std::string m_json_out;
   bool m_json = false;
   verbosity m_level = verbosity::normal;

@@ -55,6 +55,18 @@ void print_python_runner(std::FILE* out, const char* what, const json& runner) {
               exchange.c_str());
 }
 
+// A reference timing from an earlier run is said so: its figures are that run's.
+void print_reference_timing_source(std::FILE* out, const json& cache) {
+  if (!cache.is_object()) return;
+  if (cache.value("from_cache", false)) {
+    std::fprintf(out, "reference timing: kept from %s (same reference, problem, protocol, GPU and kopt; "
+                 "--fresh-reference times it again)\n",
+                 cache.value("measured_at", std::string("an earlier run")).c_str());
+  } else if (cache.contains("why")) {
+    std::fprintf(out, "reference timing: measured now, not kept: %s\n", cache["why"].get<std::string>().c_str());
+  }
+}
+
 }  // namespace
 
 void print_bench_result(std::FILE* out, const pipeline::bench_result& r, std::int64_t buffer_bytes) {
@@ -116,6 +128,7 @@ void print_bench_result(std::FILE* out, const pipeline::bench_result& r, std::in
                  verdict["verdict"] == "same" ? "no faster or slower" : verdict["verdict"].get<std::string>().c_str(),
                  verdict["reason"].get<std::string>().c_str());
   }
+  print_reference_timing_source(out, r.reference_timing_cache);
   if (!r.reference_runner.is_null()) print_python_runner(out, "reference", r.reference_runner);
   if (!r.python_runner.is_null()) print_python_runner(out, "kernel and reference", r.python_runner);
   for (const std::string& warning : r.warnings) std::fprintf(out, "warning: %s\n", warning.c_str());

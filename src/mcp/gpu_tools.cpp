@@ -56,6 +56,7 @@ tool_output bench(const tool_call& call) {
   if (call.arguments.contains("seed")) request.job.seed = call.arguments["seed"].get<std::uint64_t>();
   if (call.arguments.contains("atol")) request.atol = call.arguments["atol"].get<double>();
   if (call.arguments.contains("rtol")) request.rtol = call.arguments["rtol"].get<double>();
+  if (call.arguments.value("fresh_reference", false)) request.reference_timing_folder.reset();
   call.progress("building, validating against the reference and timing");
   request.progress = call.progress;
   const auto worker = pipeline::make_process_worker();
@@ -69,6 +70,10 @@ tool_output bench(const tool_call& call) {
   if (r.ok()) summary += fmt::format("{} validated against the reference; {}\n", r.correctness.checked ? "outputs" : "not",
                                      r.protocol);
   summary += timing_line("kernel", r.kernel) + timing_line("reference", r.reference);
+  if (r.reference_timing_cache.is_object() && r.reference_timing_cache.value("from_cache", false)) {
+    summary += fmt::format("(the reference's timing is kept from {}; fresh_reference times it again)\n",
+                           r.reference_timing_cache.value("measured_at", std::string("an earlier run")));
+  }
   if (r.speedup_vs_reference) {
     summary += fmt::format("speedup vs reference {:.3f}x: {}\n", *r.speedup_vs_reference,
                            r.kernel_vs_reference.value("verdict", std::string("")));
@@ -181,6 +186,10 @@ std::vector<tool> gpu_tools() {
                                {"seed", json{{"type", "integer"}}},
                                {"atol", json{{"type", "number"}}},
                                {"rtol", json{{"type", "number"}}},
+                               {"fresh_reference",
+                                json{{"type", "boolean"},
+                                     {"description", "time the reference now, not from the timing kept from an "
+                                                     "earlier run of the same problem"}}},
                                {"detail", detail_schema()}});
   json profile_properties = common_properties;
   profile_properties["out"] = json{{"type", "string"}, {"description", "output folder in the workspace"}};

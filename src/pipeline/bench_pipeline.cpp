@@ -74,8 +74,14 @@ bench_outcome run_bench(const bench_request& request, measuring_worker& worker) 
         run_sanitizer_pass(worker, request.sanitize, job, outcome.prepared.device, request.target.timeout_s);
     clock.done("sanitizer_pass");
   }
+  std::optional<reference_timing_use> timing_cache;
+  if (request.reference_timing_folder) {
+    timing_cache.emplace(reference_timing_use{reference_timing_cache(*request.reference_timing_folder),
+                                              outcome.prepared.gpus.driver_version});
+  }
   json result = outcome.sanitizer.is_null() || outcome.sanitizer["status"] == "clean"
-                    ? run_judged(worker, job, outcome.prepared.device, request.target.timeout_s, folders, request.progress)
+                    ? run_judged(worker, job, outcome.prepared.device, request.target.timeout_s, folders,
+                                 request.progress, timing_cache ? &*timing_cache : nullptr)
                     : sanitizer_failure(outcome.sanitizer);
   if (!outcome.sanitizer.is_null()) result["sanitizer"] = outcome.sanitizer;
   if (!result.contains("phases_s") || !result["phases_s"].is_object()) result["phases_s"] = json::object();

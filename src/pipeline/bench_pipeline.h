@@ -3,6 +3,7 @@
 // typed request to the result document, with no command line and no printing. The CLI, the
 // loop and an MCP server call it alike; the measuring worker is theirs to choose.
 
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -13,6 +14,7 @@
 #include "pipeline/bench_preparation.h"
 #include "pipeline/bench_result.h"
 #include "pipeline/measuring_worker.h"
+#include "pipeline/reference_timing_cache.h"
 
 namespace kopt::pipeline {
 
@@ -25,6 +27,9 @@ struct bench_request {
   // Told as each long step begins ("the kernel's measuring process: validation and timing", ...),
   // for a progress line or notification; may be empty.
   std::function<void(const std::string& step)> progress;
+  // Where the reference's timing is kept between benches (reference_timing_cache.h); none: the
+  // reference is timed in every run.
+  std::optional<std::filesystem::path> reference_timing_folder = default_reference_timing_folder();
 };
 
 struct bench_outcome {

@@ -56,6 +56,7 @@ bench_result bench_result_from_child(const json& r) {
   for (const auto& w : r.value("warnings", json::array())) b.warnings.push_back(w.get<std::string>());
   b.kernel = value_of(r, "kernel");
   b.reference = value_of(r, "reference");
+  b.reference_timing_cache = value_of(r, "reference_timing_cache");
   b.speedup_vs_reference = optional_of<double>(r, "speedup_vs_reference");
   b.speedup_vs_reference_ci95 = value_of(r, "speedup_vs_reference_ci95");
   b.kernel_vs_reference = value_of(r, "kernel_vs_reference");
@@ -104,6 +105,7 @@ json to_json(const bench_result& b) {
               {"warnings", b.warnings},
               {"kernel", b.kernel},
               {"reference", b.reference},
+              {"reference_timing_cache", b.reference_timing_cache},
               {"speedup_vs_reference", json_of(b.speedup_vs_reference)},
               {"speedup_vs_reference_ci95", b.speedup_vs_reference_ci95},
               {"kernel_vs_reference", b.kernel_vs_reference},

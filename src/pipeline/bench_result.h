@@ -38,6 +38,9 @@ struct bench_result {
   std::vector<std::string> warnings;
   json kernel = nullptr;                // timing documents (harness/sampling.h), null when not timed
   json reference = nullptr;
+  // Whether the reference's timing came from the cache (reference_timing_cache.h), was stored
+  // there, or why neither; null when no cache was asked for or nothing was timed.
+  json reference_timing_cache = nullptr;
   std::optional<double> speedup_vs_reference;
   json speedup_vs_reference_ci95 = nullptr;
   json kernel_vs_reference = nullptr;   // the A/B verdict

@@ -1,6 +1,7 @@
 #include "pipeline/judged_run.h"
 
 #include <filesystem>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -21,10 +22,65 @@ void fail(json& result, const std::string& reason) {
   result["reason"] = reason;
 }
 
+// The reference's timing as the cache has it for this run, or why the cache cannot be used.
+struct timing_lookup {
+  bool usable = false;  // the kernel's process could not have written the cache
+  std::string why_not;  // when not usable
+  json fields = nullptr;
+  std::string key;
+  std::optional<cached_reference_timing> cached;
+};
+
+timing_lookup look_up_timing(const reference_timing_use& use, const harness::bench_job& job,
+                             const kernel::kernel_plan& plan, const env::gpu_device& device,
+                             const reference_files& held, const json& kernel_result) {
+  timing_lookup lookup;
+  const json sandbox = kernel_result.value("sandbox", json(nullptr));
+  if (!out_of_kernel_reach(sandbox, use.cache.folder())) {
+    lookup.why_not = fmt::format(
+        "the kernel's process could have written {} ({}); the reference was timed now", use.cache.folder().string(),
+        sandbox.is_string() ? "its writes were restricted to folders that hold it: set KOPT_CACHE_DIR outside them"
+                            : "its writes were not restricted");
+    return lookup;
+  }
+  lookup.usable = true;
+  lookup.fields = reference_timing_key_fields(job, plan, device, use.driver_version, held.content_digest());
+  lookup.key = reference_timing_key(lookup.fields);
+  lookup.cached = use.cache.find(lookup.key);
+  return lookup;
+}
+
+json torch_of(const json& reference_result) {
+  const json runner = reference_result.value("reference_runner", json(nullptr));
+  return runner.is_object() ? runner.value("torch", json(nullptr)) : json(nullptr);
+}
+
+// What the result says of the cache: where the timing came from, or why it was not kept.
+json cache_note(const reference_timing_use& use, const timing_lookup& lookup,
+                const std::optional<cached_reference_timing>& cached, const json& reference) {
+  if (cached) return json{{"from_cache", true}, {"measured_at", cached->measured_at}, {"key", cached->key}};
+  json note{{"from_cache", false}, {"stored", false}};
+  if (!lookup.usable) {
+    note["why"] = lookup.why_not;
+  } else if (!reference.contains("reference")) {
+    note["why"] = "the reference's process reported no timing";
+  } else {
+    const std::string trouble = use.cache.store(lookup.key, lookup.fields, reference["reference"], torch_of(reference));
+    if (trouble.empty()) {
+      note["stored"] = true;
+      note["key"] = lookup.key;
+    } else {
+      note["why"] = "the timing could not be kept: " + trouble;
+    }
+  }
+  return note;
+}
+
 }  // namespace
 
 json run_judged(measuring_worker& worker, const harness::bench_job& job, const env::gpu_device& device, int timeout_s,
-                const evidence_folders& folders, const std::function<void(const std::string&)>& progress) {
+                const evidence_folders& folders, const std::function<void(const std::string&)>& progress,
+                const reference_timing_use* timing_cache) {
   const auto say = [&](const std::string& step) {
     if (progress) progress(step);
   };
@@ -64,20 +120,34 @@ json run_judged(measuring_worker& worker, const harness::bench_job& job, const e
                              "reinstall kopt)",
                              *tampered));
   } else if (has_reference && compare) {
-    harness::bench_job reference_job = job;
-    reference_job.role = "reference";
-    reference_job.kernel_library.clear();  // nor the kernel beside the reference
-    reference_job.evidence = keys;
-    reference_job.evidence_dir = folders.reference.string();
-    // Made afresh now that nothing of the kernel runs: a file or link it planted there (to be
-    // written through by the reference, or linked to its own) is gone.
-    std::error_code ec;
-    fs::remove_all(folders.reference, ec);
-    fs::create_directories(folders.reference);
-    reference_job.validation_only = kernel_status != "ok" || !result.contains("kernel");
-    say(reference_job.validation_only ? "the reference's measuring process: its outputs"
-                                      : "the reference's measuring process: its outputs, then its timing");
-    const json reference = run_measuring_child(worker, reference_job, device, timeout_s, measuring_side::reference);
+    const bool wants_timing = kernel_status == "ok" && result.contains("kernel");
+    const timing_lookup lookup = wants_timing && timing_cache != nullptr
+                                     ? look_up_timing(*timing_cache, job, plan, device, *held, result)
+                                     : timing_lookup{};
+    const auto run_reference = [&](bool timed) {
+      harness::bench_job reference_job = job;
+      reference_job.role = "reference";
+      reference_job.kernel_library.clear();  // nor the kernel beside the reference
+      reference_job.evidence = keys;
+      reference_job.evidence_dir = folders.reference.string();
+      // Made afresh now that nothing of the kernel runs: a file or link it planted there (to be
+      // written through by the reference, or linked to its own) is gone.
+      std::error_code ec;
+      fs::remove_all(folders.reference, ec);
+      fs::create_directories(folders.reference);
+      reference_job.validation_only = !timed;
+      say(timed ? "the reference's measuring process: its outputs, then its timing"
+                : wants_timing ? "the reference's measuring process: its outputs (its timing is cached)"
+                               : "the reference's measuring process: its outputs");
+      return run_measuring_child(worker, reference_job, device, timeout_s, measuring_side::reference);
+    };
+    std::optional<cached_reference_timing> cached = lookup.cached;
+    json reference = run_reference(wants_timing && !cached);
+    if (cached && reference.value("status", "") == "ok" && torch_of(reference) != cached->torch) {
+      // Another torch (or TF32 setting) than the cached timing was taken with: time it now.
+      cached.reset();
+      reference = run_reference(true);
+    }
     clock.done("reference_process");
     phases["reference"] = reference.value("phases_s", json(nullptr));
     if (reference.value("kernel_at_fault", false)) {
@@ -96,8 +166,12 @@ json run_judged(measuring_worker& worker, const harness::bench_job& job, const e
         if (t["atol"].is_number()) tolerances.reference_atol = t["atol"].get<double>();
         if (t["rtol"].is_number()) tolerances.reference_rtol = t["rtol"].get<double>();
       }
+      if (cached) reference["reference"] = cached->timing;
       for (const char* field : {"reference", "reference_runner"}) {
         if (reference.contains(field)) result[field] = reference[field];
+      }
+      if (wants_timing && timing_cache != nullptr) {
+        result["reference_timing_cache"] = cache_note(*timing_cache, lookup, cached, reference);
       }
       compared = true;
     }

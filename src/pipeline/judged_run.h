@@ -14,8 +14,16 @@
 #include "harness/bench_job.h"
 #include "pipeline/measuring_worker.h"
 #include "pipeline/output_verdict.h"
+#include "pipeline/reference_timing_cache.h"
 
 namespace kopt::pipeline {
+
+// A cache of the reference's timing to use (reference_timing_cache.h), with what its key needs
+// that the job does not say.
+struct reference_timing_use {
+  reference_timing_cache cache;
+  std::string driver_version;
+};
 
 // The result document of the run (before provenance), with the verdict. A Triton job carries
 // its problem (the problem step's, triton_problem_step.h): both children make their inputs
@@ -24,7 +32,12 @@ namespace kopt::pipeline {
 // `folders`: where each side's outputs go, under a private folder the caller made (and removes)
 // before anything started, so that a process started ahead can be allowed to write there.
 // `progress` (may be empty) is told as each of the three steps begins.
+// `timing_cache` (may be null): the reference's timing is taken from it when an entry fits and
+// the kernel's process could not have written it (the reference's process then only makes
+// its outputs), and stored there when the reference was timed; `reference_timing_cache` in
+// the result says which, or why neither.
 json run_judged(measuring_worker& worker, const harness::bench_job& job, const env::gpu_device& device, int timeout_s,
-                const evidence_folders& folders, const std::function<void(const std::string&)>& progress = {});
+                const evidence_folders& folders, const std::function<void(const std::string&)>& progress = {},
+                const reference_timing_use* timing_cache = nullptr);
 
 }  // namespace kopt::pipeline

@@ -58,4 +58,10 @@ std::optional<std::string> reference_files::changed() const {
   return std::nullopt;
 }
 
+std::string reference_files::content_digest() const {
+  hasher digest;
+  for (const auto& file : m_files) digest.update_field(file.second);
+  return digest.hex_digest();
+}
+
 }  // namespace kopt::pipeline

@@ -27,6 +27,10 @@ class reference_files {
 
   std::size_t count() const { return m_files.size(); }
 
+  // SHA-256 over the files' contents in order (not their paths): what the reference's side
+  // runs, as a key for what it measured (reference_timing_cache.h).
+  std::string content_digest() const;
+
  private:
   std::vector<std::pair<std::string, std::string>> m_files;  // path, SHA-256 ("" when unreadable)
 };

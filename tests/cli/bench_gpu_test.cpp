@@ -1,5 +1,7 @@
 // GPU machine only: kopt bench end to end, and the integrity cases it must catch.
+#include <filesystem>
 #include <fstream>
+#include <map>
 
 #include <gtest/gtest.h>
 
@@ -254,6 +256,46 @@ TEST(BenchOnGpu, VectorAddAgainstPythonReference) {
   EXPECT_GT(result["reference"]["median_ms"].get<double>() * 1000, 30);
   EXPECT_EQ(result["reference_runner"]["torch"]["version"].get<std::string>().rfind("2.", 0), 0u);
   EXPECT_TRUE(testing::present(result, "speedup_vs_reference_ci95"));
+}
+
+// A re-bench of the same problem takes the reference's timing from the last run and still
+// compares the reference's outputs; --fresh-reference times it again. The cache lies outside
+// the temporary folder, which the kernel's process may write (and so the cache may not).
+TEST(BenchOnGpu, TheReferencesTimingIsKeptForTheNextBenchOfTheSameProblem) {
+  const auto examples = testing::source_dir() / "examples";
+  scratch_dir dir;
+  std::filesystem::create_directories(dir.path() / "tmp");
+  const std::map<std::string, std::string> env{{"TMPDIR", (dir.path() / "tmp").string()},
+                                               {"KOPT_CACHE_DIR", (dir.path() / "cache").string()}};
+  const auto bench_once = [&](const std::string& name, std::vector<std::string> extra) {
+    const auto out = dir.path() / (name + ".json");
+    std::vector<std::string> args = {"bench", (examples / "vector_add.cu").string(),
+                                     "--ref=" + (examples / "vector_add_ref.py").string(), "--N=1048576",
+                                     "--json-out", out.string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = run_kopt(args, env);
+    EXPECT_EQ(r.exit_code, 0) << r.stdout_text << r.stderr_text;
+    std::printf("%s", r.stdout_text.c_str());
+    return std::filesystem::exists(out) ? nlohmann::json::parse(std::ifstream(out)) : nlohmann::json();
+  };
+  const auto first = bench_once("first", {});
+  ASSERT_TRUE(first.is_object());
+  EXPECT_EQ(first["reference_timing_cache"]["stored"], true) << first["reference_timing_cache"].dump();
+  EXPECT_TRUE(first["phases_s"]["reference"].contains("python_runner"));
+
+  const auto second = bench_once("second", {"--verbose"});
+  ASSERT_TRUE(second.is_object());
+  EXPECT_EQ(second["reference_timing_cache"]["from_cache"], true) << second["reference_timing_cache"].dump();
+  EXPECT_EQ(second["reference"]["median_ms"], first["reference"]["median_ms"]);
+  EXPECT_EQ(second["correctness"]["passed"], true);
+  EXPECT_EQ(second["correctness"]["seeds"].size(), 3u) << "the reference's outputs are still made and compared";
+  EXPECT_GE(second["timed_call_checks"]["checked"].get<int>(), 10);
+  EXPECT_TRUE(testing::present(second, "speedup_vs_reference"));
+
+  const auto fresh = bench_once("fresh", {"--fresh-reference"});
+  ASSERT_TRUE(fresh.is_object());
+  EXPECT_TRUE(fresh["reference_timing_cache"].is_null());
+  EXPECT_GE(fresh["reference"]["sample_count"].get<int>(), 10);
 }
 
 TEST(BenchOnGpu, SoftmaxAgainstPythonReferenceInTheToolkitsFlagStyle) {

@@ -79,6 +79,21 @@ TEST(BenchReport, CudaKernelWithoutReference) {
   EXPECT_NE(text.find("warning: 2 other process(es)"), std::string::npos) << text;
 }
 
+TEST(BenchReport, AReferenceTimingKeptFromAnEarlierRunSaysWhen) {
+  json r = json::parse(R"x({"status": "ok", "correctness": {"checked": true}, "warnings": []})x");
+  r["kernel"] = timing(0.5);
+  r["reference"] = timing(0.7);
+  r["reference_timing_cache"] = json{{"from_cache", true}, {"measured_at", "2026-12-03T05:00:00Z"}, {"key", "ab"}};
+  EXPECT_NE(printed(r, 0).find("reference timing: kept from 2026-12-03T05:00:00Z"), std::string::npos);
+
+  r["reference_timing_cache"] = json{{"from_cache", false}, {"stored", false}, {"why", "its writes were not restricted"}};
+  EXPECT_NE(printed(r, 0).find("reference timing: measured now, not kept: its writes were not restricted"),
+            std::string::npos);
+
+  r["reference_timing_cache"] = json{{"from_cache", false}, {"stored", true}, {"key", "ab"}};
+  EXPECT_EQ(printed(r, 0).find("reference timing:"), std::string::npos) << "measured now and kept: as always";
+}
+
 TEST(BenchReport, PhasesSayWhereTheWallTimeWent) {
   json r = json::parse(R"x({"status": "ok", "correctness": {"checked": true},
     "phases_s": {"kernel": {"validation": 0.5, "timing": 3.21}, "reference": {"outputs": 0.77},

@@ -18,58 +18,12 @@
 #include "pipeline/reference_environment.h"
 #include "support/kopt_process.h"
 #include "pipeline/recorded_worker.h"
+#include "recorded_children.h"
 #include "recorded_h200.h"
 
 namespace kopt::pipeline {
 namespace {
 namespace fs = std::filesystem;
-
-wrapped_child_run child_that_wrote(const json& result) {
-  wrapped_child_run run;
-  run.process.started = true;
-  run.process.exit_code = 0;
-  run.result = result;
-  return run;
-}
-
-json recorded(const char* name) { return read_json_file(testing::source_dir() / "tests/data/pipeline" / name); }
-
-// Every output element of every kept key set to `value` in the side's evidence folder.
-void leave_outputs(const harness::bench_job& job, float value) {
-  if (job.evidence_dir.empty()) return;  // nothing to keep: no reference (the sanitizer pass, say)
-  const harness::job_problem problem(job);
-  const kernel::kernel_plan& plan = problem.plan();
-  for (const harness::evidence_key& key : job.evidence) {
-    harness::buffer_contents outputs(plan.buffers.size());
-    for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
-      if (plan.buffers[i].role == kernel::buffer_role::in) continue;
-      std::vector<float> values(static_cast<std::size_t>(plan.buffers[i].elements), value);
-      outputs[i].resize(values.size() * sizeof(float));
-      std::memcpy(outputs[i].data(), values.data(), outputs[i].size());
-    }
-    harness::write_evidence(job.evidence_dir, key, plan, outputs);
-  }
-}
-
-// The kernel's child as recorded (child_result_ok.json, its keys), then the reference's; the
-// kernel leaves `kernel_value` everywhere except in call `wrong_call`'s outputs (when not 0).
-recorded_worker::responder two_children(float kernel_value, std::uint64_t wrong_call = 0) {
-  return [=](const harness::bench_job& job) {
-    if (harness::is_reference_role(job)) {
-      leave_outputs(job, 1.0f);
-      return child_that_wrote(recorded("reference_child_result_ok.json"));
-    }
-    json result = recorded("child_result_ok.json");
-    harness::bench_job kept = job;
-    kept.evidence = harness::evidence_keys_from_json(result["evidence"]);
-    leave_outputs(kept, kernel_value);
-    if (wrong_call != 0) {
-      kept.evidence = {harness::evidence_key{harness::evidence_key::kind::call, wrong_call, "timed"}};
-      leave_outputs(kept, 2.0f);
-    }
-    return child_that_wrote(result);
-  };
-}
 
 class BenchPipeline : public ::testing::Test {
  protected:

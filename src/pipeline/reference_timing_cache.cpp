@@ -1,0 +1,133 @@
+#include "pipeline/reference_timing_cache.h"
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "core/files.h"
+#include "core/hash.h"
+#include "core/utc_time.h"
+#include "core/version.h"
+#include "pipeline/problem_fingerprint.h"
+
+namespace kopt::pipeline {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr const char* entry_schema = "kopt.reference_timing/v1";
+// Changed when what a key covers changes, so that old entries are never read as new ones.
+constexpr int key_version = 1;
+
+json optional_number(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
+
+std::int64_t unix_now() {
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+// `path` made absolute and free of "." / ".." and links where they exist, for comparing.
+fs::path normalized(const fs::path& path) {
+  std::error_code ec;
+  fs::path result = fs::weakly_canonical(fs::absolute(path), ec);
+  return ec ? fs::absolute(path).lexically_normal() : result;
+}
+
+bool is_within(const fs::path& inner, const fs::path& outer) {
+  auto i = inner.begin();
+  for (auto o = outer.begin(); o != outer.end(); ++o, ++i) {
+    if (o->empty()) continue;  // the empty last part of "/tmp/"
+    if (i == inner.end() || *i != *o) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+fs::path default_reference_timing_folder() { return cache_root() / "reference_timing"; }
+
+json reference_timing_key_fields(const harness::bench_job& job, const kernel::kernel_plan& plan,
+                                 const env::gpu_device& device, const std::string& driver_version,
+                                 const std::string& files_digest) {
+  return json{
+      {"key_version", key_version},
+      {"kopt_version", version_string},
+      {"reference_files", files_digest},
+      {"python", job.python},
+      {"problem", problem_sha256(plan)},
+      {"triton_problem", job.triton_problem.is_null() ? json(nullptr) : json(sha256_hex(json_text(job.triton_problem, -1)))},
+      {"seed", job.seed},
+      {"protocol",
+       json{{"hot", job.hot},
+            {"warmup", job.warmup},
+            {"repeat", job.repeat},
+            {"min_seconds", job.min_seconds},
+            {"max_seconds", job.max_seconds},
+            {"target_relative_half_width", job.target_relative_half_width}}},
+      {"tolerances", json{{"atol", optional_number(job.atol)}, {"rtol", optional_number(job.rtol)}}},
+      {"gpu", json{{"name", device.name}, {"uuid", device.uuid}}},
+      {"driver", driver_version},
+  };
+}
+
+std::string reference_timing_key(const json& fields) { return sha256_hex(json_text(fields, -1)); }
+
+bool out_of_kernel_reach(const json& sandbox, const fs::path& folder) {
+  if (!sandbox.is_string()) return false;
+  const std::string text = sandbox.get<std::string>();
+  const std::string marker = "writes only under ";
+  const std::size_t at = text.find(marker);
+  if (at == std::string::npos) return false;  // not restricted: it could write anywhere kopt can
+  const fs::path cache = normalized(folder);
+  std::string_view rest = std::string_view(text).substr(at + marker.size());
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(", ");
+    const std::string_view allowed = rest.substr(0, comma);
+    if (!allowed.empty() && is_within(cache, normalized(fs::path(std::string(allowed))))) return false;
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 2);
+  }
+  return true;
+}
+
+reference_timing_cache::reference_timing_cache(fs::path folder, std::chrono::seconds max_age)
+    : m_folder(std::move(folder)), m_max_age(max_age) {}
+
+std::optional<cached_reference_timing> reference_timing_cache::find(const std::string& key) const {
+  const fs::path path = m_folder / (key + ".json");
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) return std::nullopt;
+  json entry;
+  try {
+    entry = read_json_file(path);
+  } catch (const error&) {
+    return std::nullopt;
+  }
+  if (!entry.is_object() || entry.value("schema", "") != entry_schema || entry.value("key", "") != key ||
+      !entry.contains("timing") || !entry["timing"].is_object() || !entry.contains("measured_at_unix") ||
+      !entry["measured_at_unix"].is_number_integer()) {
+    return std::nullopt;
+  }
+  const std::int64_t age = unix_now() - entry["measured_at_unix"].get<std::int64_t>();
+  if (age < -60 || age > m_max_age.count()) return std::nullopt;  // stale, or from a clock that jumped
+  return cached_reference_timing{entry["timing"], entry.value("torch", json(nullptr)),
+                                 entry.value("measured_at", std::string()), key};
+}
+
+std::string reference_timing_cache::store(const std::string& key, const json& fields, const json& timing,
+                                          const json& torch) const {
+  try {
+    std::error_code ec;
+    fs::create_directories(m_folder, ec);
+    if (ec) return fmt::format("cannot make {}: {}", m_folder.string(), ec.message());
+    write_json_file(m_folder / (key + ".json"), json{{"schema", entry_schema},
+                                                    {"key", key},
+                                                    {"measured_at", utc_timestamp()},
+                                                    {"measured_at_unix", unix_now()},
+                                                    {"fields", fields},
+                                                    {"torch", torch},
+                                                    {"timing", timing}});
+  } catch (const error& e) {
+    return e.headline();
+  }
+  return "";
+}
+
+}  // namespace kopt::pipeline

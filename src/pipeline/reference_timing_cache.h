@@ -1,0 +1,77 @@
+#pragma once
+// The reference's timing, kept from one bench to the next. In a loop every version is judged
+// against the same reference on the same problem: timing it again each time costs a second or
+// more and tells nothing new. An entry is found only by a key over everything the timing
+// depends on: what the reference's side runs (its source or library, kopt's runner and
+// harness library, kopt itself: reference_files.h), the problem (buffers, dimensions, value
+// distributions, a Triton problem's tensors), the seed, the protocol (cold or hot, warm-up,
+// samples, time limits), the tolerances, the GPU, its driver, and kopt's version.
+//
+// What is not cached: the reference's outputs. A bench checks timed calls chosen at random
+// after they ran (docs/integrity.md), so their reference outputs are new in every run, and
+// the reference's process runs for them anyway; it makes the seeds' outputs in the same pass.
+//
+// The code under test runs as kopt's user: a cached timing it could rewrite would let it make
+// the reference look slow to every later version. An entry is used and stored only when the
+// kernel's process ran with its writes restricted (docs/integrity.md, rule 10) to folders
+// that do not hold the cache; otherwise the reference is timed afresh and the result says why.
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "core/json_io.h"
+#include "env/gpu_probe.h"
+#include "harness/bench_job.h"
+#include "kernel/buffer_plan.h"
+
+namespace kopt::pipeline {
+
+// $KOPT_CACHE_DIR/reference_timing (core/files.h's cache_root()).
+std::filesystem::path default_reference_timing_folder();
+
+// What the timing depends on, as a document (kept in the entry, for a person to read).
+// `files_digest`: reference_files::content_digest() of the run.
+json reference_timing_key_fields(const harness::bench_job& job, const kernel::kernel_plan& plan,
+                                 const env::gpu_device& device, const std::string& driver_version,
+                                 const std::string& files_digest);
+
+// SHA-256 of the fields: the entry's name.
+std::string reference_timing_key(const json& fields);
+
+// Whether a kernel's process whose result said `sandbox` ("Landlock ABI N: writes only under
+// A, B, ...") could not write under `folder`: false when it was not restricted at all.
+bool out_of_kernel_reach(const json& sandbox, const std::filesystem::path& folder);
+
+struct cached_reference_timing {
+  json timing;            // the reference's timing document, as its process wrote it
+  json torch = nullptr;   // a Python reference's torch facts when it was timed (version, TF32)
+  std::string measured_at;  // UTC, ISO 8601
+  std::string key;
+};
+
+class reference_timing_cache {
+ public:
+  // Entries older than `max_age` are timed again: the GPU's clocks and the machine's load move.
+  static constexpr std::chrono::hours default_max_age{24};
+
+  explicit reference_timing_cache(std::filesystem::path folder,
+                                  std::chrono::seconds max_age = default_max_age);
+
+  // The entry under `key`, if there is one that is young enough and well formed (a damaged or
+  // foreign file is a miss, never an error).
+  std::optional<cached_reference_timing> find(const std::string& key) const;
+
+  // Writes the entry atomically (a reader sees the old one or the new one). A cache that
+  // cannot be written is not an error of the bench: returns why, "" when stored.
+  std::string store(const std::string& key, const json& fields, const json& timing, const json& torch) const;
+
+  const std::filesystem::path& folder() const { return m_folder; }
+
+ private:
+  std::filesystem::path m_folder;
+  std::chrono::seconds m_max_age;
+};
+
+}  // namespace kopt::pipeline
