@@ -4,8 +4,9 @@ module, started by the reference's measuring process (harness/reference_run.cpp)
 Data crosses as files (see harness/python_reference.h): REQUEST names the module, the
 parameters (a CUDA kernel's in solve()'s order; a Triton module's setup() inputs, each tensor
 with its shape and strides), one folder per set of inputs holding <name>.bin for every buffer
-(inputs and inout contents, poison for outputs: the bytes of the buffer's storage), and the
-timing options. The runner writes <name>.out.bin for every output and inout buffer, and RESULT
+(inputs and inout contents: the bytes of the buffer's storage; an output's parameter names
+its poison instead, one element's bytes in hex, and the runner fills it), and the timing
+options. The runner writes <name>.out.bin for every output and inout buffer, and RESULT
 with the module's tolerances, torch's version and TF32 settings, the timing document and the
 overhead of this process."""
 
@@ -62,7 +63,10 @@ def load_seed(torch, parameters, folder, device):
     kwargs = {}
     for p in parameters:
         if p["kind"] == "buffer":
-            flat = torch_support.tensor_from_file(torch, os.path.join(folder, p["name"] + ".bin"), p["dtype"], device)
+            if "poison" in p:  # an output: it starts as kopt's poison, made here rather than read
+                flat = torch_support.poisoned_tensor(torch, p["poison"], p["elements"], p["dtype"], device)
+            else:
+                flat = torch_support.tensor_from_file(torch, os.path.join(folder, p["name"] + ".bin"), p["dtype"], device)
             # A Triton tensor is its setup() view over the buffer's storage.
             kwargs[p["name"]] = flat.as_strided(p["shape"], p["strides"]) if "shape" in p else flat
         else:

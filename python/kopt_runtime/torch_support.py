@@ -97,6 +97,14 @@ def tensor_from_file(torch, path, dtype, device):
     return torch.from_file(path, shared=False, size=size, dtype=torch.uint8).view(element).to(device)
 
 
+def poisoned_tensor(torch, element_hex, elements, dtype, device):
+    """A flat tensor of `elements` elements of `dtype` on `device`, each holding the bytes
+    `element_hex` names (kopt's poison for the type: harness/poison.h)."""
+    element = dtype_named(torch, dtype)
+    pattern = torch.tensor(list(bytes.fromhex(element_hex)), dtype=torch.uint8, device=device)
+    return pattern.repeat(int(elements)).view(element)
+
+
 def same_bytes(torch, a, b):
     return torch.equal(as_bytes(torch, a), as_bytes(torch, b))
 

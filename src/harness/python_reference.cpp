@@ -38,6 +38,19 @@ std::vector<std::byte> read_bytes(const fs::path& path) {
 
 std::string seed_dir_name(std::uint64_t seed) { return fmt::format("seed_{}", seed); }
 
+// One element of the type's poison, as hex of its bytes in memory order.
+std::string poison_hex(const kernel::element_type& type) {
+  std::string hex;
+  for (const std::byte b : poisoned_bytes(type, static_cast<std::size_t>(type.size_bytes))) {
+    hex += fmt::format("{:02x}", static_cast<unsigned>(b));
+  }
+  return hex;
+}
+
+fs::path seed_folder(const python_reference_request& request, std::uint64_t seed) {
+  return request.output_folders != nullptr ? request.output_folders->at(seed) : request.work_dir / seed_dir_name(seed);
+}
+
 json parameters_json(const kernel::kernel_plan& plan, const triton_problem* triton) {
   json parameters = json::array();
   for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
@@ -48,6 +61,8 @@ json parameters_json(const kernel::kernel_plan& plan, const triton_problem* trit
                    {"dtype", std::string(b.param.element.name)},
                    {"elements", b.elements},
                    {"role", std::string(kernel::to_string(b.role))}};
+    // An output starts as poison, which the runner makes itself: no file of it crosses.
+    if (b.role == kernel::buffer_role::out) parameter["poison"] = poison_hex(b.param.element);
     if (triton != nullptr) {
       parameter["shape"] = triton->tensors.at(i).shape;
       parameter["strides"] = triton->tensors.at(i).strides;
@@ -110,13 +125,11 @@ python_reference_result run_python_reference(const python_reference_request& req
   fs::create_directories(request.work_dir);
   json seeds = json::array();
   for (const auto& [seed, contents] : *request.seeds) {
-    const fs::path dir = request.work_dir / seed_dir_name(seed);
+    const fs::path dir = seed_folder(request, seed);
     fs::create_directories(dir);
     for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
       const auto& b = plan.buffers[i];
-      write_bytes(dir / (b.param.name + ".bin"),
-                  b.role == kernel::buffer_role::out ? poisoned_bytes(b.param.element, static_cast<std::size_t>(b.bytes))
-                                                     : contents.at(i));
+      if (b.role != kernel::buffer_role::out) write_bytes(dir / (b.param.name + ".bin"), contents.at(i));
     }
     seeds.push_back(json{{"seed", seed}, {"dir", dir.string()}});
   }
@@ -168,11 +181,12 @@ python_reference_result run_python_reference(const python_reference_request& req
   const json answer = read_json_file(result_file);
   python_reference_result result;
   for (const auto& [seed, contents] : *request.seeds) {
+    if (request.output_folders != nullptr) break;  // left where the caller reads them
     buffer_contents outputs(plan.buffers.size());
     for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
       const auto& b = plan.buffers[i];
       if (b.role == kernel::buffer_role::in) continue;
-      outputs[i] = read_bytes(request.work_dir / seed_dir_name(seed) / (b.param.name + ".out.bin"));
+      outputs[i] = read_bytes(seed_folder(request, seed) / (b.param.name + ".out.bin"));
       if (static_cast<std::int64_t>(outputs[i].size()) != b.bytes) {
         throw error(fmt::format("the Python reference runner returned {} bytes of {}, expected {}",
                                 outputs[i].size(), b.param.name, b.bytes));

@@ -1,9 +1,9 @@
 #pragma once
 // A Python reference (`reference(**kwargs)` writing into torch tensors) run by kopt's Python
 // runner in its own process. The data crosses as files in a private work folder: for every
-// seed, each buffer's bytes as the kernel got them (inputs and inout contents, poison for
-// outputs); the runner loads them into tensors on the device, calls the reference, and writes
-// the outputs back. Files rather than shared device memory keep the two processes apart (a
+// seed, each buffer's bytes as the kernel got them (inputs and inout contents; outputs start
+// as the poison the request names); the runner loads them into tensors on the device, calls
+// the reference, and writes the outputs back. Files rather than shared device memory keep the two processes apart (a
 // reference can never see the kernel's buffers) and cost little next to torch's start-up,
 // which is measured and reported with the result. The runner also times the reference with
 // kopt's own timing library, so both sides are measured by the same engine.
@@ -45,12 +45,17 @@ struct python_reference_request {
   // Per seed, the `in`/`inout` contents (`out` entries ignored); owned by the caller, who
   // validates the kernel on the same inputs.
   const std::map<std::uint64_t, buffer_contents>* seeds = nullptr;
+  // Per seed, the folder its files go to (made here), so that the runner's outputs,
+  // `<name>.out.bin`, are left where the caller wants them (the reference's evidence folder:
+  // evidence_files.h names them alike) and are not read back: `outputs` stays empty. Null:
+  // work_dir/seed_<seed>, and the outputs come back in the result.
+  const std::map<std::uint64_t, std::filesystem::path>* output_folders = nullptr;
   std::optional<reference_timing_request> timing;
   std::chrono::seconds timeout{600};
 };
 
 struct python_reference_result {
-  std::map<std::uint64_t, buffer_contents> outputs;  // per seed; entries of `in` buffers empty
+  std::map<std::uint64_t, buffer_contents> outputs;  // per seed (none with output_folders); `in` entries empty
   std::optional<double> atol;        // the module's attributes, when it sets them
   std::optional<double> rtol;
   json timing;                       // the sampling document, null without timing

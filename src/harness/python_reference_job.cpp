@@ -10,7 +10,8 @@ sampling_options sampling_of(const bench_job& job) {
 
 python_reference_result run_python_reference_job(const bench_job& job, const kernel::kernel_plan& plan,
                                                   const triton_problem* triton,
-                                                  const std::map<std::uint64_t, buffer_contents>& inputs) {
+                                                  const std::map<std::uint64_t, buffer_contents>& inputs,
+                                                  const std::map<std::uint64_t, std::filesystem::path>* output_folders) {
   python_reference_request request;
   request.python = job.python;
   request.runner = job.python_runner;
@@ -22,6 +23,7 @@ python_reference_result run_python_reference_job(const bench_job& job, const ker
   request.triton = triton;
   if (job.host_only) request.device = "cpu";
   request.seeds = &inputs;
+  request.output_folders = output_folders;
   if (!job.validation_only) request.timing = reference_timing_request{job.seed, job.hot, sampling_of(job)};
   return run_python_reference(request);
 }

@@ -4,6 +4,7 @@
 // times the reference with the job's sampling options.
 
 #include <cstdint>
+#include <filesystem>
 #include <map>
 
 #include "harness/bench_job.h"
@@ -19,8 +20,11 @@ sampling_options sampling_of(const bench_job& job);
 // reference is timed on `job.seed`'s inputs, which must be among them. The data goes through a private folder (memory-backed
 // where /dev/shm is writable) that is removed afterwards.
 // `triton`: the job's Triton problem (shapes and scalars for the reference's call), or null.
-python_reference_result run_python_reference_job(const bench_job& job, const kernel::kernel_plan& plan,
-                                                  const triton_problem* triton,
-                                                  const std::map<std::uint64_t, buffer_contents>& inputs);
+// `output_folders` (may be null): per key, where the runner leaves the outputs
+// (python_reference_request::output_folders).
+python_reference_result run_python_reference_job(
+    const bench_job& job, const kernel::kernel_plan& plan, const triton_problem* triton,
+    const std::map<std::uint64_t, buffer_contents>& inputs,
+    const std::map<std::uint64_t, std::filesystem::path>* output_folders = nullptr);
 
 }  // namespace kopt::harness

@@ -73,16 +73,17 @@ json run_python(reference_side& side, const bench_job& job, const job_problem& p
   const kernel::kernel_plan& plan = problem.plan();
   device_buffers scratch(*side.memory, plan.buffers);
   std::map<std::uint64_t, buffer_contents> inputs;
+  // The runner writes each key's outputs straight into the key's evidence folder, named as the
+  // verdict reads them (evidence_files.h): they are not read back and written again here.
+  std::map<std::uint64_t, std::filesystem::path> folders;
   for (const evidence_key& key : job.evidence) {
     side.prepare(plan, scratch, job.seed, key);
     inputs[runner_key(key)] = download_inputs(plan, scratch);
+    folders[runner_key(key)] = std::filesystem::path(job.evidence_dir) / folder_name(key);
   }
   clock.done("making_inputs");
-  const python_reference_result python = run_python_reference_job(job, plan, problem.triton(), inputs);
+  const python_reference_result python = run_python_reference_job(job, plan, problem.triton(), inputs, &folders);
   clock.done("python_runner");
-  for (const evidence_key& key : job.evidence) {
-    write_evidence(job.evidence_dir, key, plan, python.outputs.at(runner_key(key)));
-  }
   json result = json::object();
   if (!python.timing.is_null()) result["reference"] = python.timing;
   result["reference_runner"] = json{{"torch", python.torch}, {"overhead_s", python.overhead}};

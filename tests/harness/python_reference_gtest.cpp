@@ -5,11 +5,14 @@
 
 #include <chrono>
 #include <cstring>
+#include <filesystem>
+#include <map>
 #include <thread>
 
 #include <gtest/gtest.h>
 
 #include "core/error.h"
+#include "core/mapped_file.h"
 #include "core/python.h"
 #include "harness/poison.h"
 #include "harness/prestarted_runner.h"
@@ -112,6 +115,26 @@ TEST(PythonReference, ElementsTheReferenceLeavesKeepTheirPoison) {
   const auto& c = result.outputs.at(0)[2];
   EXPECT_EQ(as_floats(c)[0], 11.0f);
   EXPECT_EQ(std::memcmp(c.data() + 8, expected_poison.data(), 8), 0);
+}
+
+// As a bench runs it: each key's outputs left in that key's evidence folder under the name the
+// verdict reads, poison where the reference wrote nothing; no output crosses as a file the
+// other way (the runner makes the poison), and nothing comes back through the result.
+TEST(PythonReference, OutputsLeftInTheFoldersTheCallerNames) {
+  fixture f("def reference(*, A, B, C, N, **_):\n    C[:2].copy_(A[:2] + B[:2])\n");
+  const std::map<std::uint64_t, std::filesystem::path> folders{{0, f.dir.path() / "evidence" / "seed_0"},
+                                                               {7, f.dir.path() / "evidence" / "seed_7"}};
+  f.request.output_folders = &folders;
+  const auto result = run_python_reference(f.request);
+  EXPECT_TRUE(result.outputs.empty());
+  EXPECT_FALSE(std::filesystem::exists(folders.at(0) / "C.bin")) << "an output's poison is made by the runner";
+  const mapped_file c0(folders.at(0) / "C.out.bin");
+  ASSERT_EQ(c0.bytes().size(), 16u);
+  EXPECT_EQ(as_floats(std::vector<std::byte>(c0.bytes().begin(), c0.bytes().begin() + 8)), (std::vector<float>{11, 22}));
+  const auto expected_poison = poisoned_bytes(f.plan.buffers[2].param.element, 8);
+  EXPECT_EQ(std::memcmp(c0.bytes().data() + 8, expected_poison.data(), 8), 0);
+  const mapped_file c7(folders.at(7) / "C.out.bin");
+  EXPECT_EQ(as_floats(std::vector<std::byte>(c7.bytes().begin(), c7.bytes().begin() + 8)), (std::vector<float>{0, -1}));
 }
 
 TEST(PythonReference, RaisingReferenceGivesItsTraceback) {
