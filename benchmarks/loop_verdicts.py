@@ -7,14 +7,16 @@ interval of the median ratio settles it. Here, per kernel:
        settle (goal <= 10 %);
   3 % slower: the kernel with a spin added at the end of its last block, against the kernel: it
        must come out negative (goal >= 95 %). The spin is calibrated first: starting from 3 % of
-       the median in SM cycles, it is lengthened until three comparisons find the delayed kernel
-       at least 3 % slower on average (a spin in one block is partly hidden by the other blocks'
+       the median in SM cycles, it is changed until three comparisons find the delayed kernel
+       2.6-3.4 % slower on average (a spin in one block is partly hidden by the other blocks'
        tail, so cycles alone do not make a 3 % slower kernel).
 Each comparison is its own `kopt compare` process; A/A and slower alternate so that drift hits both.
 
 Usage (GPU machine, repository root):
   python3 benchmarks/loop_verdicts.py --kopt PATH [--rounds N] [--case NAME] [--minutes M] [--keep DIR]
---minutes ends a case's comparisons after M minutes (the table counts those done); --keep writes
+                                      [--kinds both|aa|slower]
+--minutes ends a case's comparisons M minutes after its start, calibration included (the table
+counts those done); --keep writes
 every comparison's whole record (round ratios, samples) to DIR.
 """
 import argparse
@@ -62,20 +64,36 @@ def compare(kopt, baseline, candidate, n, keep=None):
 
 CALIBRATION_RUNS = 3
 TARGET_SLOWDOWN = 0.03
+CALIBRATION_TOLERANCE = 0.004  # a delay making it 2.6-3.4 % slower is taken
 
 
 def calibrate_delay(kopt, kernel, slow_file, n, cycles):
-    """Lengthens the spin until the delayed kernel is measured at least 3 % slower: (cycles, the
-    mean ratio of CALIBRATION_RUNS comparisons at those cycles). Gives up after five tries."""
-    achieved = 1.0
-    for _ in range(5):
+    """Finds the spin that makes the kernel 3 % slower: (cycles, the mean ratio of
+    CALIBRATION_RUNS comparisons at those cycles). The first steps scale the spin; once two
+    lengths are measured it interpolates between the two nearest, as a spin in one block is
+    partly hidden by the other blocks' tail (the slowdown is not proportional to it). Gives
+    the closest length measured after six tries."""
+    measured = []  # (cycles, slowdown)
+    for _ in range(6):
         with open(slow_file, "w") as f:
             f.write(delayed_source(cycles))
-        achieved = statistics.mean(compare(kopt, kernel, slow_file, n)[0]["ratio"] for _ in range(CALIBRATION_RUNS))
-        if achieved - 1 >= TARGET_SLOWDOWN * 0.95:
+        slowdown = statistics.mean(compare(kopt, kernel, slow_file, n)[0]["ratio"] for _ in range(CALIBRATION_RUNS)) - 1
+        measured.append((cycles, slowdown))
+        print(f"  calibration: {cycles} cycles -> {1 + slowdown:.4f}x", file=sys.stderr, flush=True)
+        if abs(slowdown - TARGET_SLOWDOWN) <= CALIBRATION_TOLERANCE:
             break
-        cycles = int(cycles * min(4.0, (TARGET_SLOWDOWN * 1.05) / max(achieved - 1, TARGET_SLOWDOWN / 4)))
-    return cycles, achieved
+        nearest = sorted(measured, key=lambda m: abs(m[1] - TARGET_SLOWDOWN))[:2]
+        if len(nearest) == 2 and nearest[0][1] != nearest[1][1]:
+            (c1, s1), (c2, s2) = nearest
+            guess = c1 + (TARGET_SLOWDOWN - s1) * (c2 - c1) / (s2 - s1)
+        else:
+            guess = cycles * min(4.0, TARGET_SLOWDOWN / max(slowdown, TARGET_SLOWDOWN / 4))
+        cycles = max(1, int(round(guess)))
+    best_cycles, best_slowdown = min(measured, key=lambda m: abs(m[1] - TARGET_SLOWDOWN))
+    if best_cycles != measured[-1][0]:
+        with open(slow_file, "w") as f:
+            f.write(delayed_source(best_cycles))
+    return best_cycles, 1 + best_slowdown
 
 
 def placement_spread(document):
@@ -109,7 +127,8 @@ def rate(documents, wanted):
     return f"{hits}/{len(documents)} = {hits / max(1, len(documents)):.0%} [{low:.0%}, {high:.0%}]"
 
 
-def run_case(kopt, name, n, rounds, work, minutes, keep):
+def run_case(kopt, name, n, rounds, work, minutes, keep, kinds):
+    deadline = time.monotonic() + minutes * 60  # the calibration counts too
     kernel = os.path.abspath("examples/vector_add.cu")
     first, _ = compare(kopt, kernel, kernel, n)
     median_ms = first["incumbent_median_ms"]
@@ -118,12 +137,13 @@ def run_case(kopt, name, n, rounds, work, minutes, keep):
     print(f"{name}: delay {cycles} cycles makes it {achieved:.4f}x as slow (mean of {CALIBRATION_RUNS} comparisons)",
           file=sys.stderr, flush=True)
     aa, slower, walls = [], [], []
-    deadline = time.monotonic() + minutes * 60
     for i in range(rounds):
         if time.monotonic() > deadline:
             print(f"{name}: --minutes {minutes} reached after {i} rounds", file=sys.stderr, flush=True)
             break
         for kind, candidate, documents in (("A/A", kernel, aa), ("slower", slow_file, slower)):
+            if kind not in kinds:
+                continue
             record = os.path.join(keep, f"{n}_{i + 1}_{'aa' if kind == 'A/A' else 'slower'}.json") if keep else None
             document, wall = compare(kopt, kernel, candidate, n, record)
             documents.append(document)
@@ -134,14 +154,14 @@ def run_case(kopt, name, n, rounds, work, minutes, keep):
             print(f"{name} {i + 1} {kind}: {document['outcome']} ratio {document['ratio']:.4f} "
                   f"[{document['ratio_ci95'][0]:.4f}, {document['ratio_ci95'][1]:.4f}] {document['rounds']} rounds, "
                   f"wall {wall:.2f} s, placement spread {shown or 'n/a'}", file=sys.stderr, flush=True)
-    aa_ratios = sorted(d["ratio"] for d in aa)
-    slow_ratios = sorted(d["ratio"] for d in slower)
+    aa_ratios = sorted(d["ratio"] for d in aa) or [math.nan]
+    slow_ratios = sorted(d["ratio"] for d in slower) or [math.nan]
     rounds_used = sorted(d["rounds"] for d in aa + slower)
-    print(f"| {name} | {median_ms * 1000:.2f} | {len(aa)} | {rate(aa, ('positive', 'negative'))} | "
+    print(f"| {name} | {median_ms * 1000:.2f} | {len(aa)} / {len(slower)} | {rate(aa, ('positive', 'negative'))} | "
           f"{rate(aa, ('inconclusive',))} | {aa_ratios[0]:.4f}-{aa_ratios[-1]:.4f} | "
           f"{cycles} cycles ({achieved:.4f}x when calibrated): median ratio {statistics.median(slow_ratios):.4f} "
           f"(min {slow_ratios[0]:.4f}) | "
-          f"{rate(slower, ('negative',))} | {aa[0]['margin'] * 100:.2f} % | "
+          f"{rate(slower, ('negative',))} | {(aa + slower)[0]['margin'] * 100:.2f} % | "
           f"{statistics.median(rounds_used)} ({rounds_used[0]}-{rounds_used[-1]}) | {statistics.median(walls):.2f} s |")
     outcomes = {}
     for d in aa:
@@ -161,17 +181,20 @@ def main():
     parser.add_argument("--case", choices=sorted(CASES), action="append", help="only these cases (default: all)")
     parser.add_argument("--minutes", type=float, default=float("inf"), help="time per case, at most")
     parser.add_argument("--keep", help="a folder for every comparison's whole record")
+    parser.add_argument("--kinds", choices=["both", "aa", "slower"], default="both",
+                        help="which comparisons to run (default both, alternating)")
     args = parser.parse_args()
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
-    print("| case | median us | comparisons | A/A false verdicts [95 % interval] | A/A inconclusive | "
+    print("| case | median us | comparisons (A/A / slower) | A/A false verdicts [95 % interval] | A/A inconclusive | "
           "A/A ratio range | 3 % delay | 3 % slower found negative | margin | rounds per comparison | "
           "wall per comparison |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as work:
         for key in args.case or sorted(CASES):
             name, n = CASES[key]
-            run_case(args.kopt, name, n, args.rounds, work, args.minutes, args.keep)
+            kinds = {"both": ("A/A", "slower"), "aa": ("A/A",), "slower": ("slower",)}[args.kinds]
+            run_case(args.kopt, name, n, args.rounds, work, args.minutes, args.keep, kinds)
 
 
 if __name__ == "__main__":

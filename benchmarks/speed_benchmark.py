@@ -6,14 +6,22 @@ machine's drift hits all of them. Walls are whole commands as a user runs them.
 
 Cases (softmax 4096 x 1024 unless named otherwise):
   toolkit .py           the toolkit's benchmark.py (it compiles every time) with softmax_ref.py
-  kopt .py, cold        kopt bench with softmax_ref.py and an empty compile cache
-  kopt .py              the same with the compile cache warm
-  kopt .py, warm worker the same through kopt's warm worker (KOPT_WARM=1): the reference's Python
-                        was started during the last command (docs/worker.md)
-  kopt .cu              kopt bench of vector_add 16M with its native .cu reference
-  kopt triton           kopt bench of examples/triton_softmax.py with softmax_ref.py
-  kopt triton, warm worker  the same through the warm worker (its problem step's Python too)
+  kopt .py, cold        kopt bench with softmax_ref.py and empty caches
+  kopt .py              the same with the compile cache warm, the reference timed in the run
+                        (--fresh-reference)
+  kopt .py, warm        a re-bench as a loop makes one: through kopt's warm worker (KOPT_WARM=1:
+                        the reference's Python was started during the last command,
+                        docs/worker.md), the reference's timing kept from the last run
+                        (docs/timing.md); its outputs are still made and compared
+  kopt .cu              kopt bench of vector_add 16M with its native .cu reference, timed in the run
+  kopt .cu, warm        the same, warm as above
+  kopt triton           kopt bench of examples/triton_softmax.py with softmax_ref.py, timed in the run
+  kopt triton, warm     the same, warm as above (the problem step's Python too)
   kopt profile          kopt profile (one ncu pass) of softmax_block
+
+The reference's timing is kept under $KOPT_CACHE_DIR only where the kernel's process cannot
+write: set KOPT_CACHE_DIR outside the temporary folder (every "warm" case says in its result
+whether the timing came from the cache).
 
 For kopt the result's phases (phases_s) say where the time went; "fixed" is the wall minus the
 time spent sampling (the kernel's and a native reference's timing phases; a Python reference's
@@ -65,6 +73,9 @@ def toolkit_case(toolkit, python):
 
 
 def kopt_bench_case(kopt, args, cold_cache=False, warm=False):
+    if not warm:
+        args = [*args, "--fresh-reference"]
+
     def run():
         env = dict(os.environ)
         if warm:
@@ -129,14 +140,16 @@ def main():
                                                        *SOFTMAX_DIMS], cold_cache=True)),
         ("kopt .py", kopt_bench_case(args.kopt, ["examples/softmax_block.cu", "--ref=examples/softmax_ref.py",
                                                  *SOFTMAX_DIMS])),
-        ("kopt .py, warm worker", kopt_bench_case(args.kopt, ["examples/softmax_block.cu",
-                                                              "--ref=examples/softmax_ref.py", *SOFTMAX_DIMS],
-                                                  warm=True)),
+        ("kopt .py, warm", kopt_bench_case(args.kopt, ["examples/softmax_block.cu", "--ref=examples/softmax_ref.py",
+                                                       *SOFTMAX_DIMS], warm=True)),
         ("kopt .cu (vector_add 16M)", kopt_bench_case(args.kopt, ["examples/vector_add.cu",
                                                                   "--ref=examples/vector_add_ref.cu", "--N=16777216"])),
+        ("kopt .cu (vector_add 16M), warm", kopt_bench_case(args.kopt, ["examples/vector_add.cu",
+                                                                        "--ref=examples/vector_add_ref.cu",
+                                                                        "--N=16777216"], warm=True)),
         ("kopt triton", kopt_bench_case(args.kopt, ["examples/triton_softmax.py", "--ref=examples/softmax_ref.py",
                                                     *SOFTMAX_DIMS])),
-        ("kopt triton, warm worker", kopt_bench_case(args.kopt, ["examples/triton_softmax.py",
+        ("kopt triton, warm", kopt_bench_case(args.kopt, ["examples/triton_softmax.py",
                                                                  "--ref=examples/softmax_ref.py", *SOFTMAX_DIMS],
                                                      warm=True)),
         ("kopt profile", kopt_profile_case(args.kopt, ["examples/softmax_block.cu", *SOFTMAX_DIMS])),
@@ -177,6 +190,12 @@ def main():
         sampling = sampling_seconds(last.get(name))
         print(f"| {name} | {median:.2f} ({min(values):.2f}-{max(values):.2f}) | {ratio} | "
               f"{sampling:.2f} | {median - sampling:.2f} |")
+    print("\nWhere each warm case's reference timing came from (its last run):\n")
+    for name, _ in cases:
+        cache = (last.get(name) or {}).get("reference_timing_cache")
+        if name.endswith("warm") and cache is not None:
+            print(f"- {name}: " + ("kept from " + cache.get("measured_at", "?") if cache.get("from_cache")
+                                   else "timed now: " + cache.get("why", "stored for the next run")))
     print("\nPhases of each case's last run (s):\n")
     for name, _ in cases:
         if last.get(name):
