@@ -28,7 +28,7 @@ time spent sampling (the kernel's and a native reference's timing phases; a Pyth
 timing happens inside its runner, is not reported apart, and counts as fixed).
 
 Usage (GPU machine, repository root):
-  python3 benchmarks/speed_benchmark.py --kopt PATH --toolkit PATH [--rounds N]
+  python3 benchmarks/speed_benchmark.py --kopt PATH --toolkit PATH [--rounds N] [--cases "NAME;NAME"]
 """
 import argparse
 import json
@@ -132,6 +132,7 @@ def main():
     parser.add_argument("--toolkit", required=True, help="checkout of KernelFlow-ops/cuda-optimized-skill")
     parser.add_argument("--python", default=sys.executable, help="Python with torch, for the toolkit")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--cases", help="only these cases, by name, separated by ';' (default: all)")
     args = parser.parse_args()
 
     cases = [
@@ -154,6 +155,12 @@ def main():
                                                      warm=True)),
         ("kopt profile", kopt_profile_case(args.kopt, ["examples/softmax_block.cu", *SOFTMAX_DIMS])),
     ]
+    if args.cases:
+        wanted = [name.strip() for name in args.cases.split(";")]
+        unknown = [name for name in wanted if name not in dict(cases)]
+        if unknown:
+            sys.exit(f"speed_benchmark.py: no case named {unknown[0]!r}; the cases: {'; '.join(n for n, _ in cases)}")
+        cases = [case for case in cases if case[0] in wanted]
     # Warm-up: compile caches and the file system cache, as a user's second command finds them.
     for name, run in cases:
         try:
@@ -176,7 +183,7 @@ def main():
             warnings[name].update(str(w) for w in (result or {}).get("warnings") or [])
             print(f"round {round_index + 1} {name}: {wall:.2f} s", file=sys.stderr, flush=True)
 
-    toolkit = statistics.median(walls["toolkit .py"]) if walls["toolkit .py"] else None
+    toolkit = statistics.median(walls["toolkit .py"]) if walls.get("toolkit .py") else None
     print(f"{args.rounds} rounds; wall median (min-max) s; ratio to the toolkit's median\n")
     print("| case | wall s | / toolkit | sampling s | fixed s (wall - sampling) |")
     print("|---|---|---|---|---|")
