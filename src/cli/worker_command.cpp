@@ -14,6 +14,7 @@
 #include "core/json_io.h"
 #include "core/version.h"
 #include "pipeline/measuring_worker.h"
+#include "pipeline/warm_processes.h"
 #include "worker/worker_client.h"
 #include "worker/worker_server.h"
 
@@ -40,7 +41,8 @@ class worker_command final : public command {
     const worker::identity id = worker::current_identity(version_string);
     if (m_serve->parsed()) {
       pipeline::keep_processes_warm();
-      worker::server_settings settings{id, worker::socket_path(id), std::chrono::seconds(static_cast<long>(m_idle_s))};
+      worker::server_settings settings{id, worker::socket_path(id), std::chrono::seconds(static_cast<long>(m_idle_s)),
+                                       [] { return pipeline::warm_processes::instance().describe(); }};
       worker::serve(settings, [](const std::vector<std::string>& words) {
         return run_command_line(words, running_version_text());
       });
@@ -81,6 +83,12 @@ class worker_command final : public command {
                 "socket: %s\n",
                 status.value("pid", 0), status.value("started_at", "").c_str(), status.value("commands_served", 0),
                 status.value("idle_limit_s", 0), status.value("socket", "").c_str());
+    const json kept = status.value("kept_warm", json::array());
+    if (kept.empty()) std::printf("kept warm: nothing yet (a command with a .py reference or a Triton kernel starts it)\n");
+    for (const json& process : kept) {
+      std::printf("kept warm: %s, process %d, GPU %s, %s\n", process.value("kind", "").c_str(), process.value("pid", 0),
+                  process.value("gpu", "").c_str(), process.value("waiting", false) ? "waiting" : "ended");
+    }
   }
 
   CLI::App* m_serve = nullptr;

@@ -35,6 +35,9 @@ class gated_process {
   // or when this ends).
   bool waiting() const;
 
+  // Its process id (0 when it did not start).
+  int pid() const { return m_start.started ? static_cast<int>(m_process.pid) : 0; }
+
   // Writes `line` and a newline to the program, closes its input and waits for it to end,
   // for at most `timeout` (0: no limit) from now. Call at most once. A program that has ended
   // already gives its end as it was.

@@ -39,6 +39,7 @@ std::optional<warm_processes::entry> warm_processes::start(harness::bench_job jo
 
 void warm_processes::keep_one_for(const harness::bench_job& job, const env::gpu_device& device) {
   if (!m_enabled || !keeps(job)) return;
+  const std::lock_guard lock(m_mutex);
   for (const entry& e : m_entries) {
     if (alike(e, job, device)) return;
   }
@@ -48,6 +49,7 @@ void warm_processes::keep_one_for(const harness::bench_job& job, const env::gpu_
 std::shared_ptr<const private_folder> warm_processes::problem_folder_for(const harness::bench_job& job,
                                                                          const env::gpu_device& device) const {
   if (!m_enabled || !is_triton_problem(job)) return nullptr;
+  const std::lock_guard lock(m_mutex);
   for (const entry& e : m_entries) {
     if (e.folder && alike(e, job, device)) return e.folder;
   }
@@ -57,6 +59,7 @@ std::shared_ptr<const private_folder> warm_processes::problem_folder_for(const h
 std::optional<prestarted_child> warm_processes::take_for(const std::vector<std::string>& wrapper,
                                                          const harness::bench_job& job, const env::gpu_device& device) {
   if (!m_enabled || !wrapper.empty() || !keeps(job)) return std::nullopt;
+  const std::lock_guard lock(m_mutex);
   for (auto it = m_entries.begin(); it != m_entries.end(); ++it) {
     // A problem step's process writes only in its own folder: the job must name that one.
     if (!alike(*it, job, device) || (it->folder && it->folder->path().string() != job.evidence_dir)) continue;
@@ -71,9 +74,22 @@ std::optional<prestarted_child> warm_processes::take_for(const std::vector<std::
 }
 
 std::size_t warm_processes::waiting() const {
+  const std::lock_guard lock(m_mutex);
   std::size_t count = 0;
   for (const entry& e : m_entries) count += e.child.process->waiting() ? 1 : 0;
   return count;
+}
+
+json warm_processes::describe() const {
+  const std::lock_guard lock(m_mutex);
+  json list = json::array();
+  for (const entry& e : m_entries) {
+    list.push_back(json{{"kind", is_triton_problem(e.child.job) ? "triton problem" : "python reference"},
+                        {"pid", e.child.process->pid()},
+                        {"gpu", e.child.device_uuid},
+                        {"waiting", e.child.process->waiting()}});
+  }
+  return list;
 }
 
 }  // namespace kopt::pipeline

@@ -9,9 +9,11 @@
 
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
+#include "core/json_io.h"
 #include "core/private_folder.h"
 #include "env/gpu_probe.h"
 #include "harness/bench_job.h"
@@ -46,6 +48,11 @@ class warm_processes {
   // How many wait now.
   std::size_t waiting() const;
 
+  // Those kept now, for `kopt worker status`: per process its kind ("python reference" or
+  // "triton problem"), process id, GPU and whether it still waits. Safe to call from another
+  // thread than the one running commands.
+  json describe() const;
+
  private:
   struct entry {
     prestarted_child child;
@@ -57,6 +64,7 @@ class warm_processes {
   std::optional<entry> start(harness::bench_job job, const env::gpu_device& device);
 
   bool m_enabled = false;
+  mutable std::mutex m_mutex;  // describe() runs on the worker's serving thread
   std::vector<entry> m_entries;
 };
 

@@ -246,7 +246,8 @@ class worker_server {
                 {"commands_waiting", m_waiting.size()},
                 {"socket", m_settings.socket.string()},
                 {"idle_limit_s", m_settings.idle.count()},
-                {"identity", m_settings.self.digest}};  // not the text: the environment may hold secrets
+                {"identity", m_settings.self.digest},  // not the text: the environment may hold secrets
+                {"kept_warm", m_settings.kept_warm ? m_settings.kept_warm() : json::array()}};
   }
 
   void run_command(request& r) {

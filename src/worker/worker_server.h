@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/json_io.h"
 #include "worker/worker_address.h"
 
 namespace kopt::worker {
@@ -23,6 +24,9 @@ struct server_settings {
   identity self;
   std::filesystem::path socket;
   std::chrono::seconds idle{600};
+  // What the commands keep warm between them, for the status reply (may be empty). Called on
+  // the serving thread while a command may run.
+  std::function<json()> kept_warm;
 };
 
 // Serves until stopped or idle. Throws kopt::error when the socket cannot be made (another

@@ -62,6 +62,13 @@ TEST_F(WorkerOnGpu, MeasuresAsOneShotAndKeepsTheNextReferencesPythonReady) {
   for (const nlohmann::json* r : {&first, &second}) {
     EXPECT_TRUE((*r)["warnings"].empty()) << "another process on the GPU? " << (*r)["warnings"].dump();
   }
+  // The next command's reference process waits, and `kopt worker status` says so.
+  const process_result status = run_kopt({"worker", "status", "--json"}, m_env, m_work.path());
+  const nlohmann::json kept = nlohmann::json::parse(status.stdout_text)["kept_warm"];
+  ASSERT_EQ(kept.size(), 1u) << status.stdout_text;
+  EXPECT_EQ(kept[0]["kind"], "python reference");
+  EXPECT_EQ(kept[0]["waiting"], true);
+  EXPECT_GT(kept[0]["pid"].get<int>(), 0);
 }
 
 TEST_F(WorkerOnGpu, ATritonKernelMeasuresAsOneShotWithItsProblemStepKeptWarm) {

@@ -100,6 +100,9 @@ TEST_F(Worker, ACommandItRunsPrintsAndEndsAsItWouldAloneInTheClientsFolder) {
   const json s = status();
   EXPECT_TRUE(s["running"].get<bool>());
   EXPECT_EQ(s["commands_served"], 4);
+  EXPECT_EQ(s["kept_warm"], json::array()) << "nothing is kept warm for commands that never reached a GPU";
+  const process_result text = run_kopt({"worker", "status"}, m_env, m_work.path());
+  EXPECT_NE(text.stdout_text.find("kept warm: nothing yet"), std::string::npos) << text.stdout_text;
 }
 
 TEST_F(Worker, TheNextCommandFindsTheSameWorkerAndAnotherEnvironmentGetsItsOwn) {
