@@ -2,6 +2,7 @@
 // Every JSON file kopt writes carries a schema name and version, and is written atomically.
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -22,5 +23,11 @@ void write_json_file(const std::filesystem::path& path, const json& document);
 
 // Throws kopt::error naming the file when it is missing or not valid JSON.
 json read_json_file(const std::filesystem::path& path);
+
+// An optional value as a document field: the value, or null when there is none.
+template <typename T>
+json json_or_null(const std::optional<T>& value) {
+  return value ? json(*value) : json(nullptr);
+}
 
 }  // namespace kopt

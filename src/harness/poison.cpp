@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include <fmt/format.h>
+
 namespace kopt::harness {
 
 poison_pattern poison_for(const kernel::element_type& type) {
@@ -25,6 +27,14 @@ std::vector<std::byte> poisoned_bytes(const kernel::element_type& type, std::siz
   // Little-endian: the word's low bytes come first, as the device's fill leaves them.
   for (std::size_t at = 0; at + word_bytes <= bytes; at += word_bytes) std::memcpy(&out[at], &poison.fill_word, word_bytes);
   return out;
+}
+
+std::string poison_hex(const kernel::element_type& type) {
+  std::string hex;
+  for (const std::byte b : poisoned_bytes(type, static_cast<std::size_t>(type.size_bytes))) {
+    hex += fmt::format("{:02x}", static_cast<unsigned>(b));
+  }
+  return hex;
 }
 
 }  // namespace kopt::harness

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "kernel/element_type.h"
@@ -23,6 +24,10 @@ poison_pattern poison_for(const kernel::element_type& type);
 // `bytes` of host memory holding the poison of `type`, element after element (what the
 // device holds after the cuMemsetD* fill).
 std::vector<std::byte> poisoned_bytes(const kernel::element_type& type, std::size_t bytes);
+
+// One element of the type's poison, as lower-case hex of its bytes in memory order: how it
+// travels to the Python runner (the harness ABI's conventions, a Python reference's request).
+std::string poison_hex(const kernel::element_type& type);
 
 // Guard regions around every buffer hold this byte.
 inline constexpr std::uint8_t canary_byte = 0xCB;

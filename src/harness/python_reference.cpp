@@ -38,17 +38,28 @@ std::vector<std::byte> read_bytes(const fs::path& path) {
 
 std::string seed_dir_name(std::uint64_t seed) { return fmt::format("seed_{}", seed); }
 
-// One element of the type's poison, as hex of its bytes in memory order.
-std::string poison_hex(const kernel::element_type& type) {
-  std::string hex;
-  for (const std::byte b : poisoned_bytes(type, static_cast<std::size_t>(type.size_bytes))) {
-    hex += fmt::format("{:02x}", static_cast<unsigned>(b));
-  }
-  return hex;
-}
-
 fs::path seed_folder(const python_reference_request& request, std::uint64_t seed) {
   return request.output_folders != nullptr ? request.output_folders->at(seed) : request.work_dir / seed_dir_name(seed);
+}
+
+// The runner's outputs of every seed, read back from its files.
+std::map<std::uint64_t, buffer_contents> read_outputs(const python_reference_request& request) {
+  const kernel::kernel_plan& plan = *request.plan;
+  std::map<std::uint64_t, buffer_contents> outputs;
+  for (const auto& [seed, contents] : *request.seeds) {
+    buffer_contents seed_outputs(plan.buffers.size());
+    for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
+      const auto& b = plan.buffers[i];
+      if (b.role == kernel::buffer_role::in) continue;
+      seed_outputs[i] = read_bytes(seed_folder(request, seed) / (b.param.name + ".out.bin"));
+      if (static_cast<std::int64_t>(seed_outputs[i].size()) != b.bytes) {
+        throw error(fmt::format("the Python reference runner returned {} bytes of {}, expected {}",
+                                seed_outputs[i].size(), b.param.name, b.bytes));
+      }
+    }
+    outputs[seed] = std::move(seed_outputs);
+  }
+  return outputs;
 }
 
 json parameters_json(const kernel::kernel_plan& plan, const triton_problem* triton) {
@@ -180,20 +191,8 @@ python_reference_result run_python_reference(const python_reference_request& req
 
   const json answer = read_json_file(result_file);
   python_reference_result result;
-  for (const auto& [seed, contents] : *request.seeds) {
-    if (request.output_folders != nullptr) break;  // left where the caller reads them
-    buffer_contents outputs(plan.buffers.size());
-    for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
-      const auto& b = plan.buffers[i];
-      if (b.role == kernel::buffer_role::in) continue;
-      outputs[i] = read_bytes(seed_folder(request, seed) / (b.param.name + ".out.bin"));
-      if (static_cast<std::int64_t>(outputs[i].size()) != b.bytes) {
-        throw error(fmt::format("the Python reference runner returned {} bytes of {}, expected {}",
-                                outputs[i].size(), b.param.name, b.bytes));
-      }
-    }
-    result.outputs[seed] = std::move(outputs);
-  }
+  // With output folders the outputs stay where the caller reads them.
+  if (request.output_folders == nullptr) result.outputs = read_outputs(request);
   if (answer.contains("atol") && answer["atol"].is_number()) result.atol = answer["atol"].get<double>();
   if (answer.contains("rtol") && answer["rtol"].is_number()) result.rtol = answer["rtol"].get<double>();
   result.timing = answer.value("timing", json(nullptr));

@@ -1,10 +1,6 @@
 // The buffer conventions entry point: the element types kopt knows, with their poison, so
 // that the Python runner names a tensor's element type as the harness does.
-#include <cstddef>
 #include <string>
-#include <vector>
-
-#include <fmt/format.h>
 
 #include "abi_text.h"
 #include "core/json_io.h"
@@ -17,18 +13,12 @@ namespace {
 using kopt::json;
 using kopt::harness_abi::copy_out;
 
-std::string hex_of(const std::vector<std::byte>& bytes) {
-  std::string hex;
-  for (const std::byte b : bytes) hex += fmt::format("{:02x}", static_cast<unsigned>(b));
-  return hex;
-}
-
 }  // namespace
 
 extern "C" int kopt_buffer_conventions(char** result_json) {
   json poison = json::object();
   for (const auto& type : kopt::kernel::canonical_element_types()) {
-    poison[std::string(type.name)] = hex_of(kopt::harness::poisoned_bytes(type, static_cast<std::size_t>(type.size_bytes)));
+    poison[std::string(type.name)] = kopt::harness::poison_hex(type);
   }
   const json conventions{{"guard_bytes", kopt::harness::guard_bytes},
                          {"canary_byte", kopt::harness::canary_byte},

@@ -15,8 +15,6 @@
 namespace kopt::mcp {
 namespace {
 
-json optional_number(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
-
 std::string iteration_line(const loop::iteration_record& r) {
   std::string line = fmt::format("v{} {}", r.iteration, r.outcome);
   if (r.median_ms) line += fmt::format(" {:.4g} ms", *r.median_ms);
@@ -41,14 +39,14 @@ tool_output report(const tool_call& call) {
     summary += "  " + iteration_line(r) + "\n";
     iterations.push_back(json{{"iteration", r.iteration},
                               {"outcome", r.outcome},
-                              {"median_ms", optional_number(r.median_ms)},
-                              {"speedup_vs_reference", optional_number(r.speedup_vs_reference)},
+                              {"median_ms", json_or_null(r.median_ms)},
+                              {"speedup_vs_reference", json_or_null(r.speedup_vs_reference)},
                               {"bottleneck", r.bottleneck},
                               {"reason", r.reason}});
   }
   json best = nullptr;
   if (const loop::iteration_record* b = m.best ? m.find(*m.best) : nullptr) {
-    best = json{{"iteration", b->iteration}, {"snapshot", b->snapshot}, {"median_ms", optional_number(b->median_ms)}};
+    best = json{{"iteration", b->iteration}, {"snapshot", b->snapshot}, {"median_ms", json_or_null(b->median_ms)}};
     summary += fmt::format("best: v{} ({})\n", b->iteration, b->snapshot);
   } else {
     summary += "best: none yet (no version passed the judge with a full profile)\n";

@@ -24,11 +24,6 @@ std::optional<T> optional_of(const json& document, const char* key) {
   return found->get<T>();
 }
 
-template <typename T>
-json json_of(const std::optional<T>& value) {
-  return value ? json(*value) : json(nullptr);
-}
-
 correctness_summary correctness_from(const json& c) {
   correctness_summary s;
   if (!c.is_object()) return s;
@@ -96,9 +91,9 @@ json to_json(const bench_result& b) {
               {"backend", b.backend},
               {"problem_source", b.problem_source},
               {"correctness", json{{"checked", c.checked},
-                                   {"passed", json_of(c.passed)},
-                                   {"atol", json_of(c.atol)},
-                                   {"rtol", json_of(c.rtol)},
+                                   {"passed", json_or_null(c.passed)},
+                                   {"atol", json_or_null(c.atol)},
+                                   {"rtol", json_or_null(c.rtol)},
                                    {"output_tensor_count", c.output_tensor_count},
                                    {"seeds", c.seeds}}},
               {"protocol", b.protocol},
@@ -106,7 +101,7 @@ json to_json(const bench_result& b) {
               {"kernel", b.kernel},
               {"reference", b.reference},
               {"reference_timing_cache", b.reference_timing_cache},
-              {"speedup_vs_reference", json_of(b.speedup_vs_reference)},
+              {"speedup_vs_reference", json_or_null(b.speedup_vs_reference)},
               {"speedup_vs_reference_ci95", b.speedup_vs_reference_ci95},
               {"kernel_vs_reference", b.kernel_vs_reference},
               {"timed_call_checks", b.timed_call_checks},

@@ -24,8 +24,7 @@ void fail(json& result, const std::string& reason) {
 
 // The reference's timing as the cache has it for this run, or why the cache cannot be used.
 struct timing_lookup {
-  bool usable = false;  // the kernel's process could not have written the cache
-  std::string why_not;  // when not usable
+  std::string why_not;  // "" when usable: the kernel's process could not have written the cache
   json fields = nullptr;
   std::string key;
   std::optional<cached_reference_timing> cached;
@@ -43,7 +42,6 @@ timing_lookup look_up_timing(const reference_timing_use& use, const harness::ben
                             : "its writes were not restricted");
     return lookup;
   }
-  lookup.usable = true;
   lookup.fields = reference_timing_key_fields(job, plan, device, use.driver_version, held.content_digest());
   lookup.key = reference_timing_key(lookup.fields);
   lookup.cached = use.cache.find(lookup.key);
@@ -55,12 +53,13 @@ json torch_of(const json& reference_result) {
   return runner.is_object() ? runner.value("torch", json(nullptr)) : json(nullptr);
 }
 
-// What the result says of the cache: where the timing came from, or why it was not kept.
-json cache_note(const reference_timing_use& use, const timing_lookup& lookup,
-                const std::optional<cached_reference_timing>& cached, const json& reference) {
+// Keeps the timing the reference's process measured now where the cache may be used, and
+// returns what the result says of the cache: where the timing came from, or why it was not kept.
+json keep_timing(const reference_timing_use& use, const timing_lookup& lookup,
+                 const std::optional<cached_reference_timing>& cached, const json& reference) {
   if (cached) return json{{"from_cache", true}, {"measured_at", cached->measured_at}, {"key", cached->key}};
   json note{{"from_cache", false}, {"stored", false}};
-  if (!lookup.usable) {
+  if (!lookup.why_not.empty()) {
     note["why"] = lookup.why_not;
   } else if (!reference.contains("reference")) {
     note["why"] = "the reference's process reported no timing";
@@ -171,7 +170,7 @@ json run_judged(measuring_worker& worker, const harness::bench_job& job, const e
         if (reference.contains(field)) result[field] = reference[field];
       }
       if (wants_timing && timing_cache != nullptr) {
-        result["reference_timing_cache"] = cache_note(*timing_cache, lookup, cached, reference);
+        result["reference_timing_cache"] = keep_timing(*timing_cache, lookup, cached, reference);
       }
       compared = true;
     }

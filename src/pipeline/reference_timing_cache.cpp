@@ -17,8 +17,6 @@ constexpr const char* entry_schema = "kopt.reference_timing/v1";
 // Changed when what a key covers changes, so that old entries are never read as new ones.
 constexpr int key_version = 1;
 
-json optional_number(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
-
 std::int64_t unix_now() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
@@ -52,16 +50,16 @@ json reference_timing_key_fields(const harness::bench_job& job, const kernel::ke
       {"reference_files", files_digest},
       {"python", job.python},
       {"problem", problem_sha256(plan)},
-      {"triton_problem", job.triton_problem.is_null() ? json(nullptr) : json(sha256_hex(json_text(job.triton_problem, -1)))},
+      {"triton_problem",
+       job.triton_problem.is_null() ? json(nullptr) : json(sha256_hex(json_text(job.triton_problem, -1)))},
       {"seed", job.seed},
-      {"protocol",
-       json{{"hot", job.hot},
-            {"warmup", job.warmup},
-            {"repeat", job.repeat},
-            {"min_seconds", job.min_seconds},
-            {"max_seconds", job.max_seconds},
-            {"target_relative_half_width", job.target_relative_half_width}}},
-      {"tolerances", json{{"atol", optional_number(job.atol)}, {"rtol", optional_number(job.rtol)}}},
+      {"protocol", json{{"hot", job.hot},
+                        {"warmup", job.warmup},
+                        {"repeat", job.repeat},
+                        {"min_seconds", job.min_seconds},
+                        {"max_seconds", job.max_seconds},
+                        {"target_relative_half_width", job.target_relative_half_width}}},
+      {"tolerances", json{{"atol", json_or_null(job.atol)}, {"rtol", json_or_null(job.rtol)}}},
       {"gpu", json{{"name", device.name}, {"uuid", device.uuid}}},
       {"driver", driver_version},
   };

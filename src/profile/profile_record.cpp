@@ -5,16 +5,14 @@
 namespace kopt::profile {
 namespace {
 
-json optional_number(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
-
 json kernel_json(const profiled_kernel& k) {
   return json{{"id", k.id},
               {"name", k.name},
               {"grid", k.grid},
               {"block", k.block},
-              {"duration_ns", optional_number(k.duration_ns)},
-              {"sm_throughput_pct", optional_number(k.sm_throughput_pct)},
-              {"memory_throughput_pct", optional_number(k.memory_throughput_pct)}};
+              {"duration_ns", json_or_null(k.duration_ns)},
+              {"sm_throughput_pct", json_or_null(k.sm_throughput_pct)},
+              {"memory_throughput_pct", json_or_null(k.memory_throughput_pct)}};
 }
 
 }  // namespace

@@ -8,8 +8,6 @@
 namespace kopt::report {
 namespace {
 
-json number(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
-
 json diagnosis_json(const iteration_diagnosis& d) {
   const analyze::kernel_diagnosis& k = d.launch;
   const analyze::roofline& r = k.roof;
@@ -36,11 +34,11 @@ json diagnosis_json(const iteration_diagnosis& d) {
           {"reason", k.verdict.reason},
           {"evidence", evidence},
           {"roofline",
-           {{"arithmetic_intensity_flop_per_byte", number(r.arithmetic_intensity)},
-            {"achieved_flop_per_s", number(achieved_flop_per_s(r))},
-            {"dram_bytes_per_s", number(r.dram_bytes_per_s)},
+           {{"arithmetic_intensity_flop_per_byte", json_or_null(r.arithmetic_intensity)},
+            {"achieved_flop_per_s", json_or_null(achieved_flop_per_s(r))},
+            {"dram_bytes_per_s", json_or_null(r.dram_bytes_per_s)},
             {"bound_by", r.bound_by},
-            {"headroom_factor", number(r.headroom)}}},
+            {"headroom_factor", json_or_null(r.headroom)}}},
           {"recommendations", recommendations},
           {"hottest_source_lines", hot_lines}};
 }
@@ -50,9 +48,9 @@ json roofs_json(const run_report& report) {
   if (!from) return nullptr;
   const analyze::roofline& r = report.diagnosis_of(*from)->launch.roof;
   return {{"from_iteration", *from},
-          {"peak_dram_bytes_per_s", number(r.peak_dram_bytes_per_s)},
-          {"peak_fp32_flop_per_s", number(r.peak_fp32_flop_per_s)},
-          {"peak_tensor_flop_per_s", number(r.peak_tensor_flop_per_s)},
+          {"peak_dram_bytes_per_s", json_or_null(r.peak_dram_bytes_per_s)},
+          {"peak_fp32_flop_per_s", json_or_null(r.peak_fp32_flop_per_s)},
+          {"peak_tensor_flop_per_s", json_or_null(r.peak_tensor_flop_per_s)},
           {"tensor_type", r.tensor_type}};
 }
 
