@@ -52,28 +52,4 @@ mapped_file& mapped_file::operator=(mapped_file&& other) noexcept {
   return *this;
 }
 
-mapped_output_file::mapped_output_file(const std::filesystem::path& path, std::size_t size) : m_size(size) {
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) throw error(fmt::format("cannot create {}: {}", path.string(), std::strerror(errno)));
-  if (size > 0) {
-    if (const int rc = ::posix_fallocate(fd, 0, static_cast<off_t>(size)); rc != 0) {
-      ::close(fd);
-      throw error(fmt::format("cannot make room for {} ({} bytes): {} (is the disk full?)", path.string(), size,
-                              std::strerror(rc)));
-    }
-    void* data = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    const int mmap_errno = errno;
-    if (data == MAP_FAILED) {
-      ::close(fd);
-      throw error(fmt::format("cannot map {} into memory: {}", path.string(), std::strerror(mmap_errno)));
-    }
-    m_data = data;
-  }
-  ::close(fd);
-}
-
-mapped_output_file::~mapped_output_file() {
-  if (m_data != nullptr) ::munmap(m_data, m_size);
-}
-
 }  // namespace kopt

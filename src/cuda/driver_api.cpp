@@ -64,6 +64,8 @@ loaded_driver load() {
   bind(a.ctx_reset_persisting_l2_cache, "cuCtxResetPersistingL2Cache");
   bind(a.mem_alloc, "cuMemAlloc_v2");
   bind(a.mem_free, "cuMemFree_v2");
+  bind(a.mem_alloc_host, "cuMemAllocHost_v2");
+  bind(a.mem_free_host, "cuMemFreeHost");
   bind(a.memcpy_htod, "cuMemcpyHtoD_v2");
   bind(a.memcpy_dtoh, "cuMemcpyDtoH_v2");
   bind(a.memcpy_dtod, "cuMemcpyDtoD_v2");

@@ -29,6 +29,8 @@ struct driver_api {
   decltype(&cuCtxResetPersistingL2Cache) ctx_reset_persisting_l2_cache = nullptr;
   decltype(&cuMemAlloc) mem_alloc = nullptr;
   decltype(&cuMemFree) mem_free = nullptr;
+  decltype(&cuMemAllocHost) mem_alloc_host = nullptr;
+  decltype(&cuMemFreeHost) mem_free_host = nullptr;
   decltype(&cuMemcpyHtoD) memcpy_htod = nullptr;
   decltype(&cuMemcpyDtoH) memcpy_dtoh = nullptr;
   decltype(&cuMemcpyDtoD) memcpy_dtod = nullptr;

@@ -1,7 +1,9 @@
 #include "harness/buffer_memory.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -16,6 +18,7 @@ class device_memory final : public buffer_memory {
   explicit device_memory(const cuda::driver_api& api) : m_api(api) {}
   ~device_memory() override {
     if (m_differs != 0) m_api.mem_free(m_differs);
+    if (m_staging != nullptr) m_api.mem_free_host(m_staging);
   }
   device_memory(const device_memory&) = delete;
   device_memory& operator=(const device_memory&) = delete;
@@ -44,6 +47,21 @@ class device_memory final : public buffer_memory {
   }
   void download(void* to, address from, std::size_t bytes, const std::string& what) const override {
     check(m_api.memcpy_dtoh(to, from, bytes), what);
+  }
+  void download_in_pieces(address from, std::size_t bytes, const piece_taker& take,
+                          const std::string& what) const override {
+    std::byte* staging = staging_buffer();
+    std::vector<std::byte> pageable;  // only when page-locked memory was refused
+    if (staging == nullptr) {
+      pageable.resize(std::min(bytes, staging_bytes));
+      staging = pageable.data();
+    }
+    for (std::size_t done = 0; done < bytes;) {
+      const std::size_t piece = std::min(bytes - done, staging_bytes);
+      check(m_api.memcpy_dtoh(staging, from + done, piece), what);
+      take(std::span<const std::byte>(staging, piece));
+      done += piece;
+    }
   }
   void copy(address to, address from, std::size_t bytes, const std::string& what) override {
     check(m_api.memcpy_dtod(to, from, bytes), what);
@@ -81,9 +99,24 @@ class device_memory final : public buffer_memory {
     check(m_api.mem_alloc(&m_differs, sizeof(std::uint32_t)), what);
   }
 
+  // Page-locked, made on first use and kept: null when the driver refuses it (a limit on
+  // locked memory), and then pieces come through pageable memory.
+  std::byte* staging_buffer() const {
+    if (m_staging == nullptr && !m_staging_refused) {
+      void* at = nullptr;
+      m_staging_refused = m_api.mem_alloc_host(&at, staging_bytes) != CUDA_SUCCESS;
+      m_staging = static_cast<std::byte*>(at);
+    }
+    return m_staging_refused ? nullptr : static_cast<std::byte*>(m_staging);
+  }
+
+  static constexpr std::size_t staging_bytes = std::size_t{16} << 20;  // [bytes]
+
   const cuda::driver_api& m_api;
   CUfunction m_compare = nullptr;
   CUdeviceptr m_differs = 0;
+  mutable void* m_staging = nullptr;
+  mutable bool m_staging_refused = false;
 };
 
 // Host memory behaves as an always-synchronous device: every operation is done on return.
@@ -109,6 +142,10 @@ class host_memory final : public buffer_memory {
   }
   void download(void* to, address from, std::size_t bytes, const std::string&) const override {
     if (bytes > 0) std::memcpy(to, pointer(from), bytes);
+  }
+  void download_in_pieces(address from, std::size_t bytes, const piece_taker& take,
+                          const std::string&) const override {
+    if (bytes > 0) take(std::span<const std::byte>(static_cast<const std::byte*>(pointer(from)), bytes));
   }
   void copy(address to, address from, std::size_t bytes, const std::string&) override {
     if (bytes > 0) std::memmove(pointer(to), pointer(from), bytes);

@@ -75,9 +75,16 @@ void write_evidence(const fs::path& dir, const evidence_key& key, const kernel::
 void write_evidence(const fs::path& dir, const evidence_key& key, const kernel::kernel_plan& plan,
                     const device_buffers& buffers) {
   write_output_files(dir, key, plan, [&](std::size_t i, const fs::path& path) {
-    mapped_output_file file(path, static_cast<std::size_t>(plan.buffers[i].bytes));
-    buffers.memory().download(file.bytes().data(), buffers.data(i), file.bytes().size(),
-                              fmt::format("keeping {} for the verdict", plan.buffers[i].param.name));
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    // Pieces of megabytes go from the staging buffer to the file, past the stream's own buffer.
+    buffers.memory().download_in_pieces(buffers.data(i), static_cast<std::size_t>(plan.buffers[i].bytes),
+                                        [&](std::span<const std::byte> piece) {
+                                          out.write(reinterpret_cast<const char*>(piece.data()),
+                                                    static_cast<std::streamsize>(piece.size()));
+                                        },
+                                        fmt::format("keeping {} for the verdict", plan.buffers[i].param.name));
+    out.close();
+    if (!out) throw error(fmt::format("cannot write {} (is the disk full?)", path.string()));
   });
 }
 

@@ -50,30 +50,5 @@ TEST(MappedFile, AMissingFileOrAFolderIsAnErrorNamingIt) {
   }
 }
 
-TEST(MappedOutputFile, WhatIsWrittenIsTheFilesContentAndAnOldFileIsReplaced) {
-  testing::scratch_dir dir;
-  const fs::path path = dir.path() / "out.bin";
-  write_file_atomic(path, "an older and longer content");
-  {
-    mapped_output_file file(path, 5);
-    ASSERT_EQ(file.bytes().size(), 5u);
-    std::memcpy(file.bytes().data(), "hello", 5);
-  }
-  EXPECT_EQ(read_text_file(path), "hello");
-  { mapped_output_file empty(dir.path() / "empty.bin", 0); }
-  EXPECT_EQ(fs::file_size(dir.path() / "empty.bin"), 0u);
-}
-
-TEST(MappedOutputFile, AFolderThatIsNotThereIsAnErrorNamingTheFile) {
-  testing::scratch_dir dir;
-  const fs::path path = dir.path() / "none" / "out.bin";
-  try {
-    mapped_output_file file(path, 8);
-    FAIL() << "no error";
-  } catch (const error& e) {
-    EXPECT_EQ(e.headline(), "cannot create " + path.string() + ": No such file or directory");
-  }
-}
-
 }  // namespace
 }  // namespace kopt

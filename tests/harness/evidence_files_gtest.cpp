@@ -2,12 +2,14 @@
 // a missing or truncated file named with its side, never read as if it were complete.
 #include "harness/evidence_files.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
 #include <gtest/gtest.h>
 
 #include "core/error.h"
+#include "harness/buffer_memory.h"
 #include "support/kopt_process.h"
 
 namespace kopt::harness {
@@ -38,6 +40,24 @@ TEST(EvidenceFiles, OutputsComeBackAsTheyWereLeft) {
   ASSERT_EQ(back.buffers[1].size(), 20u);
   EXPECT_EQ(back.buffers[1][0], std::byte{0x5a});
   EXPECT_EQ(back.buffers[1][19], std::byte{0x5a});
+}
+
+// The outputs downloaded from the buffers themselves (host memory here: the device's path
+// differs only in coming through a staging buffer) replace whatever file was there.
+TEST(EvidenceFiles, OutputsWrittenFromTheBuffersHoldTheirBytes) {
+  testing::scratch_dir dir;
+  const kernel::kernel_plan plan = axpy_plan();
+  const auto memory = make_host_memory();
+  device_buffers buffers(*memory, plan.buffers);
+  std::vector<std::byte> y(20);
+  for (std::size_t i = 0; i < y.size(); ++i) y[i] = static_cast<std::byte>(i + 1);
+  buffers.upload(1, y);
+  const evidence_key key{evidence_key::kind::seed, 2, "before timing"};
+  write_evidence(dir.path(), key, plan, outputs_of(plan, std::byte{0x77}));  // an older, other content
+  write_evidence(dir.path(), key, plan, buffers);
+  const mapped_evidence back = read_evidence(dir.path(), key, plan, "the kernel's measuring process");
+  ASSERT_EQ(back.buffers[1].size(), 20u);
+  EXPECT_TRUE(std::equal(y.begin(), y.end(), back.buffers[1].begin()));
 }
 
 // A side's evidence is files of its own: a link (to the other side's files, say) is refused.
