@@ -12,6 +12,7 @@ from .problems import EnvironmentProblem
 CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)
 BIND_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p)
 TEXT_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)
+KEY_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_size_t)
 
 
 def _write_text(text, buffer, capacity):
@@ -52,6 +53,9 @@ class HarnessAbi:
                                             TEXT_CALLBACK, TEXT_CALLBACK, ctypes.c_void_p,
                                             ctypes.POINTER(ctypes.c_void_p)]
         lib.kopt_run_kernel_job.restype = ctypes.c_int
+        lib.kopt_run_reference_keys.argtypes = [ctypes.c_char_p, BIND_CALLBACK, KEY_CALLBACK, ctypes.c_void_p,
+                                                ctypes.POINTER(ctypes.c_void_p)]
+        lib.kopt_run_reference_keys.restype = ctypes.c_int
         lib.kopt_free.argtypes = [ctypes.c_void_p]
         self._conventions = None
 
@@ -108,6 +112,39 @@ class HarnessAbi:
         self._library.kopt_run_kernel_job(json.dumps(job).encode(), setup_text, result_path.encode(), *callbacks, None,
                                           ctypes.byref(error))
         raise EnvironmentProblem(f"kopt's harness could not run the Triton kernel: {self._text(error)}")
+
+    def run_reference_keys(self, job, bind, each):
+        """Makes the inputs of every key of the reference's job in kopt's buffers
+        (kopt_run_reference_keys): `bind(buffers)` once, then `each(key)` per key, and kopt
+        writes the key's outputs after it. An exception of either is raised again here, after
+        kopt stopped; an environment problem raises EnvironmentProblem."""
+        raised = []
+
+        def bind_callback(_context, buffers_json):
+            try:
+                bind(json.loads(buffers_json.decode()))
+                return 0
+            except BaseException as e:  # raised again once kopt has stopped
+                raised.append(e)
+                return 1
+
+        def key_callback(_context, key_json, _failure, _capacity):
+            try:
+                each(json.loads(key_json.decode()))
+                return 0
+            except BaseException as e:
+                raised.append(e)
+                return 1
+
+        callbacks = (BIND_CALLBACK(bind_callback), KEY_CALLBACK(key_callback))
+        error = ctypes.c_void_p()
+        status = self._library.kopt_run_reference_keys(json.dumps(job).encode(), *callbacks, None, ctypes.byref(error))
+        if raised:
+            raise raised[0]
+        if status == 2 and not error.value:
+            raise RuntimeError("the reference's keys stopped without a reason from the runner")
+        if status != 0:
+            raise EnvironmentProblem(f"kopt's harness could not make the reference's inputs: {self._text(error)}")
 
     def time(self, call, before_each, options, who):
         """Times `call()` under kopt's protocol (`before_each()` runs before every call, outside

@@ -1,7 +1,10 @@
 """`kopt_runner.py reference REQUEST RESULT`: a Python reference, for a CUDA kernel or a Triton
 module, started by the reference's measuring process (harness/reference_run.cpp).
 
-Data crosses as files (see harness/python_reference.h): REQUEST names the module, the
+For a CUDA kernel's problem on the GPU, REQUEST carries the reference's bench job ("job"), and
+each key's inputs are made here, in kopt's buffers, by kopt's harness library
+(kopt_run_reference_keys), which also writes the outputs. Otherwise (a Triton module's setup()
+tensors, a run without a GPU) data crosses as files (see harness/python_reference.h): REQUEST names the module, the
 parameters (a CUDA kernel's in solve()'s order; a Triton module's setup() inputs, each tensor
 with its shape and strides), one folder per set of inputs holding <name>.bin for every buffer
 (inputs and inout contents: the bytes of the buffer's storage; an output's parameter names
@@ -15,7 +18,7 @@ import json
 import os
 import time
 
-from . import modules, torch_support
+from . import gate_clock, modules, torch_support
 from .harness_abi import HarnessAbi, TimedCallFailed
 from .json_files import write_json_atomically
 from .problems import UserCodeProblem, describe_exception, exception_detail
@@ -104,9 +107,9 @@ def require_inputs_unchanged(torch, path, parameters, kwargs, before):
                 f"({', '.join(outputs)}): leave it unchanged (or make it an output)")
 
 
-def run_seed(torch, path, reference, parameters, folder, device, overhead):
+def call_on(torch, path, reference, parameters, kwargs, device, overhead):
+    """reference(**kwargs) once, checked: it wrote some output and left every input as it was."""
     started = time.perf_counter()
-    kwargs = load_seed(torch, parameters, folder, device)
     outputs = outputs_of(parameters)
     before = {p["name"]: kwargs[p["name"]].clone() for p in parameters if p["kind"] == "buffer"}
     if device == "cuda":
@@ -119,10 +122,49 @@ def run_seed(torch, path, reference, parameters, folder, device, overhead):
     written = any(not torch_support.same_bytes(torch, before[p["name"]], kwargs[p["name"]]) for p in outputs)
     require_written(path, [p["name"] for p in outputs], written, returned)
     require_inputs_unchanged(torch, path, parameters, kwargs, before)
-    write_output_files(torch, folder, kwargs, [p["name"] for p in outputs])
     done = time.perf_counter()
     overhead["exchange_s"] += (loaded - started) + (done - called)
     overhead["reference_calls_s"] += called - loaded
+
+
+def run_seed(torch, path, reference, parameters, folder, device, overhead):
+    """One set of inputs from its folder's files, the outputs written back there."""
+    started = time.perf_counter()
+    kwargs = load_seed(torch, parameters, folder, device)
+    overhead["exchange_s"] += time.perf_counter() - started
+    call_on(torch, path, reference, parameters, kwargs, device, overhead)
+    started = time.perf_counter()
+    write_output_files(torch, folder, kwargs, [p["name"] for p in outputs_of(parameters)])
+    overhead["exchange_s"] += time.perf_counter() - started
+
+
+def run_keys(torch, abi, path, reference, parameters, request, overhead):
+    """Every key of the reference's job, its inputs made in kopt's buffers by kopt's generator
+    (no file of them), the reference called on tensors over those buffers; kopt writes the
+    outputs. Returns the timing document, or None when the job only validates."""
+    state = {"kwargs": None, "timing": None}
+
+    def bind(buffers):
+        by_name = {b["name"]: b for b in buffers}
+        kwargs = {}
+        for p in parameters:
+            if p["kind"] == "buffer":
+                raw = torch_support.tensor_over(torch, by_name[p["name"]]["address"], by_name[p["name"]]["bytes"], "cuda")
+                kwargs[p["name"]] = raw.view(torch_support.dtype_named(torch, p["dtype"]))
+            else:
+                kwargs[p["name"]] = p["value"]
+        state["kwargs"] = kwargs
+
+    def each(key):
+        if key["kind"] == "timing":
+            inout = [p["name"] for p in parameters if p["kind"] == "buffer" and p["role"] == "inout"]
+            state["timing"] = time_reference(abi, path, reference, state["kwargs"], inout, request["timing"])
+        else:
+            call_on(torch, path, reference, parameters, state["kwargs"], "cuda", overhead)
+
+    abi.run_reference_keys(request["job"], bind, each)
+    state["kwargs"] = None  # views of kopt's buffers, which are gone
+    return state["timing"]
 
 
 def time_reference(abi, path, reference, kwargs, inout_names, options):
@@ -153,6 +195,11 @@ def run(request_path, result_path):
     module, reference = load_reference(path)
     check_call_shape(path, reference, [p["name"] for p in parameters])
     overhead = {"startup_s": time.perf_counter() - started, "exchange_s": 0.0, "reference_calls_s": 0.0}
+    if request.get("job") is not None:  # a CUDA kernel's problem on the GPU: inputs made here
+        timing = run_keys(torch, HarnessAbi(request["harness_abi_library"]), path, reference, parameters, request,
+                          overhead)
+        finish(result_path, module, torch, timing, overhead, started)
+        return
     for seed in request["seeds"]:
         run_seed(torch, path, reference, parameters, seed["dir"], device, overhead)
     timing = None
@@ -164,7 +211,12 @@ def run(request_path, result_path):
         kwargs = load_seed(torch, parameters, folder, device)
         inout = [p["name"] for p in parameters if p["kind"] == "buffer" and p["role"] == "inout"]
         timing = time_reference(HarnessAbi(request["harness_abi_library"]), path, reference, kwargs, inout, options)
+    finish(result_path, module, torch, timing, overhead, started)
+
+
+def finish(result_path, module, torch, timing, overhead, started):
     overhead["total_s"] = time.perf_counter() - started
+    overhead.update(gate_clock.facts())
     result = {"schema": "kopt.reference_result/v1", "atol": modules.number_attribute(module, "atol"),
               "rtol": modules.number_attribute(module, "rtol"), "torch": torch_support.torch_facts(torch),
               "timing": timing, "overhead": overhead}

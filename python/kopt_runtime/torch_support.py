@@ -87,6 +87,24 @@ def write_storage(torch, tensor, file):
         file.write((ctypes.c_uint8 * host.numel()).from_address(host.data_ptr()))
 
 
+class CudaBuffer:
+    """A device allocation of kopt's, for torch.as_tensor (the CUDA array interface)."""
+
+    def __init__(self, address, size):
+        self.__cuda_array_interface__ = {"shape": (size,), "typestr": "|u1", "data": (address, False), "version": 3,
+                                         "strides": None}
+
+
+def tensor_over(torch, address, size, device):
+    """A uint8 tensor over `size` bytes at `address` (device memory, or host memory on the CPU),
+    sharing them: nothing is copied, and kopt keeps ownership."""
+    if size == 0:
+        return torch.empty(0, dtype=torch.uint8, device=device)
+    if device == "cuda":
+        return torch.as_tensor(CudaBuffer(address, size), device="cuda")
+    return torch.frombuffer((ctypes.c_uint8 * size).from_address(address), dtype=torch.uint8)
+
+
 def tensor_from_file(torch, path, dtype, device):
     """A flat tensor of `dtype` on `device` holding the file's bytes, read once into the
     tensor's own memory."""

@@ -9,36 +9,17 @@ patches in Python can reach it.
 A fault of the module's contract (no run_kernel, a setup() of its own that cannot run) is a
 UserCodeProblem (exit 2); what run_kernel does wrong is the protocol's verdict."""
 
-import ctypes
 import inspect
 import json
 import os
 import time
 
-from . import modules, torch_support, write_sandbox
+from . import gate_clock, modules, torch_support, write_sandbox
 from .harness_abi import HarnessAbi
 from .json_files import read_json
 from .problems import UserCodeProblem, describe_exception, exception_detail
 from .triton_contract import TritonModule, dimension_value
 from .triton_facts import LaunchedKernels, LaunchWatcher
-
-
-class CudaBuffer:
-    """A device allocation of kopt's, for torch.as_tensor (the CUDA array interface)."""
-
-    def __init__(self, address, size):
-        self.__cuda_array_interface__ = {"shape": (size,), "typestr": "|u1", "data": (address, False), "version": 3,
-                                         "strides": None}
-
-
-def tensor_over(torch, address, size, device):
-    """A uint8 tensor over `size` bytes at `address` (device memory, or host memory on the CPU),
-    sharing them: nothing is copied, and kopt keeps ownership."""
-    if size == 0:
-        return torch.empty(0, dtype=torch.uint8, device=device)
-    if device == "cuda":
-        return torch.as_tensor(CudaBuffer(address, size), device="cuda")
-    return torch.frombuffer((ctypes.c_uint8 * size).from_address(address), dtype=torch.uint8)
 
 
 def failure_of(error, path):
@@ -96,7 +77,7 @@ class TritonVersion:
         for name in self.problem["order"]:
             if name in tensors:
                 t = tensors[name]
-                raw = tensor_over(self.torch, by_name[name]["address"], by_name[name]["bytes"], self.device)
+                raw = torch_support.tensor_over(self.torch, by_name[name]["address"], by_name[name]["bytes"], self.device)
                 typed = raw.view(torch_support.dtype_named(self.torch, t["dtype"]))
                 kwargs[name] = typed.as_strided(t["shape"], t["strides"])
             else:
@@ -127,7 +108,8 @@ class TritonVersion:
                 "sandbox": self.sandbox["description"] if self.sandbox else None,
                 "python_runner": {"torch": torch_support.torch_facts(self.torch),
                                   "overhead_s": {"startup_s": self.startup_s,
-                                                 "total_s": time.perf_counter() - self.started}}}
+                                                 "total_s": time.perf_counter() - self.started,
+                                                 **gate_clock.facts()}}}
 
 
 def run(job_path, result_path):

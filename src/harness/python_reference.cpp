@@ -36,6 +36,11 @@ std::vector<std::byte> read_bytes(const fs::path& path) {
   return bytes;
 }
 
+const std::map<std::uint64_t, buffer_contents>& no_seeds() {
+  static const std::map<std::uint64_t, buffer_contents> none;
+  return none;
+}
+
 std::string seed_dir_name(std::uint64_t seed) { return fmt::format("seed_{}", seed); }
 
 fs::path seed_folder(const python_reference_request& request, std::uint64_t seed) {
@@ -133,9 +138,10 @@ std::string check_triton_module(const std::string& python, const fs::path& runne
 
 python_reference_result run_python_reference(const python_reference_request& request) {
   const kernel::kernel_plan& plan = *request.plan;
+  const auto writing_started = std::chrono::steady_clock::now();
   fs::create_directories(request.work_dir);
   json seeds = json::array();
-  for (const auto& [seed, contents] : *request.seeds) {
+  for (const auto& [seed, contents] : request.job != nullptr ? no_seeds() : *request.seeds) {
     const fs::path dir = seed_folder(request, seed);
     fs::create_directories(dir);
     for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
@@ -163,9 +169,11 @@ python_reference_result run_python_reference(const python_reference_request& req
                                                  {"harness_abi_library", request.harness_abi_library.string()},
                                                  {"parameters", parameters_json(plan, request.triton)},
                                                  {"seeds", seeds},
-                                                 {"timing", timing}}));
+                                                 {"timing", timing},
+                                                 {"job", request.job != nullptr ? *request.job : json(nullptr)}}));
 
   const auto started = std::chrono::steady_clock::now();
+  const double writing_s = std::chrono::duration<double>(started - writing_started).count();
   const std::vector<std::string> command = {"reference", request_file.string(), result_file.string()};
   // A runner started ahead (kopt harness --gated) has Python and torch loaded already.
   std::unique_ptr<gated_process> prestarted = take_prestarted_runner(request.python, request.runner);
@@ -192,13 +200,14 @@ python_reference_result run_python_reference(const python_reference_request& req
   const json answer = read_json_file(result_file);
   python_reference_result result;
   // With output folders the outputs stay where the caller reads them.
-  if (request.output_folders == nullptr) result.outputs = read_outputs(request);
+  if (request.output_folders == nullptr && request.job == nullptr) result.outputs = read_outputs(request);
   if (answer.contains("atol") && answer["atol"].is_number()) result.atol = answer["atol"].get<double>();
   if (answer.contains("rtol") && answer["rtol"].is_number()) result.rtol = answer["rtol"].get<double>();
   result.timing = answer.value("timing", json(nullptr));
   result.torch = answer.value("torch", json(nullptr));
   result.overhead = answer.value("overhead", json::object());
   result.overhead["runner_wall_s"] = wall_s;  // from the gate when prestarted
+  result.overhead["writing_inputs_s"] = writing_s;  // the inputs' files and the request, before the runner reads them
   result.overhead["runner_prestarted"] = was_prestarted;
   return result;
 }

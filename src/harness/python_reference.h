@@ -1,6 +1,9 @@
 #pragma once
 // A Python reference (`reference(**kwargs)` writing into torch tensors) run by kopt's Python
-// runner in its own process. The data crosses as files in a private work folder: for every
+// runner in its own process. For a CUDA kernel's problem on the GPU the runner makes every
+// key's inputs itself through kopt's harness library, from the reference's bench job (`job`),
+// and the library writes the outputs where the job says: no data crosses between processes.
+// Otherwise the data crosses as files in a private work folder: for every
 // seed, each buffer's bytes as the kernel got them (inputs and inout contents; outputs start
 // as the poison the request names); the runner loads them into tensors on the device, calls
 // the reference, and writes the outputs back. Files rather than shared device memory keep the two processes apart (a
@@ -52,6 +55,9 @@ struct python_reference_request {
   const std::map<std::uint64_t, std::filesystem::path>* output_folders = nullptr;
   std::optional<reference_timing_request> timing;
   std::chrono::seconds timeout{600};
+  // The reference's bench job: set, the runner makes the inputs of the job's keys itself
+  // (kopt_run_reference_keys) and `seeds` and `output_folders` are unused.
+  const json* job = nullptr;
 };
 
 struct python_reference_result {

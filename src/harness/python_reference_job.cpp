@@ -8,23 +8,41 @@ sampling_options sampling_of(const bench_job& job) {
   return {job.warmup, job.repeat, job.min_seconds, job.max_seconds, job.target_relative_half_width};
 }
 
-python_reference_result run_python_reference_job(const bench_job& job, const kernel::kernel_plan& plan,
-                                                  const triton_problem* triton,
-                                                  const std::map<std::uint64_t, buffer_contents>& inputs,
-                                                  const std::map<std::uint64_t, std::filesystem::path>* output_folders) {
+namespace {
+
+python_reference_request request_for(const bench_job& job, const kernel::kernel_plan& plan,
+                                     const std::filesystem::path& work_dir) {
   python_reference_request request;
   request.python = job.python;
   request.runner = job.python_runner;
   request.module = job.reference_source;
   request.harness_abi_library = job.harness_abi_library;
-  const private_folder folder("kopt-reference", "the Python reference's data");
-  request.work_dir = folder.path();
+  request.work_dir = work_dir;
   request.plan = &plan;
-  request.triton = triton;
   if (job.host_only) request.device = "cpu";
+  if (!job.validation_only) request.timing = reference_timing_request{job.seed, job.hot, sampling_of(job)};
+  return request;
+}
+
+}  // namespace
+
+python_reference_result run_python_reference_job(const bench_job& job, const kernel::kernel_plan& plan,
+                                                  const triton_problem* triton,
+                                                  const std::map<std::uint64_t, buffer_contents>& inputs,
+                                                  const std::map<std::uint64_t, std::filesystem::path>* output_folders) {
+  const private_folder folder("kopt-reference", "the Python reference's data");
+  python_reference_request request = request_for(job, plan, folder.path());
+  request.triton = triton;
   request.seeds = &inputs;
   request.output_folders = output_folders;
-  if (!job.validation_only) request.timing = reference_timing_request{job.seed, job.hot, sampling_of(job)};
+  return run_python_reference(request);
+}
+
+python_reference_result run_python_reference_keys(const bench_job& job, const kernel::kernel_plan& plan) {
+  const private_folder folder("kopt-reference", "the Python reference's request");
+  python_reference_request request = request_for(job, plan, folder.path());
+  const json job_document = to_json(job);
+  request.job = &job_document;
   return run_python_reference(request);
 }
 

@@ -27,4 +27,9 @@ python_reference_result run_python_reference_job(
     const std::map<std::uint64_t, buffer_contents>& inputs,
     const std::map<std::uint64_t, std::filesystem::path>* output_folders = nullptr);
 
+// The same for a CUDA kernel's problem on the GPU, with no inputs given: the runner makes the
+// inputs of every key of `job.evidence` itself, as the kernel's process made them, and the
+// outputs are left in `job.evidence_dir` (python_reference_request::job).
+python_reference_result run_python_reference_keys(const bench_job& job, const kernel::kernel_plan& plan);
+
 }  // namespace kopt::harness

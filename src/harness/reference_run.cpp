@@ -69,6 +69,22 @@ struct reference_side {
   }
 };
 
+// Whether the runner makes the keys' inputs itself (python_reference_job.h): a CUDA kernel's
+// problem on the GPU, whose inputs come from kopt's generator. A Triton problem's come from
+// setup()'s files, and a run without a GPU has no generator.
+bool runner_makes_inputs(const bench_job& job, const job_problem& problem) {
+  return problem.triton() == nullptr && !job.host_only;
+}
+
+json python_result(const python_reference_result& python) {
+  json result = json::object();
+  if (!python.timing.is_null()) result["reference"] = python.timing;
+  result["reference_runner"] = json{{"torch", python.torch}, {"overhead_s", python.overhead}};
+  result["reference_tolerance"] = json{{"atol", python.atol ? json(*python.atol) : json(nullptr)},
+                                       {"rtol", python.rtol ? json(*python.rtol) : json(nullptr)}};
+  return result;
+}
+
 json run_python(reference_side& side, const bench_job& job, const job_problem& problem, phase_clock& clock) {
   const kernel::kernel_plan& plan = problem.plan();
   device_buffers scratch(*side.memory, plan.buffers);
@@ -84,12 +100,7 @@ json run_python(reference_side& side, const bench_job& job, const job_problem& p
   clock.done("making_inputs");
   const python_reference_result python = run_python_reference_job(job, plan, problem.triton(), inputs, &folders);
   clock.done("python_runner");
-  json result = json::object();
-  if (!python.timing.is_null()) result["reference"] = python.timing;
-  result["reference_runner"] = json{{"torch", python.torch}, {"overhead_s", python.overhead}};
-  result["reference_tolerance"] = json{{"atol", python.atol ? json(*python.atol) : json(nullptr)},
-                                       {"rtol", python.rtol ? json(*python.rtol) : json(nullptr)}};
-  return result;
+  return python_result(python);
 }
 
 json run_native(reference_side& side, const bench_job& job, const kernel::kernel_plan& plan, phase_clock& clock) {
@@ -129,9 +140,17 @@ json run_native(reference_side& side, const bench_job& job, const kernel::kernel
 json run_reference_job(const bench_job& job) {
   phase_clock clock;
   const job_problem problem(job);
+  json result = json{{"kopt_version", version_string}, {"status", "ok"}, {"reason", ""}};
+  if (has_python_reference(job) && runner_makes_inputs(job, problem)) {
+    // This process never touches the GPU: the runner makes its own context and inputs.
+    clock.done("planning");
+    result.update(python_result(run_python_reference_keys(job, problem.plan())));
+    clock.done("python_runner");
+    result["phases_s"] = clock.phases();
+    return result;
+  }
   reference_side side(job, problem);
   clock.done("gpu_context_and_planning");
-  json result = json{{"kopt_version", version_string}, {"status", "ok"}, {"reason", ""}};
   try {
     result.update(has_python_reference(job) ? run_python(side, job, problem, clock)
                                             : run_native(side, job, problem.plan(), clock));

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "abi_buffers.h"
 #include "abi_text.h"
 #include "core/error.h"
 #include "core/files.h"
@@ -68,14 +69,6 @@ class callback_version final : public harness::version_under_test {
   void* m_context;
 };
 
-json buffers_json(const kopt::kernel::kernel_plan& plan, const harness::device_buffers& buffers) {
-  json list = json::array();
-  for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
-    list.push_back(json{{"name", plan.buffers[i].param.name}, {"address", buffers.data(i)}, {"bytes", plan.buffers[i].bytes}});
-  }
-  return list;
-}
-
 json run_job(const harness::bench_job& job, const char* kernel_setup_json, kopt_bind_callback bind,
              kopt_text_callback call, kopt_text_callback facts, void* context) {
   kopt::phase_clock clock;
@@ -94,7 +87,7 @@ json run_job(const harness::bench_job& job, const char* kernel_setup_json, kopt_
   harness::bench_version version;
   version.buffers = std::make_unique<harness::device_buffers>(*memory, plan.buffers);
   version.call = std::make_unique<callback_version>(call, context);
-  if (bind(context, kopt::json_text(buffers_json(plan, *version.buffers), -1).c_str()) != 0) {
+  if (bind(context, kopt::json_text(kopt::harness_abi::buffers_json(plan, *version.buffers), -1).c_str()) != 0) {
     throw kopt::error("the Python runner could not make its tensors over kopt's buffers");
   }
   std::string mismatch;

@@ -62,6 +62,24 @@ KOPT_HARNESS_API int kopt_run_kernel_job(const char* job_json, const char* kerne
                                          kopt_bind_callback bind, kopt_text_callback call, kopt_text_callback facts,
                                          void* context, char** error);
 
+/* A Python reference for a CUDA kernel, run in the runner: the inputs of every key of the
+ * reference's bench job (`job_json`, role "reference") made again on the device from the key,
+ * as the kernel's process made them (its generator, the same seeds), with no copy of them
+ * crossing between processes.
+ *
+ * `bind(context, buffers_json)` gets kopt's buffers once, as for kopt_run_kernel_job. Then for
+ * each key, its inputs made and its outputs poisoned, `each(context, key_json, failure,
+ * capacity)` is called with {"kind": "seed"|"call", "value": N}: the runner calls the reference
+ * on its tensors over the buffers and returns 0 once the device is done, and kopt writes the
+ * outputs into the key's evidence folder. Unless the job only validates, a last call with
+ * {"kind": "timing"} finds the inputs of the job's seed in the buffers, for the runner to time
+ * the reference over them. A nonzero return stops at once: the runner holds its own reason.
+ * Returns 0 when every key was done; 2 when a callback stopped it; 1 and *error set to a
+ * one-line reason on an environment problem. */
+typedef int (*kopt_key_callback)(void* context, const char* key_json, char* failure, size_t capacity);
+KOPT_HARNESS_API int kopt_run_reference_keys(const char* job_json, kopt_bind_callback bind, kopt_key_callback each,
+                                             void* context, char** error);
+
 KOPT_HARNESS_API void kopt_free(char* text);
 
 #ifdef __cplusplus

@@ -256,6 +256,28 @@ TEST(BenchOnGpu, VectorAddAgainstPythonReference) {
   EXPECT_GT(result["reference"]["median_ms"].get<double>() * 1000, 30);
   EXPECT_EQ(result["reference_runner"]["torch"]["version"].get<std::string>().rfind("2.", 0), 0u);
   EXPECT_TRUE(testing::present(result, "speedup_vs_reference_ci95"));
+  // The runner made every key's inputs itself, in kopt's buffers: the reference's process
+  // neither made nor wrote any.
+  EXPECT_FALSE(result["phases_s"]["reference"].contains("making_inputs")) << result["phases_s"].dump();
+  EXPECT_TRUE(result["phases_s"]["reference"].contains("python_runner")) << result["phases_s"].dump();
+}
+
+// The outputs start as kopt's poison in the runner too: elements the reference leaves alone
+// must be left alone by the kernel, and a reference that changes its input is told so.
+TEST(BenchOnGpu, APythonReferencesPoisonAndInputsAreKoptsOwn) {
+  scratch_dir dir;
+  const auto vector_add = (testing::source_dir() / "examples" / "vector_add.cu").string();
+  const auto half = dir.write("half_ref.py", "def reference(*, A, B, C, N, **_):\n    C[:N // 2].copy_(A[:N // 2] + B[:N // 2])\n");
+  const auto r = run_kopt({"bench", vector_add, "--ref", half.string(), "--N=4096"});
+  EXPECT_EQ(r.exit_code, 1) << r.stdout_text << r.stderr_text;
+  EXPECT_NE((r.stdout_text + r.stderr_text).find("out of bounds:"), std::string::npos) << r.stdout_text << r.stderr_text;
+
+  const auto writes_input = dir.write("input_ref.py", "def reference(*, A, B, C, N, **_):\n    C.copy_(A + B)\n    A.zero_()\n");
+  const auto w = run_kopt({"bench", vector_add, "--ref", writes_input.string(), "--N=4096"});
+  EXPECT_EQ(w.exit_code, 2);
+  EXPECT_EQ(first_line(w.stderr_text), "kopt: error: the reference " + writes_input.string() +
+                                           " wrote into A, which is not among the kernel's outputs (C): leave it "
+                                           "unchanged (or make it an output)");
 }
 
 // A re-bench of the same problem takes the reference's timing from the last run and still

@@ -94,9 +94,14 @@ TEST(PythonReference, ARunnerStartedAheadGivesTheSameOutputsWithTorchLoadedAlrea
   EXPECT_EQ(as_floats(result.outputs.at(0)[2]), (std::vector<float>{11, 22, 33, 44}));
   EXPECT_EQ(as_floats(result.outputs.at(7)[2]), (std::vector<float>{0, -1, -2, -3}));
   EXPECT_TRUE(result.overhead["runner_prestarted"].get<bool>());
+  // Where its time went before the gate: torch's import, then the wait for kopt.
+  EXPECT_GT(result.overhead["preload_s"].get<double>(), 0.0) << result.overhead.dump();
+  EXPECT_GE(result.overhead["gate_wait_s"].get<double>(), 0.0);
+  EXPECT_GE(result.overhead["writing_inputs_s"].get<double>(), 0.0);
   // The next run has no runner waiting: it starts its own, as before.
   const auto again = run_python_reference(f.request);
   EXPECT_FALSE(again.overhead["runner_prestarted"].get<bool>());
+  EXPECT_FALSE(again.overhead.contains("preload_s"));
   EXPECT_EQ(as_floats(again.outputs.at(0)[2]), (std::vector<float>{11, 22, 33, 44}));
 }
 
