@@ -2,8 +2,6 @@
 
 #include <bit>
 #include <cmath>
-#include <cstring>
-#include <type_traits>
 
 namespace kopt::validate {
 
@@ -65,87 +63,17 @@ std::uint16_t float_to_bfloat16(float value) {
 
 namespace {
 
-template <typename T>
-T load(std::span<const std::byte> bytes, std::size_t index) {
-  T value;
-  std::memcpy(&value, bytes.data() + index * sizeof(T), sizeof(T));
-  return value;
-}
-
-template <typename T>
-void store(std::span<std::byte> bytes, std::size_t index, T value) {
-  std::memcpy(bytes.data() + index * sizeof(T), &value, sizeof(T));
-}
-
-// One codec per storage type. Integers convert to double on their own type: a ?: over
-// int32_t and uint32_t would first convert both to uint32_t.
-template <typename T>
-double read_as(std::span<const std::byte> bytes, std::size_t index) {
-  return static_cast<double>(load<T>(bytes, index));
-}
-
-template <typename T>
-void write_as(std::span<std::byte> bytes, std::size_t index, double value) {
-  store(bytes, index, static_cast<T>(value));
-}
-
-template <typename Bits>
-std::uint64_t bits_of(std::span<const std::byte> bytes, std::size_t index) {
-  return load<Bits>(bytes, index);
-}
-
-// The unsigned integer as wide as an element: its bits, for the poison checks.
-template <std::size_t Bytes>
-using bits_type = std::conditional_t<Bytes == 1, std::uint8_t,
-                                     std::conditional_t<Bytes == 2, std::uint16_t,
-                                                        std::conditional_t<Bytes == 4, std::uint32_t, std::uint64_t>>>;
-
-template <typename T>
-constexpr element_codec plain_codec{read_as<T>, write_as<T>, bits_of<bits_type<sizeof(T)>>};
-
-constexpr element_codec half_codec{
-    [](std::span<const std::byte> bytes, std::size_t index) {
-      return static_cast<double>(half_to_float(load<std::uint16_t>(bytes, index)));
-    },
-    [](std::span<std::byte> bytes, std::size_t index, double value) {
-      store(bytes, index, float_to_half(static_cast<float>(value)));
-    },
-    bits_of<std::uint16_t>};
-
-constexpr element_codec bfloat16_codec{
-    [](std::span<const std::byte> bytes, std::size_t index) {
-      return static_cast<double>(bfloat16_to_float(load<std::uint16_t>(bytes, index)));
-    },
-    [](std::span<std::byte> bytes, std::size_t index, double value) {
-      store(bytes, index, float_to_bfloat16(static_cast<float>(value)));
-    },
-    bits_of<std::uint16_t>};
-
-// bool: any nonzero value is stored as 1.
-constexpr element_codec bool_codec{
-    read_as<std::uint8_t>,
-    [](std::span<std::byte> bytes, std::size_t index, double value) {
-      store(bytes, index, static_cast<std::uint8_t>(value != 0 ? 1 : 0));
-    },
-    bits_of<std::uint8_t>};
+// The pointer table of one access type (element_access.h).
+template <typename Access>
+constexpr element_codec codec_of{
+    [](std::span<const std::byte> bytes, std::size_t index) { return Access::read(bytes.data(), index); },
+    [](std::span<std::byte> bytes, std::size_t index, double value) { Access::write(bytes.data(), index, value); },
+    [](std::span<const std::byte> bytes, std::size_t index) { return Access::bits(bytes.data(), index); }};
 
 }  // namespace
 
 const element_codec& codec_for(const kernel::element_type& type) {
-  using kernel::element_kind;
-  const auto name = type.name;
-  if (name == "float32") return plain_codec<float>;
-  if (name == "float64") return plain_codec<double>;
-  if (name == "float16") return half_codec;
-  if (name == "bfloat16") return bfloat16_codec;
-  if (type.kind == element_kind::boolean) return bool_codec;
-  const bool is_signed = type.kind == element_kind::signed_integer;
-  switch (type.size_bytes) {
-    case 1: return is_signed ? plain_codec<std::int8_t> : plain_codec<std::uint8_t>;
-    case 2: return is_signed ? plain_codec<std::int16_t> : plain_codec<std::uint16_t>;
-    case 4: return is_signed ? plain_codec<std::int32_t> : plain_codec<std::uint32_t>;
-    default: return is_signed ? plain_codec<std::int64_t> : plain_codec<std::uint64_t>;
-  }
+  return visit_element_access(type, [](auto access) -> const element_codec& { return codec_of<decltype(access)>; });
 }
 
 double read_element(std::span<const std::byte> bytes, const kernel::element_type& type, std::size_t index) {

@@ -8,13 +8,9 @@
 #include <span>
 
 #include "kernel/element_type.h"
+#include "validate/element_access.h"
 
 namespace kopt::validate {
-
-float half_to_float(std::uint16_t bits);
-std::uint16_t float_to_half(float value);          // round to nearest even
-float bfloat16_to_float(std::uint16_t bits);
-std::uint16_t float_to_bfloat16(float value);      // round to nearest even
 
 // How one element type is read, written and compared bit for bit, chosen once per buffer so
 // that loops over millions of elements do not dispatch on the type name per element.

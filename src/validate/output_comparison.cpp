@@ -3,13 +3,14 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <optional>
 #include <thread>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "core/text.h"
-#include "validate/element_codec.h"
+#include "validate/element_access.h"
 
 namespace kopt::validate {
 namespace {
@@ -43,8 +44,10 @@ struct piece_result {
   std::vector<mismatch> first_mismatches;
 };
 
-piece_result compare_piece(const element_codec& codec, std::span<const std::byte> kernel_output,
-                           std::span<const std::byte> reference_output, std::uint64_t poison_bits,
+// Every element of [begin, end), whatever it holds: poison left or written where it should not
+// be, non-finite values, mismatches (the first few kept).
+template <typename Access>
+piece_result compare_piece(const std::byte* kernel_output, const std::byte* reference_output, std::uint64_t poison_bits,
                            const tolerance& tol, std::size_t begin, std::size_t end) {
   piece_result p;
   const auto record = [&](std::size_t i, double k, double r, const char* what) {
@@ -52,10 +55,10 @@ piece_result compare_piece(const element_codec& codec, std::span<const std::byte
     if (p.first_mismatches.size() < kept_mismatches) p.first_mismatches.push_back({i, k, r, what});
   };
   for (std::size_t i = begin; i < end; ++i) {
-    const bool reference_untouched = codec.bits(reference_output, i) == poison_bits;
-    const bool kernel_untouched = codec.bits(kernel_output, i) == poison_bits;
-    const double k = codec.read(kernel_output, i);
-    const double r = codec.read(reference_output, i);
+    const bool reference_untouched = Access::bits(reference_output, i) == poison_bits;
+    const bool kernel_untouched = Access::bits(kernel_output, i) == poison_bits;
+    const double k = Access::read(kernel_output, i);
+    const double r = Access::read(reference_output, i);
     if (reference_untouched) {
       if (!kernel_untouched) {
         ++p.stray_writes;
@@ -89,8 +92,47 @@ piece_result compare_piece(const element_codec& codec, std::span<const std::byte
   return p;
 }
 
+// The same piece when every element was written by both sides, is finite and within tolerance
+// (a passing kernel's every piece), with the same figures in the same order; nothing when any
+// element is not, for compare_piece to say what. No call in the loop, so the accumulators stay
+// in registers: three times the speed of compare_piece, whose rare calls keep them in memory.
+template <typename Access>
+std::optional<piece_result> compare_clean_piece(const std::byte* kernel_output, const std::byte* reference_output,
+                                                std::uint64_t poison_bits, const tolerance& tol, std::size_t begin,
+                                                std::size_t end) {
+  double error_sum = 0, max_abs_error = 0, max_rel_error = 0;
+  double kernel_min = INFINITY, kernel_max = -INFINITY, reference_min = INFINITY, reference_max = -INFINITY;
+  for (std::size_t i = begin; i < end; ++i) {
+    const double k = Access::read(kernel_output, i);
+    const double r = Access::read(reference_output, i);
+    const double error = std::fabs(k - r);
+    const bool clean = Access::bits(reference_output, i) != poison_bits && Access::bits(kernel_output, i) != poison_bits &&
+                       std::isfinite(k) && std::isfinite(r) &&
+                       (tol.exact ? k == r : error <= tol.atol + tol.rtol * std::fabs(r));
+    if (!clean) return std::nullopt;
+    kernel_min = std::min(kernel_min, k);
+    kernel_max = std::max(kernel_max, k);
+    reference_min = std::min(reference_min, r);
+    reference_max = std::max(reference_max, r);
+    max_abs_error = std::max(max_abs_error, error);
+    if (r != 0) max_rel_error = std::max(max_rel_error, error / std::fabs(r));
+    error_sum += error;
+  }
+  piece_result p;
+  p.compared = p.error_count = end - begin;
+  p.error_sum = error_sum;
+  p.max_abs_error = max_abs_error;
+  p.max_rel_error = max_rel_error;
+  p.kernel_min = kernel_min;
+  p.kernel_max = kernel_max;
+  p.reference_min = reference_min;
+  p.reference_max = reference_max;
+  return p;
+}
+
 // The pieces of [0, elements), compared on up to the machine's hardware threads.
-std::vector<piece_result> compare_pieces(const element_codec& codec, std::span<const std::byte> kernel_output,
+template <typename Access>
+std::vector<piece_result> compare_pieces(std::span<const std::byte> kernel_output,
                                          std::span<const std::byte> reference_output, std::uint64_t poison_bits,
                                          const tolerance& tol, std::size_t elements) {
   const std::size_t pieces = (elements + piece_elements - 1) / piece_elements;
@@ -99,8 +141,11 @@ std::vector<piece_result> compare_pieces(const element_codec& codec, std::span<c
   const auto work = [&] {
     for (std::size_t i = next++; i < pieces; i = next++) {
       const std::size_t begin = i * piece_elements;
-      results[i] = compare_piece(codec, kernel_output, reference_output, poison_bits, tol, begin,
-                                 std::min(elements, begin + piece_elements));
+      const std::size_t end = std::min(elements, begin + piece_elements);
+      const auto clean = compare_clean_piece<Access>(kernel_output.data(), reference_output.data(), poison_bits, tol,
+                                                     begin, end);
+      results[i] = clean ? *clean : compare_piece<Access>(kernel_output.data(), reference_output.data(), poison_bits,
+                                                          tol, begin, end);
     }
   };
   const std::size_t threads = std::min<std::size_t>(pieces, std::max(1u, std::thread::hardware_concurrency()));
@@ -124,8 +169,10 @@ output_comparison compare_output(const std::string& name, const kernel::element_
   double error_sum = 0;
   std::size_t error_count = 0;
   double kernel_min = INFINITY, kernel_max = -INFINITY, reference_min = INFINITY, reference_max = -INFINITY;
-  for (const piece_result& p : compare_pieces(codec_for(type), kernel_output, reference_output, poison_bits, tol,
-                                              c.elements)) {
+  const std::vector<piece_result> pieces = visit_element_access(type, [&](auto access) {
+    return compare_pieces<decltype(access)>(kernel_output, reference_output, poison_bits, tol, c.elements);
+  });
+  for (const piece_result& p : pieces) {
     c.compared += p.compared;
     c.mismatches += p.mismatches;
     c.unwritten += p.unwritten;

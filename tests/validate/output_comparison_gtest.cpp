@@ -3,6 +3,8 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -151,6 +153,47 @@ TEST(OutputComparison, LargeOutputsAreComparedInPiecesWithTheSameAnswer) {
   EXPECT_EQ(c.first_mismatches[2].index, 2'500'000u);
   EXPECT_NEAR(c.max_abs_error, 1.0, 1e-6);
   EXPECT_EQ(c.failure_class(), "partial write");
+}
+
+// A piece where everything passes takes a shorter loop than one with something to report: both
+// give the figures a plain computation gives, whichever pieces take which loop.
+TEST(OutputComparison, PassingAndFailingPiecesGiveTheSameFigures) {
+  std::vector<float> reference((2u << 20) + 7);
+  std::vector<float> kernel(reference.size());
+  for (std::size_t i = 0; i < reference.size(); ++i) {
+    reference[i] = static_cast<float>(i % 977) / 100.0f - 3.0f;
+    kernel[i] = reference[i] + static_cast<float>(i % 7) * 1e-6f;
+  }
+  const auto figures_of = [&](std::size_t skip) {
+    double sum = 0, max_abs = 0, max_rel = 0;
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < reference.size(); ++i) {
+      if (i == skip) continue;
+      const double error = std::fabs(static_cast<double>(kernel[i]) - static_cast<double>(reference[i]));
+      sum += error;
+      ++count;
+      max_abs = std::max(max_abs, error);
+      if (reference[i] != 0) max_rel = std::max(max_rel, error / std::fabs(static_cast<double>(reference[i])));
+    }
+    return std::tuple{sum / static_cast<double>(count), max_abs, max_rel};
+  };
+  const auto passing = compare(kernel, reference);
+  EXPECT_TRUE(passing.passed) << passing.summary();
+  EXPECT_EQ(passing.compared, reference.size());
+  const auto [mean, max_abs, max_rel] = figures_of(reference.size());
+  EXPECT_NEAR(passing.mean_abs_error, mean, 1e-12);
+  EXPECT_EQ(passing.max_abs_error, max_abs);
+  EXPECT_EQ(passing.max_rel_error, max_rel);
+
+  kernel[(1u << 20) + 3] = std::numeric_limits<float>::infinity();  // the second piece has an Inf to report
+  const auto failing = compare(kernel, reference);
+  EXPECT_FALSE(failing.passed);
+  EXPECT_EQ(failing.compared, reference.size());
+  EXPECT_EQ(failing.non_finite, 1u);
+  const auto [mean_without, max_abs_without, max_rel_without] = figures_of((1u << 20) + 3);
+  EXPECT_NEAR(failing.mean_abs_error, mean_without, 1e-12);
+  EXPECT_EQ(failing.max_abs_error, max_abs_without);
+  EXPECT_EQ(failing.max_rel_error, max_rel_without);
 }
 
 }  // namespace
