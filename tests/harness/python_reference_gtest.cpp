@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/mapped_file.h"
 #include "core/python.h"
+#include "harness/bench_job.h"
 #include "harness/poison.h"
 #include "harness/prestarted_runner.h"
 #include "support/kopt_process.h"
@@ -111,6 +112,29 @@ TEST(PythonReference, ARunnerStartedAheadForAnotherPythonIsNotUsed) {
   const auto result = run_python_reference(f.request);
   EXPECT_FALSE(result.overhead["runner_prestarted"].get<bool>());
   drop_prestarted_runner();
+}
+
+// For a CUDA kernel on a GPU the runner makes the inputs itself through kopt's harness library;
+// where that cannot be (here, no GPU), the library's reason reaches kopt as the runner's one
+// line, through the same binding the GPU path uses.
+TEST(PythonReference, InputsMadeInTheRunnerNeedTheGpuAndSaySo) {
+  fixture f("def reference(*, A, B, C, N, **_):\n    C.copy_(A + B)\n");
+  bench_job job;
+  job.role = "reference";
+  job.backend = "cuda";
+  job.kernel_source = f.dir.write("vector_add.cu", vector_add).string();
+  job.dims = {{"N", "4", false}};
+  job.host_only = true;
+  job.evidence = {evidence_key{evidence_key::kind::seed, 0, "before timing"}};
+  job.evidence_dir = (f.dir.path() / "evidence").string();
+  const json document = to_json(job);
+  f.request.job = &document;
+  f.request.harness_abi_library = kopt::testing::kopt_binary().parent_path().parent_path() / "lib" / "libkopt_harness_abi.so";
+  const std::string problem = f.problem();
+  EXPECT_EQ(problem.substr(0, problem.find('\n')),
+            "kopt's harness could not make the reference's inputs: this reference job's inputs are not made by "
+            "kopt's generator on a GPU")
+      << problem;
 }
 
 TEST(PythonReference, ElementsTheReferenceLeavesKeepTheirPoison) {
