@@ -76,12 +76,12 @@ bool runner_makes_inputs(const bench_job& job, const job_problem& problem) {
   return problem.triton() == nullptr && !job.host_only;
 }
 
+// The reference's result fields from what the runner reported, on either data path.
 json python_result(const python_reference_result& python) {
   json result = json::object();
   if (!python.timing.is_null()) result["reference"] = python.timing;
   result["reference_runner"] = json{{"torch", python.torch}, {"overhead_s", python.overhead}};
-  result["reference_tolerance"] = json{{"atol", python.atol ? json(*python.atol) : json(nullptr)},
-                                       {"rtol", python.rtol ? json(*python.rtol) : json(nullptr)}};
+  result["reference_tolerance"] = json{{"atol", json_or_null(python.atol)}, {"rtol", json_or_null(python.rtol)}};
   return result;
 }
 
