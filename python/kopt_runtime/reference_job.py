@@ -84,6 +84,11 @@ def write_output_files(torch, folder, kwargs, names):
             torch_support.write_storage(torch, kwargs[name], f)
 
 
+def inout_buffers(parameters):
+    """The buffers whose contents the reference gets back before every timed sample."""
+    return [p["name"] for p in parameters if p["kind"] == "buffer" and p["role"] == "inout"]
+
+
 def outputs_of(parameters):
     return [p for p in parameters if p["kind"] == "buffer" and p["role"] != "in"]
 
@@ -157,8 +162,8 @@ def run_keys(torch, abi, path, reference, parameters, request, overhead):
 
     def each(key):
         if key["kind"] == "timing":
-            inout = [p["name"] for p in parameters if p["kind"] == "buffer" and p["role"] == "inout"]
-            state["timing"] = time_reference(abi, path, reference, state["kwargs"], inout, request["timing"])
+            state["timing"] = time_reference(abi, path, reference, state["kwargs"], inout_buffers(parameters),
+                                             request["timing"])
         else:
             call_on(torch, path, reference, parameters, state["kwargs"], "cuda", overhead)
 
@@ -209,8 +214,8 @@ def run(request_path, result_path):
         options = request["timing"]
         folder = next(s["dir"] for s in request["seeds"] if s["seed"] == options["seed"])
         kwargs = load_seed(torch, parameters, folder, device)
-        inout = [p["name"] for p in parameters if p["kind"] == "buffer" and p["role"] == "inout"]
-        timing = time_reference(HarnessAbi(request["harness_abi_library"]), path, reference, kwargs, inout, options)
+        timing = time_reference(HarnessAbi(request["harness_abi_library"]), path, reference, kwargs,
+                                inout_buffers(parameters), options)
     finish(result_path, module, torch, timing, overhead, started)
 
 

@@ -10,14 +10,13 @@ A fault of the module's contract (no run_kernel, a setup() of its own that canno
 UserCodeProblem (exit 2); what run_kernel does wrong is the protocol's verdict."""
 
 import inspect
-import json
 import os
 import time
 
 from . import gate_clock, modules, torch_support, write_sandbox
 from .harness_abi import HarnessAbi
 from .json_files import read_json
-from .problems import UserCodeProblem, describe_exception, exception_detail
+from .problems import describe_exception, exception_detail
 from .triton_contract import TritonModule, dimension_value
 from .triton_facts import LaunchedKernels, LaunchWatcher
 

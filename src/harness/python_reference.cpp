@@ -36,15 +36,28 @@ std::vector<std::byte> read_bytes(const fs::path& path) {
   return bytes;
 }
 
-const std::map<std::uint64_t, buffer_contents>& no_seeds() {
-  static const std::map<std::uint64_t, buffer_contents> none;
-  return none;
-}
-
 std::string seed_dir_name(std::uint64_t seed) { return fmt::format("seed_{}", seed); }
 
 fs::path seed_folder(const python_reference_request& request, std::uint64_t seed) {
   return request.output_folders != nullptr ? request.output_folders->at(seed) : request.work_dir / seed_dir_name(seed);
+}
+
+// Every seed's inputs written into its folder; the request's list of them. None when the
+// runner makes the inputs itself (request.job).
+json write_seed_files(const python_reference_request& request) {
+  json seeds = json::array();
+  if (request.job != nullptr) return seeds;
+  const kernel::kernel_plan& plan = *request.plan;
+  for (const auto& [seed, contents] : *request.seeds) {
+    const fs::path dir = seed_folder(request, seed);
+    fs::create_directories(dir);
+    for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
+      const auto& b = plan.buffers[i];
+      if (b.role != kernel::buffer_role::out) write_bytes(dir / (b.param.name + ".bin"), contents.at(i));
+    }
+    seeds.push_back(json{{"seed", seed}, {"dir", dir.string()}});
+  }
+  return seeds;
 }
 
 // The runner's outputs of every seed, read back from its files.
@@ -140,16 +153,7 @@ python_reference_result run_python_reference(const python_reference_request& req
   const kernel::kernel_plan& plan = *request.plan;
   const auto writing_started = std::chrono::steady_clock::now();
   fs::create_directories(request.work_dir);
-  json seeds = json::array();
-  for (const auto& [seed, contents] : request.job != nullptr ? no_seeds() : *request.seeds) {
-    const fs::path dir = seed_folder(request, seed);
-    fs::create_directories(dir);
-    for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
-      const auto& b = plan.buffers[i];
-      if (b.role != kernel::buffer_role::out) write_bytes(dir / (b.param.name + ".bin"), contents.at(i));
-    }
-    seeds.push_back(json{{"seed", seed}, {"dir", dir.string()}});
-  }
+  const json seeds = write_seed_files(request);
   json timing = nullptr;
   if (request.timing) {
     const auto& t = *request.timing;
