@@ -36,8 +36,8 @@ class buffer_memory {
   virtual void download(void* to, address from, std::size_t bytes, const std::string& what) const = 0;
   // The same copy handed over in pieces, in order, each valid only during its `take` call: how
   // outputs reach their evidence files. Device memory comes through a page-locked staging
-  // buffer, so a file is written from it once, with no pages of a mapped file touched first
-  // (half the time of a download into a mapped file on a memory-backed folder).
+  // buffer, so a file is written from it once, with no pages of a mapped file zero-filled and
+  // faulted in first.
   using piece_taker = std::function<void(std::span<const std::byte>)>;
   virtual void download_in_pieces(address from, std::size_t bytes, const piece_taker& take,
                                   const std::string& what) const = 0;

@@ -1,9 +1,8 @@
 #pragma once
 // One element type's loads and stores, as inline functions of a type chosen once per buffer:
 // loops over millions of elements (the verdict's comparison) get them inlined, where a call
-// through a pointer per element cost more than the comparison itself (8 ns per float32
-// element on one core). element_codec.h wraps the same functions as pointers for code that
-// handles a few elements at a time.
+// through a pointer per element would cost more than the comparison itself. element_codec.h
+// wraps the same functions as pointers for code that handles a few elements at a time.
 
 #include <cstddef>
 #include <cstdint>

@@ -97,7 +97,7 @@ piece_result compare_piece(const std::byte* kernel_output, const std::byte* refe
 // The same piece when every element was written by both sides, is finite and within tolerance
 // (a passing kernel's every piece), with the same figures in the same order; nothing when any
 // element is not, for compare_piece to say what. No call in the loop, so the accumulators stay
-// in registers: three times the speed of compare_piece, whose rare calls keep them in memory.
+// in registers, where compare_piece's rare calls keep them in memory.
 template <typename Access>
 std::optional<piece_result> compare_clean_piece(const std::byte* kernel_output, const std::byte* reference_output,
                                                 std::uint64_t poison_bits, const tolerance& tol, std::size_t begin,
