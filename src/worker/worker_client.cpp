@@ -101,31 +101,42 @@ int connect_or_start(const identity& id, const std::vector<std::string>& start_a
 
 std::optional<int> run_in_worker(const identity& id, const std::vector<std::string>& words,
                                  const std::vector<std::string>& start_argv, std::vector<std::string>& notes) {
-  const file_descriptor c(connect_or_start(id, start_argv, notes));
-  if (c.get() < 0) return std::nullopt;
   std::error_code ec;
   const fs::path cwd = fs::current_path(ec);
   if (ec) throw error(fmt::format("the current folder is gone: {}", ec.message()));
-  std::fflush(nullptr);
-  try {
-    send_message(c.get(), json{{"do", "run"}, {"identity", id.digest}, {"cwd", cwd.string()}, {"words", words}},
-                 {0, 1, 2});
-  } catch (const error&) {
-    notes.push_back("kopt: the warm worker closed the connection; running this command on its own");
-    return std::nullopt;
+  // A worker can end between taking a connection and starting its command (killed, or at its
+  // idle limit with the connection not yet accepted): the command never ran, so a new worker
+  // may take it. Once more only: a worker that keeps ending that way is not to be relied on.
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    const file_descriptor c(connect_or_start(id, start_argv, notes));
+    if (c.get() < 0) return std::nullopt;
+    std::fflush(nullptr);
+    try {
+      send_message(c.get(), json{{"do", "run"}, {"identity", id.digest}, {"cwd", cwd.string()}, {"words", words}},
+                   {0, 1, 2});
+    } catch (const error&) {
+      continue;  // it went before reading the command
+    }
+    const std::optional<received_message> first = receive_message(c.get(), no_limit);
+    if (!first) continue;  // it went before starting the command
+    for (int fd : first->fds) ::close(fd);
+    if (first->message.contains("refused")) {
+      notes.push_back(fmt::format("kopt: the warm worker refused the command ({}); running it on its own",
+                                  first->message["refused"].get<std::string>()));
+      return std::nullopt;
+    }
+    const std::optional<received_message> reply = receive_message(c.get(), no_limit);
+    if (!reply) {
+      throw error("the warm worker ended during this command, which did not finish",
+                  fmt::format("run it again: the next command starts a new worker (its log: {})", log_path(id).string()));
+    }
+    for (int fd : reply->fds) ::close(fd);
+    return reply->message.value("exit_code", 2);
   }
-  const std::optional<received_message> reply = receive_message(c.get(), no_limit);
-  if (!reply) {
-    throw error("the warm worker ended during this command, which did not finish",
-                fmt::format("run it again: the next command starts a new worker (its log: {})", log_path(id).string()));
-  }
-  for (int fd : reply->fds) ::close(fd);
-  if (reply->message.contains("refused")) {
-    notes.push_back(fmt::format("kopt: the warm worker refused the command ({}); running it on its own",
-                                reply->message["refused"].get<std::string>()));
-    return std::nullopt;
-  }
-  return reply->message.value("exit_code", 2);
+  notes.push_back(fmt::format("kopt: the warm worker ended twice before starting the command (its log: {}); running "
+                              "it on its own",
+                              log_path(id).string()));
+  return std::nullopt;
 }
 
 std::optional<json> start_worker(const identity& id, const std::vector<std::string>& start_argv,

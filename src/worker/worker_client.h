@@ -17,7 +17,8 @@ namespace kopt::worker {
 // could be started, or the one found refused): the caller then runs the command itself.
 // `notes` gets a line for the user each time that happens. A worker that dies during the
 // command makes the command fail (exit 2, with a line saying so); the next command starts a new
-// worker. `start_argv` starts a worker serving on `socket_path(id)` (kopt worker serve ...).
+// worker. One that dies before starting the command (it says when it starts) leaves it to a
+// new worker. `start_argv` starts a worker serving on `socket_path(id)` (kopt worker serve ...).
 std::optional<int> run_in_worker(const identity& id, const std::vector<std::string>& words,
                                  const std::vector<std::string>& start_argv, std::vector<std::string>& notes);
 

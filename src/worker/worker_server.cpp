@@ -256,6 +256,13 @@ class worker_server {
       reply(r, json{{"refused", "a run request needs the words, the folder and three descriptors"}});
       return;
     }
+    try {
+      // From here on the command counts as run: a client that hears nothing more knows that
+      // the worker ended during it, not before it (when it may safely go elsewhere).
+      reply(r, json{{"started", true}});
+    } catch (const error&) {
+      return;  // the client went away while its command waited: nothing to run for it
+    }
     ++m_served;
     m_running = r.message["words"].get<std::vector<std::string>>();
     std::atomic<bool> cancelled{false};

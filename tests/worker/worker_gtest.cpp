@@ -2,8 +2,9 @@
 // and ends as the same command run alone (in the client's folder, on the client's streams);
 // the next command finds the same worker; another environment gets a worker of its own; a
 // client that goes away cancels its command and the worker serves on; a worker killed in the
-// middle of a command fails that command alone and the next one starts a new worker; an idle
-// worker ends and takes its socket with it.
+// middle of a command fails that command alone and the next one starts a new worker, which
+// also runs a command that was waiting for the killed one; an idle worker ends and takes its
+// socket with it.
 #include <signal.h>
 #include <unistd.h>
 
@@ -71,6 +72,16 @@ class Worker : public ::testing::Test {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     return -1;
+  }
+
+  // What the workers of this test wrote to their log, for a failure's message.
+  std::string worker_logs() const {
+    std::string text;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(m_work.path() / "cache" / "worker", ec)) {
+      if (entry.path().extension() == ".log") text += "\n" + entry.path().string() + ":\n" + read_text_file(entry.path());
+    }
+    return text;
   }
 
   scratch_dir m_work;
@@ -184,7 +195,34 @@ TEST_F(Worker, AWorkerKilledMidCommandFailsThatCommandAloneAndTheNextStartsANewO
   fs::remove(m_work.path() / "hold");
   const process_result next = warm({"bench", "missing.cu"}, python);
   EXPECT_EQ(next.exit_code, 2);
-  EXPECT_NE(next.stderr_text.find("kernel file not found"), std::string::npos) << next.stderr_text;
+  EXPECT_NE(next.stderr_text.find("kernel file not found"), std::string::npos) << next.stderr_text << worker_logs();
+  EXPECT_NE(status(python)["pid"], pid) << "a new worker took the killed one's place";
+  run_kopt({"worker", "stop"}, [&] { auto e = m_env; e.insert(python.begin(), python.end()); return e; }(), m_work.path());
+}
+
+TEST_F(Worker, ACommandWaitingForAKilledWorkerRunsInTheNextOne) {
+  const auto python = holding_python();
+  warm({"bench", "missing.cu"}, python);
+  const int pid = status(python)["pid"];
+  m_work.write("hold", "");
+  std::thread busy([&] { warm({"bench", "k.cu", "--ref", "ref.py", "--N=1024"}, python); });
+  const pid_t held = wait_for_held_pid();
+  ASSERT_GT(held, 0) << "the reference check never started";
+  process_result waiting;
+  std::thread second([&] { waiting = warm({"bench", "missing.cu"}, python); });
+  for (int i = 0; i < 100 && status(python)["commands_waiting"] != 1; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_EQ(status(python)["commands_waiting"], 1);
+  ::kill(pid, SIGKILL);
+  busy.join();
+  second.join();
+  ::kill(-held, SIGKILL);
+  fs::remove(m_work.path() / "hold");
+  // Its command never started: a new worker ran it, and the client heard nothing of the old one.
+  EXPECT_EQ(waiting.exit_code, 2);
+  EXPECT_NE(waiting.stderr_text.find("kernel file not found"), std::string::npos) << waiting.stderr_text << worker_logs();
+  EXPECT_EQ(waiting.stderr_text.find("warm worker"), std::string::npos) << waiting.stderr_text;
   EXPECT_NE(status(python)["pid"], pid) << "a new worker took the killed one's place";
   run_kopt({"worker", "stop"}, [&] { auto e = m_env; e.insert(python.begin(), python.end()); return e; }(), m_work.path());
 }
