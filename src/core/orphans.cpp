@@ -1,6 +1,5 @@
 #include "core/orphans.h"
 
-#include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -8,7 +7,6 @@
 
 #include <cerrno>
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <mutex>
@@ -16,26 +14,11 @@
 
 #include <fmt/format.h>
 
+#include "core/process_table.h"
+
 namespace kopt {
 namespace fs = std::filesystem;
 namespace {
-
-// A /proc file's text, or "" when the process has gone meanwhile (reading then fails with
-// ESRCH: processes come and go while the folder is scanned).
-std::string file_text(const fs::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return "";
-  std::string text;
-  char buffer[4096];
-  while (true) {
-    const ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    text.append(buffer, static_cast<std::size_t>(n));
-  }
-  ::close(fd);
-  return text;
-}
 
 std::mutex kept_mutex;
 std::set<pid_t> kept_children;
@@ -45,36 +28,14 @@ bool is_kept(pid_t pid) {
   return kept_children.count(pid) != 0;
 }
 
-struct process_ids {
-  pid_t parent = -1;
-  pid_t group = -1;
-  char state = 0;  // 'R', 'S', 'Z' (a zombie: ended, not reaped) ...
-};
-
-// The parent, process group and state of process `pid` from /proc/PID/stat ("pid (comm) state ppid
-// pgrp ..."; the command name may hold spaces and parentheses, so the fields are read after
-// its last ')').
-process_ids ids_of(const std::string& pid) {
-  const std::string stat = file_text(fs::path("/proc") / pid / "stat");
-  const std::size_t close = stat.rfind(')');
-  process_ids ids;
-  if (close == std::string::npos) return ids;
-  char state = 0;
-  int parent = -1;
-  int group = -1;
-  if (std::sscanf(stat.c_str() + close + 1, " %c %d %d", &state, &parent, &group) != 3) return ids;
-  return {parent, group, state};
-}
-
 // "sleep 37", or "?" when it has none to give. A process caught inside exec() shows an empty
 // command line for a moment: it is read again for up to 50 ms, unless the process has ended.
 std::string command_line(const std::string& pid) {
   std::string text;
   for (int attempt = 0; attempt < 50; ++attempt) {
-    text = file_text(fs::path("/proc") / pid / "cmdline");
+    text = process_file_text(pid, "cmdline");
     if (!text.empty()) break;
-    const char state = ids_of(pid).state;
-    if (state == 0 || state == 'Z' || state == 'X') break;
+    if (process_has_ended(pid)) break;
     ::usleep(1000);
   }
   for (char& c : text) {
@@ -98,7 +59,7 @@ void for_each_own_child(const std::function<void(const child&)>& visit) {
   for (auto it = fs::directory_iterator("/proc", ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
     const std::string name = it->path().filename().string();
     if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-    const process_ids ids = ids_of(name);
+    const process_ids ids = read_process_ids(name);
     if (ids.parent != self) continue;
     visit({static_cast<pid_t>(std::stol(name)), name, ids.group});  // digits only, checked above
   }

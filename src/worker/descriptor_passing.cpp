@@ -63,7 +63,14 @@ std::optional<received_message> receive_message(int socket_fd, std::chrono::mill
     if (ready == 0) continue;  // the deadline decides
     if (ready < 0) break;
     std::array<char, 4096> buffer{};
-    iovec part{buffer.data(), buffer.size()};
+    // Up to the message's end and no further: the next message on the socket (the worker's
+    // "started" and then its exit status, say) is the next call's. Peeking takes no descriptors.
+    const ssize_t seen = ::recv(socket_fd, buffer.data(), buffer.size(), MSG_PEEK | MSG_DONTWAIT);
+    if (seen < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (seen <= 0) break;
+    const char* end = static_cast<const char*>(std::memchr(buffer.data(), '\n', static_cast<std::size_t>(seen)));
+    const std::size_t wanted = end == nullptr ? static_cast<std::size_t>(seen) : static_cast<std::size_t>(end - buffer.data()) + 1;
+    iovec part{buffer.data(), wanted};
     msghdr header{};
     header.msg_iov = &part;
     header.msg_iovlen = 1;

@@ -17,6 +17,7 @@
 
 #include "core/error.h"
 #include "core/file_lock.h"
+#include "core/process_table.h"
 #include "worker/descriptor_passing.h"
 #include "worker/file_descriptor.h"
 
@@ -97,6 +98,20 @@ int connect_or_start(const identity& id, const std::vector<std::string>& start_a
   return -1;
 }
 
+// Waits (up to 5 s) for the worker at the other end of `connection` to have ended. A worker
+// that is being killed can still take connections for a moment after it dropped one: the next
+// attempt must not find it again. The kernel tells whose socket it is (the process that listened).
+void wait_for_its_end(int connection) {
+  ucred listener{};
+  socklen_t size = sizeof listener;
+  if (::getsockopt(connection, SOL_SOCKET, SO_PEERCRED, &listener, &size) != 0 || listener.pid <= 0) return;
+  const std::string pid = std::to_string(listener.pid);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!process_has_ended(pid) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
 }  // namespace
 
 std::optional<int> run_in_worker(const identity& id, const std::vector<std::string>& words,
@@ -115,10 +130,14 @@ std::optional<int> run_in_worker(const identity& id, const std::vector<std::stri
       send_message(c.get(), json{{"do", "run"}, {"identity", id.digest}, {"cwd", cwd.string()}, {"words", words}},
                    {0, 1, 2});
     } catch (const error&) {
-      continue;  // it went before reading the command
+      wait_for_its_end(c.get());  // it went before reading the command
+      continue;
     }
     const std::optional<received_message> first = receive_message(c.get(), no_limit);
-    if (!first) continue;  // it went before starting the command
+    if (!first) {
+      wait_for_its_end(c.get());  // it went before starting the command
+      continue;
+    }
     for (int fd : first->fds) ::close(fd);
     if (first->message.contains("refused")) {
       notes.push_back(fmt::format("kopt: the warm worker refused the command ({}); running it on its own",

@@ -6,6 +6,7 @@
 // also runs a command that was waiting for the killed one; an idle worker ends and takes its
 // socket with it.
 #include <signal.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -20,6 +21,7 @@
 #include "core/json_io.h"
 #include "core/subprocess.h"
 #include "support/kopt_process.h"
+#include "worker/descriptor_passing.h"
 #include "worker/worker_address.h"
 
 namespace kopt::worker {
@@ -261,6 +263,28 @@ TEST_F(Worker, AnIdleWorkerEndsAndTakesItsSocketWithIt) {
   for (const auto& entry : fs::directory_iterator(m_work.path() / "cache" / "worker")) {
     EXPECT_NE(entry.path().extension(), ".sock") << entry.path();
   }
+}
+
+TEST(DescriptorPassing, MessagesThatArriveTogetherAreReadOneAtATimeWithTheirDescriptors) {
+  int ends[2];
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends), 0);
+  send_message(ends[0], json{{"started", true}});
+  send_message(ends[0], json{{"exit_code", 3}});
+  send_message(ends[0], json{{"with", "a descriptor"}}, {1});
+  ::close(ends[0]);
+  const auto first = receive_message(ends[1], std::chrono::seconds(5));
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->message, (json{{"started", true}}));
+  const auto second = receive_message(ends[1], std::chrono::seconds(5));
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->message, (json{{"exit_code", 3}}));
+  EXPECT_TRUE(second->fds.empty());
+  const auto third = receive_message(ends[1], std::chrono::seconds(5));
+  ASSERT_TRUE(third);
+  EXPECT_EQ(third->fds.size(), 1u);
+  for (int fd : third->fds) ::close(fd);
+  EXPECT_FALSE(receive_message(ends[1], std::chrono::seconds(5))) << "the peer closed: nothing more";
+  ::close(ends[1]);
 }
 
 TEST(WorkerAddress, TheIdentityFollowsTheVersionAndTheEnvironmentButNotTheShellsFolder) {
