@@ -17,14 +17,19 @@ fs::path output_file(const fs::path& dir, const evidence_key& key, const kernel:
   return dir / folder_name(key) / (b.param.name + ".out.bin");
 }
 
+// No output's file can have this name: theirs end in ".out.bin".
+fs::path complete_mark(const fs::path& dir, const evidence_key& key) { return dir / folder_name(key) / "complete"; }
+
 // Calls `write(i, path)` for every non-input buffer with the path of its file for `key`, the
-// key's folder made first.
+// key's folder made first, and marks the key complete once every file is written and closed.
 void write_output_files(const fs::path& dir, const evidence_key& key, const kernel::kernel_plan& plan,
                         const std::function<void(std::size_t, const fs::path&)>& write) {
   fs::create_directories(dir / folder_name(key));
   for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
     if (is_output(plan.buffers[i])) write(i, output_file(dir, key, plan.buffers[i]));
   }
+  std::ofstream mark(complete_mark(dir, key));
+  if (!mark) throw error(fmt::format("cannot write {} (is the disk full?)", complete_mark(dir, key).string()));
 }
 
 }  // namespace
@@ -86,6 +91,11 @@ void write_evidence(const fs::path& dir, const evidence_key& key, const kernel::
     out.close();
     if (!out) throw error(fmt::format("cannot write {} (is the disk full?)", path.string()));
   });
+}
+
+bool evidence_complete(const fs::path& dir, const evidence_key& key) {
+  std::error_code ec;
+  return fs::symlink_status(complete_mark(dir, key), ec).type() == fs::file_type::regular;
 }
 
 mapped_evidence read_evidence(const fs::path& dir, const evidence_key& key, const kernel::kernel_plan& plan,

@@ -35,12 +35,18 @@ evidence_key evidence_key_from_json(const json& entry);
 json to_json(const std::vector<evidence_key>& keys);
 std::vector<evidence_key> evidence_keys_from_json(const json& list);
 
-// Writes every non-input buffer of `outputs` under `dir`/folder_name(key).
+// Writes every non-input buffer of `outputs` under `dir`/folder_name(key), then marks the key
+// complete (evidence_complete), so that the parent may read it while the writer goes on.
 void write_evidence(const std::filesystem::path& dir, const evidence_key& key, const kernel::kernel_plan& plan,
                     const buffer_contents& outputs);
 // The same from the buffers themselves: each output downloaded straight into its file.
 void write_evidence(const std::filesystem::path& dir, const evidence_key& key, const kernel::kernel_plan& plan,
                     const device_buffers& buffers);
+
+// Whether the key's outputs under `dir` were all written and closed, by the mark its writer
+// leaves last. Only a writer the parent trusts (the reference's process) is taken at its mark:
+// the kernel's outputs are read once its process has ended.
+bool evidence_complete(const std::filesystem::path& dir, const evidence_key& key);
 
 // One key's outputs as the parent reads them: the files mapped, not copied (they can be
 // hundreds of MiB per key, and every key is read once).

@@ -37,14 +37,15 @@ void copy_inputs(const kernel::kernel_plan& plan, const device_buffers& from, de
 }
 
 outputs_verdict compare_outputs(const kernel::kernel_plan& plan, const buffer_views& kernel_outputs,
-                                const buffer_views& expected, const validate::tolerance_overrides& tolerances) {
+                                const buffer_views& expected, const validate::tolerance_overrides& tolerances,
+                                unsigned threads) {
   outputs_verdict verdict;
   for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
     const auto& b = plan.buffers[i];
     if (b.role == buffer_role::in) continue;
     const validate::tolerance tol = validate::resolve_tolerance(b.param.element, tolerances);
     const auto comparison = validate::compare_output(b.param.name, b.param.element, kernel_outputs.at(i), expected.at(i),
-                                                     poison_for(b.param.element).element_bits, tol);
+                                                     poison_for(b.param.element).element_bits, tol, threads);
     if (!comparison.passed && !verdict.failure) {
       verdict.failure = comparison.verdict();
       verdict.failing_output = b.param.name;

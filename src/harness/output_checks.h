@@ -30,9 +30,11 @@ struct outputs_verdict {
   std::string failing_output;          // its name
 };
 
-// Every non-input buffer of `kernel_outputs` against `expected` (entries of inputs ignored).
+// Every non-input buffer of `kernel_outputs` against `expected` (entries of inputs ignored), on
+// up to `threads` threads (0: every hardware thread).
 outputs_verdict compare_outputs(const kernel::kernel_plan& plan, const buffer_views& kernel_outputs,
-                                const buffer_views& expected, const validate::tolerance_overrides& tolerances);
+                                const buffer_views& expected, const validate::tolerance_overrides& tolerances,
+                                unsigned threads = 0);
 
 // The bytes of every `in` and `inout` buffer (output entries left empty).
 buffer_contents download_inputs(const kernel::kernel_plan& plan, const device_buffers& buffers);

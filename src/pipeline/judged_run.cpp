@@ -10,6 +10,7 @@
 #include "harness/job_problem.h"
 #include "harness/result_fields.h"
 #include "pipeline/bench_preparation.h"
+#include "pipeline/early_comparisons.h"
 #include "pipeline/output_verdict.h"
 #include "pipeline/reference_files.h"
 
@@ -111,6 +112,9 @@ json run_judged(measuring_worker& worker, const harness::bench_job& job, const e
   const std::string kernel_status = result.value("status", "");
   const bool compare = kernel_status == "ok" || (kernel_status == "failed" && !keys.empty());
   bool compared = false;
+  // The verdict's comparisons, begun as the reference's process marks each key's outputs.
+  std::optional<early_comparisons> early;
+  compared_keys compared_early;
   // Nothing of the kernel is left running now: a file it changed stays changed until loaded.
   const std::optional<std::string> tampered = held ? held->changed() : std::nullopt;
   if (tampered) {
@@ -131,9 +135,11 @@ json run_judged(measuring_worker& worker, const harness::bench_job& job, const e
       reference_job.evidence_dir = folders.reference.string();
       // Made afresh now that nothing of the kernel runs: a file or link it planted there (to be
       // written through by the reference, or linked to its own) is gone.
+      early.reset();  // a second run's outputs are its own
       std::error_code ec;
       fs::remove_all(folders.reference, ec);
       fs::create_directories(folders.reference);
+      early.emplace(plan, keys, folders, tolerances);
       reference_job.validation_only = !timed;
       say(timed ? "the reference's measuring process: its outputs, then its timing"
                 : wants_timing ? "the reference's measuring process: its outputs (its timing is cached)"
@@ -173,10 +179,12 @@ json run_judged(measuring_worker& worker, const harness::bench_job& job, const e
         result["reference_timing_cache"] = keep_timing(*timing_cache, lookup, cached, reference);
       }
       compared = true;
+      compared_early = early->take(tolerances);
     }
   }
+  early.reset();
   if (compared) say(fmt::format("the verdict: {} set(s) of outputs compared", keys.size()));
-  judge_outputs(result, plan, keys, compared ? &folders : nullptr, tolerances);
+  judge_outputs(result, plan, keys, compared ? &folders : nullptr, tolerances, &compared_early);
   if (reference_failed) {
     // Nothing could be compared: whether the kernel is right is not known.
     result["correctness"]["checked"] = true;

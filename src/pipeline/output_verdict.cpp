@@ -50,7 +50,8 @@ std::string failure_reason(const kernel::kernel_plan& plan, const evidence_key& 
 }  // namespace
 
 void judge_outputs(json& result, const kernel::kernel_plan& plan, const std::vector<evidence_key>& keys,
-                   const evidence_folders* folders, const validate::tolerance_overrides& tolerances) {
+                   const evidence_folders* folders, const validate::tolerance_overrides& tolerances,
+                   const std::vector<std::optional<harness::outputs_verdict>>* compared_already) {
   json correctness = json{{"checked", folders != nullptr}, {"passed", nullptr}};
   json seeds = json::array();
   // A kernel that failed in its own process failed after every kept key (a key is kept once
@@ -58,7 +59,8 @@ void judge_outputs(json& result, const kernel::kernel_plan& plan, const std::vec
   const bool ok_so_far = result.value("status", "") == "ok";
   bool outputs_passed = true;
   std::size_t compared = 0;
-  for (const evidence_key& key : keys) {
+  for (std::size_t index = 0; index < keys.size(); ++index) {
+    const evidence_key& key = keys[index];
     if (folders == nullptr) {
       if (key.what == evidence_key::kind::seed) {
         // Run and checked for guards and inputs, but not compared: there is nothing to compare with.
@@ -66,23 +68,28 @@ void judge_outputs(json& result, const kernel::kernel_plan& plan, const std::vec
       }
       continue;
     }
-    harness::mapped_evidence kernel_side;
-    try {
-      kernel_side = harness::read_evidence(folders->kernel, key, plan, "the kernel's measuring process");
-    } catch (const error& e) {
-      // What the kernel's process left is missing, cut short or a link: its code had the folder
-      // to write in, so this is the code under test's doing, and the run's verdict.
-      if (outputs_passed) {
-        outputs_passed = false;
-        result["status"] = "failed";
-        result["reason"] = "evidence tampering: " + e.headline();
-        result.erase("detail");
+    harness::outputs_verdict verdict;
+    if (compared_already != nullptr && index < compared_already->size() && (*compared_already)[index]) {
+      verdict = *(*compared_already)[index];
+    } else {
+      harness::mapped_evidence kernel_side;
+      try {
+        kernel_side = harness::read_evidence(folders->kernel, key, plan, "the kernel's measuring process");
+      } catch (const error& e) {
+        // What the kernel's process left is missing, cut short or a link: its code had the folder
+        // to write in, so this is the code under test's doing, and the run's verdict.
+        if (outputs_passed) {
+          outputs_passed = false;
+          result["status"] = "failed";
+          result["reason"] = "evidence tampering: " + e.headline();
+          result.erase("detail");
+        }
+        break;
       }
-      break;
+      const harness::mapped_evidence reference_side =
+          harness::read_evidence(folders->reference, key, plan, "the reference's measuring process");
+      verdict = harness::compare_outputs(plan, kernel_side.buffers, reference_side.buffers, tolerances);
     }
-    const harness::mapped_evidence reference_side =
-        harness::read_evidence(folders->reference, key, plan, "the reference's measuring process");
-    const auto verdict = harness::compare_outputs(plan, kernel_side.buffers, reference_side.buffers, tolerances);
     ++compared;
     if (key.what == evidence_key::kind::seed) {
       seeds.push_back(json{{"seed", key.value}, {"when", key.when}, {"passed", !verdict.failure}, {"outputs", verdict.outputs}});

@@ -5,10 +5,12 @@
 // the other's outputs, and neither decides.
 
 #include <filesystem>
+#include <optional>
 #include <vector>
 
 #include "core/json_io.h"
 #include "harness/evidence_files.h"
+#include "harness/output_checks.h"
 #include "kernel/buffer_plan.h"
 #include "validate/tolerance.h"
 
@@ -24,9 +26,11 @@ struct evidence_folders {
 // the key ("validation failed (seed 1): wrong values: ...", "timed call 57 (checked at
 // random): no write: ..."), also when the kernel had failed in its own process (after every
 // key it kept: a failing output came first). `folders` null: there is no reference, nothing
-// is compared.
+// is compared. `compared_already` (may be null; by key index): keys compared while the
+// reference's process ran (early_comparisons.h), with these tolerances; the rest are compared here.
 // Throws kopt::error when a side left a file missing or of the wrong size.
 void judge_outputs(json& result, const kernel::kernel_plan& plan, const std::vector<harness::evidence_key>& keys,
-                   const evidence_folders* folders, const validate::tolerance_overrides& tolerances);
+                   const evidence_folders* folders, const validate::tolerance_overrides& tolerances,
+                   const std::vector<std::optional<harness::outputs_verdict>>* compared_already = nullptr);
 
 }  // namespace kopt::pipeline

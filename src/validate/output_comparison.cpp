@@ -132,11 +132,11 @@ std::optional<piece_result> compare_clean_piece(const std::byte* kernel_output, 
   return p;
 }
 
-// The pieces of [0, elements), compared on up to the machine's hardware threads.
+// The pieces of [0, elements), compared on up to `threads` threads.
 template <typename Access>
 std::vector<piece_result> compare_pieces(std::span<const std::byte> kernel_output,
                                          std::span<const std::byte> reference_output, std::uint64_t poison_bits,
-                                         const tolerance& tol, std::size_t elements) {
+                                         const tolerance& tol, std::size_t elements, unsigned threads) {
   const std::size_t pieces = (elements + piece_elements - 1) / piece_elements;
   std::vector<piece_result> results(pieces);
   std::atomic<std::size_t> next{0};
@@ -150,9 +150,9 @@ std::vector<piece_result> compare_pieces(std::span<const std::byte> kernel_outpu
                                                           tol, begin, end);
     }
   };
-  const std::size_t threads = std::min<std::size_t>(pieces, std::max(1u, std::thread::hardware_concurrency()));
+  const std::size_t used = std::min<std::size_t>(pieces, std::max(1u, threads));
   std::vector<std::thread> helpers;
-  for (std::size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
+  for (std::size_t t = 1; t < used; ++t) helpers.emplace_back(work);
   work();
   for (auto& h : helpers) h.join();
   return results;
@@ -163,7 +163,7 @@ std::vector<piece_result> compare_pieces(std::span<const std::byte> kernel_outpu
 output_comparison compare_output(const std::string& name, const kernel::element_type& type,
                                  std::span<const std::byte> kernel_output,
                                  std::span<const std::byte> reference_output, std::uint64_t poison_bits,
-                                 const tolerance& tol) {
+                                 const tolerance& tol, unsigned threads) {
   output_comparison c;
   c.name = name;
   c.used = tol;
@@ -172,7 +172,8 @@ output_comparison compare_output(const std::string& name, const kernel::element_
   std::size_t error_count = 0;
   double kernel_min = INFINITY, kernel_max = -INFINITY, reference_min = INFINITY, reference_max = -INFINITY;
   const std::vector<piece_result> pieces = visit_element_access(type, [&](auto access) {
-    return compare_pieces<decltype(access)>(kernel_output, reference_output, poison_bits, tol, c.elements);
+    return compare_pieces<decltype(access)>(kernel_output, reference_output, poison_bits, tol, c.elements,
+                                            threads == 0 ? std::thread::hardware_concurrency() : threads);
   });
   for (const piece_result& p : pieces) {
     c.compared += p.compared;

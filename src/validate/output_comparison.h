@@ -53,11 +53,13 @@ struct output_comparison {
 };
 
 // `poison_bits` is the pattern every element held before the run (per element, as
-// element_bits returns it). Both spans hold `elements` elements of `type`.
+// element_bits returns it). Both spans hold `elements` elements of `type`. The comparison
+// runs on up to `threads` threads (0: the machine's hardware threads); the result is the same
+// whatever the count.
 output_comparison compare_output(const std::string& name, const kernel::element_type& type,
                                  std::span<const std::byte> kernel_output,
                                  std::span<const std::byte> reference_output, std::uint64_t poison_bits,
-                                 const tolerance& tol);
+                                 const tolerance& tol, unsigned threads = 0);
 
 json to_json(const output_comparison& c);
 

@@ -1,0 +1,56 @@
+#pragma once
+// The verdict's comparisons begun while the reference's process still runs. The kernel's
+// outputs are final (its process has ended); the reference's process marks each key's outputs
+// complete as it goes (harness::evidence_complete). Each key whose mark is there is compared
+// as it comes, in the keys' order, on half the hardware threads: the reference's process keeps
+// the rest for its own outputs and its timing. judge_outputs takes what was compared and
+// compares the rest once the reference's process has ended.
+//
+// Nothing is decided here. A key that cannot be read is left for judge_outputs, which reads it
+// again and says why; and what was compared is only used where the tolerance it was compared
+// with is the one the verdict uses (a Python reference's module may name its own, which is
+// known only when its process ends).
+
+#include <atomic>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "harness/output_checks.h"
+#include "pipeline/output_verdict.h"
+
+namespace kopt::pipeline {
+
+// By key index; nothing where the key was not compared.
+using compared_keys = std::vector<std::optional<harness::outputs_verdict>>;
+
+class early_comparisons {
+ public:
+  // Starts comparing. `plan`, `keys` and `folders` must outlive this object.
+  early_comparisons(const kernel::kernel_plan& plan, const std::vector<harness::evidence_key>& keys,
+                    const evidence_folders& folders, const validate::tolerance_overrides& tolerances);
+  ~early_comparisons();
+  early_comparisons(const early_comparisons&) = delete;
+  early_comparisons& operator=(const early_comparisons&) = delete;
+
+  // Stops (after the key under way) and hands over what was compared, for the verdict with
+  // `final_tolerances`: nothing at all when they resolve differently from the ones compared with.
+  compared_keys take(const validate::tolerance_overrides& final_tolerances);
+
+  // How many keys were compared so far.
+  std::size_t compared() const { return m_compared_count; }
+
+ private:
+  void compare_as_marked();
+
+  const kernel::kernel_plan& m_plan;
+  const std::vector<harness::evidence_key>& m_keys;
+  const evidence_folders& m_folders;
+  const validate::tolerance_overrides m_tolerances;
+  compared_keys m_compared;
+  std::atomic<std::size_t> m_compared_count{0};
+  std::atomic<bool> m_stop{false};
+  std::thread m_thread;
+};
+
+}  // namespace kopt::pipeline

@@ -1,0 +1,140 @@
+// The verdict's comparisons begun while the reference's process runs: a key is compared once
+// the reference marked its outputs complete, and the verdict from them is the verdict judge_outputs
+// gives alone; a key left unmarked (a writer that does not mark) or a kernel's key that cannot
+// be read is left for judge_outputs; and what was compared is dropped when the reference's
+// module names other tolerances at the end.
+#include "pipeline/early_comparisons.h"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "support/kopt_process.h"
+
+namespace kopt::pipeline {
+namespace {
+namespace fs = std::filesystem;
+using harness::evidence_key;
+
+kernel::kernel_plan axpy_plan() {
+  const std::string source = "extern \"C\" void solve(const float* x, float* y, int N) {}\n";
+  return kernel::plan_kernel("axpy.cu", source, std::nullopt, {{"N", "4096"}}, std::nullopt, {});
+}
+
+harness::buffer_contents filled(const kernel::kernel_plan& plan, std::byte fill) {
+  harness::buffer_contents outputs(plan.buffers.size());
+  for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
+    if (plan.buffers[i].role != kernel::buffer_role::in) outputs[i].assign(static_cast<std::size_t>(plan.buffers[i].bytes), fill);
+  }
+  return outputs;
+}
+
+// Waits up to 10 s for `early` to have compared `count` keys.
+bool compares(const early_comparisons& early, std::size_t count) {
+  for (int i = 0; i < 1000 && early.compared() < count; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  return early.compared() == count;
+}
+
+class EarlyComparisons : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (const evidence_key& key : m_keys) harness::write_evidence(m_folders.kernel, key, m_plan, filled(m_plan, std::byte{0x3f}));
+    fs::create_directories(m_folders.reference);
+  }
+
+  json verdict(const compared_keys* early) const {
+    json result{{"status", "ok"}};
+    judge_outputs(result, m_plan, m_keys, &m_folders, m_tolerances, early);
+    return result;
+  }
+
+  testing::scratch_dir m_dir;
+  const kernel::kernel_plan m_plan = axpy_plan();
+  const std::vector<evidence_key> m_keys{{evidence_key::kind::seed, 1, "before timing"},
+                                         {evidence_key::kind::call, 5, "timed"},
+                                         {evidence_key::kind::call, 9, "timed"}};
+  const evidence_folders m_folders{m_dir.path() / "kernel", m_dir.path() / "reference"};
+  const validate::tolerance_overrides m_tolerances{};
+};
+
+TEST_F(EarlyComparisons, KeysAreComparedAsTheReferenceMarksThemAndTheVerdictIsTheSame) {
+  early_comparisons early(m_plan, m_keys, m_folders, m_tolerances);
+  harness::write_evidence(m_folders.reference, m_keys[0], m_plan, filled(m_plan, std::byte{0x3f}));
+  EXPECT_TRUE(compares(early, 1)) << "the first key, marked, while the others are not written yet";
+  harness::write_evidence(m_folders.reference, m_keys[1], m_plan, filled(m_plan, std::byte{0x3f}));
+  harness::write_evidence(m_folders.reference, m_keys[2], m_plan, filled(m_plan, std::byte{0x40}));  // differs
+  ASSERT_TRUE(compares(early, 3));
+  const compared_keys compared = early.take(m_tolerances);
+  ASSERT_EQ(compared.size(), 3u);
+  for (const auto& c : compared) EXPECT_TRUE(c.has_value());
+  const json with_early = verdict(&compared);
+  EXPECT_EQ(with_early, verdict(nullptr));
+  EXPECT_EQ(with_early["status"], "failed");
+  EXPECT_EQ(with_early["reason"].get<std::string>().rfind("timed call 9 (checked at random): wrong values", 0), 0u)
+      << with_early["reason"];
+}
+
+TEST_F(EarlyComparisons, AnUnmarkedKeyAndTheKeysAfterItAreLeftForTheVerdict) {
+  early_comparisons early(m_plan, m_keys, m_folders, m_tolerances);
+  harness::write_evidence(m_folders.reference, m_keys[0], m_plan, filled(m_plan, std::byte{0x3f}));
+  // The second key's output as a writer that leaves no mark writes it (the Python runner's files).
+  fs::create_directories(m_folders.reference / "call_5");
+  {
+    std::ofstream out(m_folders.reference / "call_5" / "y.out.bin", std::ios::binary);
+    const std::vector<char> bytes(4096 * 4, 0x3f);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  }
+  harness::write_evidence(m_folders.reference, m_keys[2], m_plan, filled(m_plan, std::byte{0x3f}));
+  ASSERT_TRUE(compares(early, 1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(early.compared(), 1u) << "in order: the unmarked key holds the ones after it back";
+  const compared_keys compared = early.take(m_tolerances);
+  EXPECT_TRUE(compared[0].has_value());
+  EXPECT_FALSE(compared[1].has_value());
+  EXPECT_FALSE(compared[2].has_value());
+  const json result = verdict(&compared);
+  EXPECT_EQ(result, verdict(nullptr));
+  EXPECT_EQ(result["status"], "ok");
+  EXPECT_TRUE(result["correctness"]["passed"].get<bool>());
+}
+
+TEST_F(EarlyComparisons, AKernelsKeyThatCannotBeReadIsTheVerdictsToName) {
+  fs::remove(m_folders.kernel / "call_5" / "y.out.bin");
+  early_comparisons early(m_plan, m_keys, m_folders, m_tolerances);
+  for (const evidence_key& key : m_keys) harness::write_evidence(m_folders.reference, key, m_plan, filled(m_plan, std::byte{0x3f}));
+  ASSERT_TRUE(compares(early, 1));
+  const compared_keys compared = early.take(m_tolerances);
+  EXPECT_FALSE(compared[1].has_value());
+  const json result = verdict(&compared);
+  EXPECT_EQ(result["status"], "failed");
+  EXPECT_EQ(result["reason"].get<std::string>().rfind("evidence tampering: the kernel's measuring process left no copy of y", 0), 0u)
+      << result["reason"];
+}
+
+TEST_F(EarlyComparisons, OtherTolerancesNamedAtTheEndDropWhatWasCompared) {
+  early_comparisons early(m_plan, m_keys, m_folders, m_tolerances);
+  for (const evidence_key& key : m_keys) harness::write_evidence(m_folders.reference, key, m_plan, filled(m_plan, std::byte{0x3f}));
+  ASSERT_TRUE(compares(early, 3));
+  validate::tolerance_overrides module_named = m_tolerances;
+  module_named.reference_atol = 0.5;
+  for (const auto& c : early.take(module_named)) EXPECT_FALSE(c.has_value());
+}
+
+TEST_F(EarlyComparisons, TheSameTolerancesFromTheModuleKeepWhatWasCompared) {
+  // --atol given: the module's own atol changes nothing, so the comparisons stand.
+  validate::tolerance_overrides flags = m_tolerances;
+  flags.flag_atol = 1e-3;
+  flags.flag_rtol = 1e-3;
+  early_comparisons early(m_plan, m_keys, m_folders, flags);
+  for (const evidence_key& key : m_keys) harness::write_evidence(m_folders.reference, key, m_plan, filled(m_plan, std::byte{0x3f}));
+  ASSERT_TRUE(compares(early, 3));
+  validate::tolerance_overrides module_named = flags;
+  module_named.reference_atol = 0.5;
+  for (const auto& c : early.take(module_named)) EXPECT_TRUE(c.has_value());
+}
+
+}  // namespace
+}  // namespace kopt::pipeline
