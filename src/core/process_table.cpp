@@ -45,8 +45,8 @@ bool process_has_ended(const std::string& pid) {
   // descriptors they share stay open): the process has ended when it is alone in its task list.
   std::error_code ec;
   int threads = 0;
-  for (auto it = fs::directory_iterator(fs::path("/proc") / pid / "task", ec); !ec && it != fs::directory_iterator();
-       it.increment(ec)) {
+  for (auto it = fs::directory_iterator(fs::path("/proc") / pid / "task", ec);
+       !ec && it != fs::directory_iterator(); it.increment(ec)) {
     ++threads;
   }
   return threads <= 1;

@@ -11,7 +11,9 @@ namespace {
 // megabytes), so the comparisons follow the reference's process closely.
 constexpr std::chrono::microseconds mark_poll{500};
 
-unsigned half_the_hardware_threads() { return std::max(1u, std::thread::hardware_concurrency() / 2); }
+unsigned half_the_hardware_threads() {
+  return std::max(1u, std::thread::hardware_concurrency() / 2);
+}
 
 bool same_tolerances(const kernel::kernel_plan& plan, const validate::tolerance_overrides& a,
                      const validate::tolerance_overrides& b) {
@@ -30,8 +32,10 @@ bool same_tolerances(const kernel::kernel_plan& plan, const validate::tolerance_
 
 }  // namespace
 
-early_comparisons::early_comparisons(const kernel::kernel_plan& plan, const std::vector<harness::evidence_key>& keys,
-                                     const evidence_folders& folders, const validate::tolerance_overrides& tolerances)
+early_comparisons::early_comparisons(const kernel::kernel_plan& plan,
+                                     const std::vector<harness::evidence_key>& keys,
+                                     const evidence_folders& folders,
+                                     const validate::tolerance_overrides& tolerances)
     : m_plan(plan), m_keys(keys), m_folders(folders), m_tolerances(tolerances), m_compared(keys.size()) {
   m_thread = std::thread([this] { compare_as_marked(); });
 }
@@ -54,8 +58,8 @@ void early_comparisons::compare_as_marked() {
           harness::read_evidence(m_folders.kernel, key, m_plan, "the kernel's measuring process");
       const harness::mapped_evidence reference_side =
           harness::read_evidence(m_folders.reference, key, m_plan, "the reference's measuring process");
-      m_compared[i] = harness::compare_outputs(m_plan, kernel_side.buffers, reference_side.buffers, m_tolerances,
-                                               half_the_hardware_threads());
+      m_compared[i] = harness::compare_outputs(m_plan, kernel_side.buffers, reference_side.buffers,
+                                               m_tolerances, half_the_hardware_threads());
       ++m_compared_count;
     } catch (const error&) {
       return;  // judge_outputs reads it again, and says why

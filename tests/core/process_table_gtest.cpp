@@ -66,7 +66,8 @@ TEST(ProcessTable, AFirstThreadThatEndedWhileAnotherRunsHasNotEnded) {
   }
   ::close(go[0]);
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  EXPECT_FALSE(process_has_ended(std::to_string(child))) << process_file_text(std::to_string(child), "status");
+  EXPECT_FALSE(process_has_ended(std::to_string(child)))
+      << process_file_text(std::to_string(child), "status");
   ::close(go[1]);
   EXPECT_TRUE(reads_as(child, true));
   ::waitpid(child, nullptr, 0);

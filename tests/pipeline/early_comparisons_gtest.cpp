@@ -27,22 +27,31 @@ kernel::kernel_plan axpy_plan() {
 harness::buffer_contents filled(const kernel::kernel_plan& plan, std::byte fill) {
   harness::buffer_contents outputs(plan.buffers.size());
   for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
-    if (plan.buffers[i].role != kernel::buffer_role::in) outputs[i].assign(static_cast<std::size_t>(plan.buffers[i].bytes), fill);
+    if (plan.buffers[i].role != kernel::buffer_role::in)
+      outputs[i].assign(static_cast<std::size_t>(plan.buffers[i].bytes), fill);
   }
   return outputs;
 }
 
 // Waits up to 10 s for `early` to have compared `count` keys.
 bool compares(const early_comparisons& early, std::size_t count) {
-  for (int i = 0; i < 1000 && early.compared() < count; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  for (int i = 0; i < 1000 && early.compared() < count; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   return early.compared() == count;
 }
 
 class EarlyComparisons : public ::testing::Test {
  protected:
   void SetUp() override {
-    for (const evidence_key& key : m_keys) harness::write_evidence(m_folders.kernel, key, m_plan, filled(m_plan, std::byte{0x3f}));
+    for (const evidence_key& key : m_keys)
+      harness::write_evidence(m_folders.kernel, key, m_plan, filled(m_plan, std::byte{0x3f}));
     fs::create_directories(m_folders.reference);
+  }
+
+  // The reference's process writing (and marking) every key alike.
+  void reference_writes_every_key() const {
+    for (const evidence_key& key : m_keys)
+      harness::write_evidence(m_folders.reference, key, m_plan, filled(m_plan, std::byte{0x3f}));
   }
 
   json verdict(const compared_keys* early) const {
@@ -65,7 +74,8 @@ TEST_F(EarlyComparisons, KeysAreComparedAsTheReferenceMarksThemAndTheVerdictIsTh
   harness::write_evidence(m_folders.reference, m_keys[0], m_plan, filled(m_plan, std::byte{0x3f}));
   EXPECT_TRUE(compares(early, 1)) << "the first key, marked, while the others are not written yet";
   harness::write_evidence(m_folders.reference, m_keys[1], m_plan, filled(m_plan, std::byte{0x3f}));
-  harness::write_evidence(m_folders.reference, m_keys[2], m_plan, filled(m_plan, std::byte{0x40}));  // differs
+  harness::write_evidence(m_folders.reference, m_keys[2], m_plan,
+                          filled(m_plan, std::byte{0x40}));  // differs
   ASSERT_TRUE(compares(early, 3));
   const compared_keys compared = early.take(m_tolerances);
   ASSERT_EQ(compared.size(), 3u);
@@ -73,7 +83,8 @@ TEST_F(EarlyComparisons, KeysAreComparedAsTheReferenceMarksThemAndTheVerdictIsTh
   const json with_early = verdict(&compared);
   EXPECT_EQ(with_early, verdict(nullptr));
   EXPECT_EQ(with_early["status"], "failed");
-  EXPECT_EQ(with_early["reason"].get<std::string>().rfind("timed call 9 (checked at random): wrong values", 0), 0u)
+  EXPECT_EQ(
+      with_early["reason"].get<std::string>().rfind("timed call 9 (checked at random): wrong values", 0), 0u)
       << with_early["reason"];
 }
 
@@ -104,19 +115,21 @@ TEST_F(EarlyComparisons, AnUnmarkedKeyAndTheKeysAfterItAreLeftForTheVerdict) {
 TEST_F(EarlyComparisons, AKernelsKeyThatCannotBeReadIsTheVerdictsToName) {
   fs::remove(m_folders.kernel / "call_5" / "y.out.bin");
   early_comparisons early(m_plan, m_keys, m_folders, m_tolerances);
-  for (const evidence_key& key : m_keys) harness::write_evidence(m_folders.reference, key, m_plan, filled(m_plan, std::byte{0x3f}));
+  reference_writes_every_key();
   ASSERT_TRUE(compares(early, 1));
   const compared_keys compared = early.take(m_tolerances);
   EXPECT_FALSE(compared[1].has_value());
   const json result = verdict(&compared);
   EXPECT_EQ(result["status"], "failed");
-  EXPECT_EQ(result["reason"].get<std::string>().rfind("evidence tampering: the kernel's measuring process left no copy of y", 0), 0u)
+  EXPECT_EQ(result["reason"].get<std::string>().rfind(
+                "evidence tampering: the kernel's measuring process left no copy of y", 0),
+            0u)
       << result["reason"];
 }
 
 TEST_F(EarlyComparisons, OtherTolerancesNamedAtTheEndDropWhatWasCompared) {
   early_comparisons early(m_plan, m_keys, m_folders, m_tolerances);
-  for (const evidence_key& key : m_keys) harness::write_evidence(m_folders.reference, key, m_plan, filled(m_plan, std::byte{0x3f}));
+  reference_writes_every_key();
   ASSERT_TRUE(compares(early, 3));
   validate::tolerance_overrides module_named = m_tolerances;
   module_named.reference_atol = 0.5;
@@ -129,7 +142,7 @@ TEST_F(EarlyComparisons, TheSameTolerancesFromTheModuleKeepWhatWasCompared) {
   flags.flag_atol = 1e-3;
   flags.flag_rtol = 1e-3;
   early_comparisons early(m_plan, m_keys, m_folders, flags);
-  for (const evidence_key& key : m_keys) harness::write_evidence(m_folders.reference, key, m_plan, filled(m_plan, std::byte{0x3f}));
+  reference_writes_every_key();
   ASSERT_TRUE(compares(early, 3));
   validate::tolerance_overrides module_named = flags;
   module_named.reference_atol = 0.5;
