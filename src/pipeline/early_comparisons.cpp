@@ -9,7 +9,7 @@ namespace {
 
 // How often a key's mark is looked for: far below a key's comparison (milliseconds for
 // megabytes), so the comparisons follow the reference's process closely.
-constexpr std::chrono::microseconds mark_poll{500};
+constexpr std::chrono::milliseconds mark_poll{1};
 
 unsigned half_the_hardware_threads() {
   return std::max(1u, std::thread::hardware_concurrency() / 2);
