@@ -17,7 +17,8 @@ fs::path output_file(const fs::path& dir, const evidence_key& key, const kernel:
   return dir / folder_name(key) / (b.param.name + ".out.bin");
 }
 
-// No output's file can have this name: theirs end in ".out.bin".
+// No output's file can have this name: theirs end in ".out.bin". kopt's Python runner leaves the
+// same mark (python/kopt_runtime/reference_job.py).
 fs::path complete_mark(const fs::path& dir, const evidence_key& key) { return dir / folder_name(key) / "complete"; }
 
 // Calls `write(i, path)` for every non-input buffer with the path of its file for `key`, the

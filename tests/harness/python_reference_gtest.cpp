@@ -15,6 +15,7 @@
 #include "core/mapped_file.h"
 #include "core/python.h"
 #include "harness/bench_job.h"
+#include "harness/evidence_files.h"
 #include "harness/poison.h"
 #include "harness/prestarted_runner.h"
 #include "support/kopt_process.h"
@@ -147,8 +148,9 @@ TEST(PythonReference, ElementsTheReferenceLeavesKeepTheirPoison) {
 }
 
 // As a bench runs it: each key's outputs left in that key's evidence folder under the name the
-// verdict reads, poison where the reference wrote nothing; no output crosses as a file the
-// other way (the runner makes the poison), and nothing comes back through the result.
+// verdict reads, poison where the reference wrote nothing, and the key marked complete; no
+// output crosses as a file the other way (the runner makes the poison), and nothing comes back
+// through the result.
 TEST(PythonReference, OutputsLeftInTheFoldersTheCallerNames) {
   fixture f("def reference(*, A, B, C, N, **_):\n    C[:2].copy_(A[:2] + B[:2])\n");
   const std::map<std::uint64_t, std::filesystem::path> folders{{0, f.dir.path() / "evidence" / "seed_0"},
@@ -164,6 +166,10 @@ TEST(PythonReference, OutputsLeftInTheFoldersTheCallerNames) {
   EXPECT_EQ(std::memcmp(c0.bytes().data() + 8, expected_poison.data(), 8), 0);
   const mapped_file c7(folders.at(7) / "C.out.bin");
   EXPECT_EQ(as_floats(std::vector<std::byte>(c7.bytes().begin(), c7.bytes().begin() + 8)), (std::vector<float>{0, -1}));
+  // Each key marked complete once its outputs were written, as kopt's harness marks its own.
+  for (const auto& [seed, folder] : folders) {
+    EXPECT_TRUE(evidence_complete(folder.parent_path(), evidence_key{evidence_key::kind::seed, seed, ""})) << folder;
+  }
 }
 
 TEST(PythonReference, RaisingReferenceGivesItsTraceback) {

@@ -91,7 +91,7 @@ TEST_F(EarlyComparisons, KeysAreComparedAsTheReferenceMarksThemAndTheVerdictIsTh
 TEST_F(EarlyComparisons, AnUnmarkedKeyAndTheKeysAfterItAreLeftForTheVerdict) {
   early_comparisons early(m_plan, m_keys, m_folders, m_tolerances);
   harness::write_evidence(m_folders.reference, m_keys[0], m_plan, filled(m_plan, std::byte{0x3f}));
-  // The second key's output as a writer that leaves no mark writes it (the Python runner's files).
+  // The second key's output as a writer that leaves no mark would write it: not yet complete.
   fs::create_directories(m_folders.reference / "call_5");
   {
     std::ofstream out(m_folders.reference / "call_5" / "y.out.bin", std::ios::binary);
