@@ -35,7 +35,7 @@ std::string command_line(const std::string& pid) {
   for (int attempt = 0; attempt < 50; ++attempt) {
     text = process_file_text(pid, "cmdline");
     if (!text.empty()) break;
-    if (process_has_ended(pid)) break;
+    if (first_thread_ended(read_process_ids(pid).state)) break;  // no command line to come
     ::usleep(1000);
   }
   for (char& c : text) {

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <filesystem>
 
 namespace kopt {
 namespace fs = std::filesystem;
@@ -37,12 +38,15 @@ process_ids read_process_ids(const std::string& pid) {
   return {parent, group, state};
 }
 
+bool first_thread_ended(char state) {
+  return state == 0 || state == 'Z' || state == 'X';
+}
+
 bool process_has_ended(const std::string& pid) {
-  const char state = read_process_ids(pid).state;
-  if (state == 0) return true;
-  if (state != 'Z' && state != 'X') return false;
+  if (!first_thread_ended(read_process_ids(pid).state)) return false;
   // A first thread that ended shows as a zombie while its other threads still end (and the
-  // descriptors they share stay open): the process has ended when it is alone in its task list.
+  // descriptors they share stay open): the process has ended when it is alone in its task list
+  // (or gone, with no list at all).
   std::error_code ec;
   int threads = 0;
   for (auto it = fs::directory_iterator(fs::path("/proc") / pid / "task", ec);

@@ -5,7 +5,6 @@
 
 #include <sys/types.h>
 
-#include <filesystem>
 #include <string>
 
 namespace kopt {
@@ -22,6 +21,10 @@ struct process_ids {
 // From /proc/PID/stat ("pid (comm) state ppid pgrp ..."; the command name may hold spaces and
 // parentheses, so the fields are read after its last ')').
 process_ids read_process_ids(const std::string& pid);
+
+// Whether a process in `state` has left exec() and everything else behind: gone (0), a zombie
+// or dead. Its first thread, that is: the others may still run (process_has_ended).
+bool first_thread_ended(char state);
 
 // Whether process `pid` has ended: gone, or a zombie nobody reaped yet with no thread left
 // running (so its descriptors, a listening socket among them, are closed).

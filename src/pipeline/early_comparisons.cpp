@@ -41,6 +41,10 @@ early_comparisons::early_comparisons(const kernel::kernel_plan& plan,
 }
 
 early_comparisons::~early_comparisons() {
+  stop();
+}
+
+void early_comparisons::stop() {
   m_stop = true;
   if (m_thread.joinable()) m_thread.join();
 }
@@ -68,8 +72,7 @@ void early_comparisons::compare_as_marked() {
 }
 
 compared_keys early_comparisons::take(const validate::tolerance_overrides& final_tolerances) {
-  m_stop = true;
-  if (m_thread.joinable()) m_thread.join();
+  stop();
   if (!same_tolerances(m_plan, m_tolerances, final_tolerances)) return compared_keys(m_keys.size());
   return std::move(m_compared);
 }

@@ -42,6 +42,8 @@ class early_comparisons {
 
  private:
   void compare_as_marked();
+  // After the key under way, if any.
+  void stop();
 
   const kernel::kernel_plan& m_plan;
   const std::vector<harness::evidence_key>& m_keys;

@@ -54,6 +54,17 @@ class EarlyComparisons : public ::testing::Test {
       harness::write_evidence(m_folders.reference, key, m_plan, filled(m_plan, std::byte{0x3f}));
   }
 
+  // Every key compared with `tolerances`, then handed over for the verdict with the module's
+  // atol added to them at the end.
+  compared_keys compared_then_named_by_the_module(const validate::tolerance_overrides& tolerances) const {
+    early_comparisons early(m_plan, m_keys, m_folders, tolerances);
+    reference_writes_every_key();
+    EXPECT_TRUE(compares(early, 3));
+    validate::tolerance_overrides module_named = tolerances;
+    module_named.reference_atol = 0.5;
+    return early.take(module_named);
+  }
+
   json verdict(const compared_keys* early) const {
     json result{{"status", "ok"}};
     judge_outputs(result, m_plan, m_keys, &m_folders, m_tolerances, early);
@@ -128,12 +139,7 @@ TEST_F(EarlyComparisons, AKernelsKeyThatCannotBeReadIsTheVerdictsToName) {
 }
 
 TEST_F(EarlyComparisons, OtherTolerancesNamedAtTheEndDropWhatWasCompared) {
-  early_comparisons early(m_plan, m_keys, m_folders, m_tolerances);
-  reference_writes_every_key();
-  ASSERT_TRUE(compares(early, 3));
-  validate::tolerance_overrides module_named = m_tolerances;
-  module_named.reference_atol = 0.5;
-  for (const auto& c : early.take(module_named)) EXPECT_FALSE(c.has_value());
+  for (const auto& c : compared_then_named_by_the_module(m_tolerances)) EXPECT_FALSE(c.has_value());
 }
 
 TEST_F(EarlyComparisons, TheSameTolerancesFromTheModuleKeepWhatWasCompared) {
@@ -141,12 +147,7 @@ TEST_F(EarlyComparisons, TheSameTolerancesFromTheModuleKeepWhatWasCompared) {
   validate::tolerance_overrides flags = m_tolerances;
   flags.flag_atol = 1e-3;
   flags.flag_rtol = 1e-3;
-  early_comparisons early(m_plan, m_keys, m_folders, flags);
-  reference_writes_every_key();
-  ASSERT_TRUE(compares(early, 3));
-  validate::tolerance_overrides module_named = flags;
-  module_named.reference_atol = 0.5;
-  for (const auto& c : early.take(module_named)) EXPECT_TRUE(c.has_value());
+  for (const auto& c : compared_then_named_by_the_module(flags)) EXPECT_TRUE(c.has_value());
 }
 
 }  // namespace
