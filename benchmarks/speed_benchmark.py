@@ -24,8 +24,9 @@ write: set KOPT_CACHE_DIR outside the temporary folder (every "warm" case says i
 whether the timing came from the cache).
 
 For kopt the result's phases (phases_s) say where the time went; "fixed" is the wall minus the
-time spent sampling (the kernel's and a native reference's timing phases; a Python reference's
-timing happens inside its runner, is not reported apart, and counts as fixed).
+time spent sampling (the kernel's and the reference's timing phases; a Python reference's runner
+reports its timing apart from its own costs). "outside phases" is the wall minus kopt's top-level
+phases: kopt's own start and end, the warm worker's request, printing.
 
 Usage (GPU machine, repository root):
   python3 benchmarks/speed_benchmark.py --kopt PATH --toolkit PATH [--rounds N] [--cases "NAME;NAME"]
@@ -116,9 +117,17 @@ def sampling_seconds(result):
     return total
 
 
-def result_phase_text(result):
+def outside_phases(wall, result):
+    """[s] of the wall that no top-level phase of the result covers."""
+    phases = (result or {}).get("phases_s") or {}
+    return wall - sum(v for v in phases.values() if isinstance(v, (int, float)))
+
+
+def result_phase_text(result, wall):
     """The result's phases and, for a Python reference, its runner's overheads."""
     text = phase_text((result or {}).get("phases_s") or {})
+    if result:
+        text += f"; outside phases {outside_phases(wall, result):.2f}"
     runner = ((result or {}).get("reference_runner") or {}).get("overhead_s")
     if runner:
         text += "; runner: " + ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}"
@@ -169,6 +178,7 @@ def main():
             print(f"warm-up of {name} failed: {e}", file=sys.stderr)
     walls = {name: [] for name, _ in cases}
     last = {}
+    last_wall = {}
     warnings = {name: set() for name, _ in cases}  # every warning a case's results gave, once
     for round_index in range(args.rounds):
         order = cases[round_index % len(cases):] + cases[:round_index % len(cases)]
@@ -180,6 +190,7 @@ def main():
                 continue
             walls[name].append(wall)
             last[name] = result
+            last_wall[name] = wall
             warnings[name].update(str(w) for w in (result or {}).get("warnings") or [])
             print(f"round {round_index + 1} {name}: {wall:.2f} s", file=sys.stderr, flush=True)
 
@@ -206,7 +217,7 @@ def main():
     print("\nPhases of each case's last run (s):\n")
     for name, _ in cases:
         if last.get(name):
-            print(f"- {name}: {result_phase_text(last[name])}")
+            print(f"- {name}: {result_phase_text(last[name], last_wall[name])}")
     # A warning (another process on the GPU, a throttled clock) says which figures to distrust.
     subprocess.run([args.kopt, "worker", "stop"], capture_output=True)
     print("\nWarnings in the results:\n")

@@ -167,7 +167,7 @@ def run_keys(torch, abi, path, reference, parameters, request, overhead):
     def each(key):
         if key["kind"] == "timing":
             state["timing"] = time_reference(abi, path, reference, state["kwargs"], inout_buffers(parameters),
-                                             request["timing"])
+                                             request["timing"], overhead)
         else:
             call_on(torch, path, reference, parameters, state["kwargs"], "cuda", overhead)
 
@@ -176,9 +176,11 @@ def run_keys(torch, abi, path, reference, parameters, request, overhead):
     return state["timing"]
 
 
-def time_reference(abi, path, reference, kwargs, inout_names, options):
+def time_reference(abi, path, reference, kwargs, inout_names, options, overhead):
     """Times reference(**kwargs); inout tensors get their contents back before every sample,
-    as in the harness."""
+    as in the harness. Its seconds go to overhead["timing_s"]: kopt reports them as the
+    reference's sampling, apart from the runner's own costs."""
+    started = time.perf_counter()
     saved = {name: kwargs[name].clone() for name in inout_names}
 
     def restore():
@@ -190,6 +192,8 @@ def time_reference(abi, path, reference, kwargs, inout_names, options):
     except TimedCallFailed as failed:
         raise UserCodeProblem(f"the reference {path} raised {describe_exception(failed.error)} while being timed",
                               exception_detail(failed.error))
+    finally:
+        overhead["timing_s"] = time.perf_counter() - started
 
 
 def run(request_path, result_path):
@@ -219,7 +223,7 @@ def run(request_path, result_path):
         folder = next(s["dir"] for s in request["seeds"] if s["seed"] == options["seed"])
         kwargs = load_seed(torch, parameters, folder, device)
         timing = time_reference(HarnessAbi(request["harness_abi_library"]), path, reference, kwargs,
-                                inout_buffers(parameters), options)
+                                inout_buffers(parameters), options, overhead)
     finish(result_path, module, torch, timing, overhead, started)
 
 

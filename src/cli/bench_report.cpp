@@ -144,10 +144,13 @@ void print_phases(std::FILE* out, const pipeline::bench_result& r) {
     const std::string side = name.size() > 8 && name.ends_with("_process") ? name.substr(0, name.size() - 8) : "";
     if (!side.empty() && r.phases_s.contains(side) && r.phases_s[side].is_object()) {
       std::vector<std::string> steps;
+      std::vector<std::string> ahead;  // spent before the process's gate, during the build
       for (const auto& [step, seconds] : r.phases_s[side].items()) {
-        if (seconds.is_number()) steps.push_back(fmt::format("{} {:.2f}", step, seconds.get<double>()));
+        if (!seconds.is_number()) continue;
+        (step.ends_with("_made_ahead") ? ahead : steps).push_back(fmt::format("{} {:.2f}", step, seconds.get<double>()));
       }
       if (!steps.empty()) part += " (" + join(steps, ", ") + ")";
+      if (!ahead.empty()) part += " [before it, during the build: " + join(ahead, ", ") + "]";
     }
     parts.push_back(part);
   }

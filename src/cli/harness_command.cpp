@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "cli/commands.h"
 #include "core/error.h"
 #include "core/files.h"
@@ -17,6 +19,7 @@
 #include "core/result_seal.h"
 #include "core/write_sandbox.h"
 #include "harness/block_channel.h"
+#include "harness/context_ahead.h"
 #include "harness/kernel_run.h"
 #include "harness/prestarted_runner.h"
 #include "harness/reference_run.h"
@@ -39,6 +42,32 @@ std::vector<fs::path> writable_folders(const harness::bench_job& job, const fs::
   return folders;
 }
 
+// The folders a process started ahead may write under: the usual ones and `writes`, made now
+// (a folder that is not there cannot be allowed).
+std::vector<fs::path> started_writable_folders(const std::vector<std::string>& writes) {
+  std::vector<fs::path> folders = common_writable_folders();
+  for (const std::string& folder : writes) {
+    fs::create_directories(folder);
+    folders.emplace_back(folder);
+  }
+  return folders;
+}
+
+// A job run by a process started ahead must need no folder beyond those its writes were
+// restricted to (the parent starts it for the same folders; this is the check that it did).
+void require_started_for(const std::vector<fs::path>& needed, const std::vector<fs::path>& restricted_to) {
+  for (const fs::path& folder : needed) {
+    const fs::path wanted = fs::absolute(folder).lexically_normal();
+    bool covered = false;
+    for (const fs::path& allowed : restricted_to) covered = covered || fs::absolute(allowed).lexically_normal() == wanted;
+    if (!covered) {
+      throw error(fmt::format("the kernel's job needs to write in {}, which its process, started ahead, was not "
+                              "allowed to; run the bench again",
+                              folder.string()));
+    }
+  }
+}
+
 // Blocks until the parent's go line (true) or the end of standard input (false: the parent
 // dropped this process, or died).
 bool go_line_came() {
@@ -59,6 +88,10 @@ class harness_command final : public command {
     sub.add_flag("--gated", m_gated, "wait for a line on standard input before reading the job");
     sub.add_option("--python", m_python, "with --gated: start this Python's runner now");
     sub.add_option("--runner", m_runner, "with --gated: kopt's Python runner");
+    // A CUDA kernel's process started ahead: its writes restricted and its GPU context made
+    // before the gate, while kopt compiles the kernel.
+    sub.add_option("--writes", m_writes, "with --gated: restrict writes to these folders (and the usual ones) now");
+    sub.add_option("--gpu-lock", m_gpu_lock, "with --gated and --writes: make the GPU context now, holding this lock");
     sub.add_option("job", m_job, "job file written by kopt bench")->required();
     sub.add_option("result", m_result, "where to write the result")->required();
   }
@@ -66,8 +99,17 @@ class harness_command final : public command {
   int run() override {
     // Before anything of the code under test is loaded: the key kopt sealed this run with.
     const std::optional<std::string> key = take_result_key();
+    std::optional<write_sandbox> sandbox;
+    std::vector<fs::path> restricted_to;
+    std::optional<harness::context_ahead> ahead;
     if (m_gated) {
       if (!m_python.empty() && !m_runner.empty()) harness::prestart_python_runner(m_python, m_runner);
+      if (!m_writes.empty()) {
+        // Before any thread starts (the GPU context starts some): the restriction covers them.
+        restricted_to = started_writable_folders(m_writes);
+        sandbox = restrict_writes_to(restricted_to);
+        if (!m_gpu_lock.empty()) ahead = harness::make_context_ahead(m_gpu_lock);
+      }
       if (!go_line_came()) {
         // The parent did not need this process after all: nothing was read, nothing is written.
         harness::drop_prestarted_runner();
@@ -78,13 +120,23 @@ class harness_command final : public command {
     const harness::bench_job job = harness::bench_job_from_json(read_json_file(m_job));
     // The kernel's process writes only where its run needs to, from before its library is
     // loaded or any thread starts (a profile under ncu is left as ncu needs it).
-    std::optional<write_sandbox> sandbox;
-    if (!harness::is_reference_role(job) && !job.profile_mode) sandbox = restrict_writes_to(writable_folders(job, m_result));
+    if (!harness::is_reference_role(job) && !job.profile_mode) {
+      const std::vector<fs::path> needed = writable_folders(job, m_result);
+      if (!sandbox) {
+        sandbox = restrict_writes_to(needed);
+      } else {
+        require_started_for(needed, restricted_to);
+      }
+    }
     // A comparison in turns asks for its blocks on standard input, and gets them back there.
     harness::block_channel channel(STDIN_FILENO, key);
     json result = harness::is_reference_role(job) ? harness::run_reference_job(job)
                                                   : harness::run_kernel_job(job, job.timing_blocks ? &channel : nullptr);
     if (sandbox) result["sandbox"] = sandbox->description;
+    if (ahead && result.contains("phases_s") && result["phases_s"].is_object()) {
+      // Spent before the gate, during the build: not part of this process's time after it.
+      result["phases_s"]["gpu_context_made_ahead"] = ahead->made ? json(ahead->seconds) : json(ahead->why_not);
+    }
     const std::string text = json_text(result);
     write_file_atomic(m_result, key ? sealed(*key, text) : text);
     harness::drop_prestarted_runner();  // not taken (the reference failed before it), or ended
@@ -100,6 +152,8 @@ class harness_command final : public command {
   bool m_gated = false;
   std::string m_python;
   std::string m_runner;
+  std::vector<std::string> m_writes;
+  std::string m_gpu_lock;
 };
 
 }  // namespace

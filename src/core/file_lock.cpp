@@ -20,6 +20,12 @@ file_lock::file_lock(const std::filesystem::path& path) {
   if (m_fd < 0) throw error(fmt::format("cannot open the lock file {}: {}", path.string(), std::strerror(errno)));
 }
 
+std::unique_ptr<file_lock> file_lock::open_existing(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return nullptr;
+  return std::unique_ptr<file_lock>(new file_lock(fd));
+}
+
 file_lock::~file_lock() {
   if (m_fd >= 0) ::close(m_fd);  // closing releases the lock
 }

@@ -3,6 +3,7 @@
 // one per GPU around timing so that two kopt processes never measure on the same GPU at once.
 
 #include <filesystem>
+#include <memory>
 
 namespace kopt {
 
@@ -10,6 +11,9 @@ class file_lock {
  public:
   // Opens (creating) `path`. Does not lock yet.
   explicit file_lock(const std::filesystem::path& path);
+  // Opens `path` for reading only, creating nothing (a process whose writes are restricted can
+  // still lock it); null when it cannot be opened.
+  static std::unique_ptr<file_lock> open_existing(const std::filesystem::path& path);
   ~file_lock();
   file_lock(const file_lock&) = delete;
   file_lock& operator=(const file_lock&) = delete;
@@ -18,6 +22,7 @@ class file_lock {
   void lock();      // waits for it
 
  private:
+  explicit file_lock(int fd) : m_fd(fd) {}
   int m_fd = -1;
   bool m_locked = false;
 };

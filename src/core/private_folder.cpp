@@ -21,7 +21,9 @@ private_folder::private_folder(const std::string& prefix, const std::string& pur
   m_path = pattern;
 }
 
-private_folder::~private_folder() {
+private_folder::~private_folder() { remove_now(); }
+
+void private_folder::remove_now() {
   std::error_code ec;
   fs::remove_all(m_path, ec);
 }

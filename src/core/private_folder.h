@@ -19,6 +19,10 @@ class private_folder {
 
   const std::filesystem::path& path() const { return m_path; }
 
+  // Removes it with everything in it now (what the destructor does), so that a caller can
+  // account for the time; nothing is left for the destructor.
+  void remove_now();
+
  private:
   std::filesystem::path m_path;
 };

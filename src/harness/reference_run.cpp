@@ -21,6 +21,7 @@
 #include "harness/l2_flush.h"
 #include "harness/output_checks.h"
 #include "harness/python_reference_job.h"
+#include "harness/runner_phases.h"
 #include "harness/sampling.h"
 #include "harness/seed_inputs.h"
 
@@ -85,7 +86,9 @@ json python_result(const python_reference_result& python) {
   return result;
 }
 
-json run_python(reference_side& side, const bench_job& job, const job_problem& problem, phase_clock& clock) {
+// `overhead`: the runner's own account (python_reference_result::overhead).
+json run_python(reference_side& side, const bench_job& job, const job_problem& problem, phase_clock& clock,
+                json& overhead) {
   const kernel::kernel_plan& plan = problem.plan();
   device_buffers scratch(*side.memory, plan.buffers);
   std::map<std::uint64_t, buffer_contents> inputs;
@@ -100,6 +103,7 @@ json run_python(reference_side& side, const bench_job& job, const job_problem& p
   clock.done("making_inputs");
   const python_reference_result python = run_python_reference_job(job, plan, problem.triton(), inputs, &folders);
   clock.done("python_runner");
+  overhead = python.overhead;
   return python_result(python);
 }
 
@@ -144,15 +148,17 @@ json run_reference_job(const bench_job& job) {
   if (has_python_reference(job) && runner_makes_inputs(job, problem)) {
     // This process never touches the GPU: the runner makes its own context and inputs.
     clock.done("planning");
-    result.update(python_result(run_python_reference_keys(job, problem.plan())));
+    const python_reference_result python = run_python_reference_keys(job, problem.plan());
+    result.update(python_result(python));
     clock.done("python_runner");
-    result["phases_s"] = clock.phases();
+    result["phases_s"] = with_runner_timing(clock.phases(), python.overhead);
     return result;
   }
   reference_side side(job, problem);
   clock.done("gpu_context_and_planning");
+  json runner_overhead;
   try {
-    result.update(has_python_reference(job) ? run_python(side, job, problem, clock)
+    result.update(has_python_reference(job) ? run_python(side, job, problem, clock, runner_overhead)
                                             : run_native(side, job, problem.plan(), clock));
   } catch (const kernel_failure& failure) {
     result["status"] = failure.status;
@@ -163,7 +169,7 @@ json run_reference_job(const bench_job& job) {
     result["reason"] = changed.reason;
     result["kernel_at_fault"] = true;
   }
-  result["phases_s"] = clock.phases();
+  result["phases_s"] = with_runner_timing(clock.phases(), runner_overhead);
   return result;
 }
 

@@ -44,7 +44,7 @@ bench_outcome run_bench(const bench_request& request, measuring_worker& worker) 
   } prestarted{worker};
   phase_clock clock;
   // Made first: a measuring process started ahead is allowed to write its outputs there.
-  const private_folder evidence("kopt-evidence", "the kernel's and the reference's outputs");
+  private_folder evidence("kopt-evidence", "the kernel's and the reference's outputs");
   const evidence_folders folders{evidence.path() / "kernel", evidence.path() / "reference"};
   outcome.prepared = prepare_bench(request.target, job, worker, &folders);
   clock.done("preparation");  // planning, checks, the GPU probe, builds (or the compile cache)
@@ -84,8 +84,14 @@ bench_outcome run_bench(const bench_request& request, measuring_worker& worker) 
                                  request.progress, timing_cache ? &*timing_cache : nullptr)
                     : sanitizer_failure(outcome.sanitizer);
   if (!outcome.sanitizer.is_null()) result["sanitizer"] = outcome.sanitizer;
+  // Both sides' kept outputs (gigabytes for a large output) are freed before the answer.
+  clock.done("judged_run");
+  evidence.remove_now();
+  clock.done("removing_evidence");
   if (!result.contains("phases_s") || !result["phases_s"].is_object()) result["phases_s"] = json::object();
-  result["phases_s"].update(clock.phases());
+  json own_phases = clock.phases();
+  own_phases.erase("judged_run");  // run_judged's own phases say where that went
+  result["phases_s"].update(own_phases);
   add_provenance(result, outcome.prepared, job);
   outcome.result = bench_result_from_child(result);
   outcome.result.backend = std::string(kernel::to_string(outcome.prepared.plan.backend));

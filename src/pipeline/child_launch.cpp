@@ -6,6 +6,9 @@
 #include <ctime>
 #include <map>
 
+#include <chrono>
+#include <thread>
+
 #include <fmt/format.h>
 
 #include "core/files.h"
@@ -62,8 +65,18 @@ void child_launch::write_job(const harness::bench_job& job) const {
   write_json_file(job_file, harness::to_json(job));
 }
 
+std::filesystem::path gpu_lock_path(const env::gpu_device& device) {
+  return cache_root() / "locks" / fmt::format("{}.lock", device.uuid);
+}
+
 std::unique_ptr<file_lock> lock_gpu_for_measuring(const env::gpu_device& device) {
-  auto lock = std::make_unique<file_lock>(cache_root() / "locks" / fmt::format("{}.lock", device.uuid));
+  auto lock = std::make_unique<file_lock>(gpu_lock_path(device));
+  // A kernel's process started ahead holds it for the moment it makes its GPU context: that is
+  // no other kopt, and not worth a line.
+  const auto quiet_until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  while (!lock->try_lock() && std::chrono::steady_clock::now() < quiet_until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
   if (!lock->try_lock()) {
     std::fprintf(stderr, "kopt: another kopt is measuring on %s; waiting for it\n", device.uuid.c_str());
     lock->lock();

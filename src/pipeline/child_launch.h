@@ -33,6 +33,9 @@ struct child_launch {
   void write_job(const harness::bench_job& job) const;
 };
 
+// The file whose lock says a kopt is measuring on `device` (it may not exist yet).
+std::filesystem::path gpu_lock_path(const env::gpu_device& device);
+
 // One measuring kopt per GPU at a time (two would slow each other down): the lock on `device`,
 // taken, waiting for another kopt with a line on stderr when it holds it.
 std::unique_ptr<file_lock> lock_gpu_for_measuring(const env::gpu_device& device);

@@ -24,9 +24,10 @@ class process_worker final : public measuring_worker {
       warm.keep_one_for(job, device);  // one kept from the last command serves, else it starts now
       return;
     }
-    // A .cu reference's or a CUDA kernel's process starts in milliseconds: nothing to gain. A
-    // Triton problem's runs at once: its start would overlap nothing.
-    if (!is_python_reference(job) && !is_triton_kernel(job)) return;
+    // A CUDA kernel's makes its GPU context while kopt builds the kernel. A .cu reference's
+    // would hold its context through the kernel's sampling (another process on the GPU): it
+    // starts when it runs. A Triton problem's runs at once: its start would overlap nothing.
+    if (!is_python_reference(job) && !is_triton_kernel(job) && !is_cuda_kernel(job)) return;
     if (auto child = start_ahead(job, device)) m_prestarted.push_back(std::move(*child));
   }
 

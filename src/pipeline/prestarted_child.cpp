@@ -1,6 +1,9 @@
 #include "pipeline/prestarted_child.h"
 
 #include <chrono>
+#include <filesystem>
+
+#include "core/file_lock.h"
 
 #include "pipeline/measuring_worker.h"
 
@@ -21,12 +24,26 @@ bool is_triton_kernel(const harness::bench_job& job) {
 
 bool is_triton_problem(const harness::bench_job& job) { return is_triton(job) && harness::is_problem_role(job); }
 
+bool is_cuda_kernel(const harness::bench_job& job) {
+  return !is_triton(job) && !harness::is_reference_role(job) && !harness::is_problem_role(job) && !job.profile_mode;
+}
+
 std::optional<prestarted_child> start_ahead(const harness::bench_job& job, const env::gpu_device& device) {
   auto launch = std::make_unique<child_launch>(std::vector<std::string>{}, job, device);
   std::string go_line;
   std::chrono::milliseconds grace{0};
   std::vector<std::string>& argv = launch->request.argv;
-  if (is_python_reference(job)) {
+  if (is_cuda_kernel(job)) {
+    // `kopt harness --gated --writes W... --gpu-lock L JOB RESULT`: its writes restricted and
+    // its GPU context made (holding the GPU's lock) before the gate (harness/context_ahead.h).
+    const std::filesystem::path lock = gpu_lock_path(device);
+    { const file_lock made(lock); }  // made now: the process may not create it
+    std::vector<std::string> gated = {"--gated", "--writes", launch->work.string()};
+    if (!job.evidence_dir.empty()) gated.insert(gated.end(), {"--writes", job.evidence_dir});
+    gated.insert(gated.end(), {"--gpu-lock", lock.string()});
+    argv.insert(argv.begin() + 2, gated.begin(), gated.end());
+    go_line = "go";
+  } else if (is_python_reference(job)) {
     // `kopt harness --gated --python PY --runner R JOB RESULT`: the runner's path and Python
     // travel on the command line, where the code under test cannot change them. Dropped
     // unopened, the harness ends its own runner before it leaves (grace): a runner it left

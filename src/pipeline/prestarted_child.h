@@ -1,8 +1,10 @@
 #pragma once
 // A measuring process started ahead and held at its gate (core/gated_process.h): the job it was
 // started for and the line that opens its gate. Only code kopt trusts runs before the gate
-// (kopt, Python, torch, Triton: no module of the user's, no job file, no GPU), and a process that
-// will run code under test restricts its writes first, as it would at its start.
+// (kopt, Python, torch, Triton: no module of the user's, no job file), and a process that will
+// run code under test restricts its writes first, as it would at its start. None touches the
+// GPU there, but a CUDA kernel's: it makes its context while holding the GPU's measuring lock
+// (harness/context_ahead.h), so never inside another process's sampling.
 
 #include <memory>
 #include <optional>
@@ -31,6 +33,7 @@ struct prestarted_child {
 bool is_python_reference(const harness::bench_job& job);
 bool is_triton_kernel(const harness::bench_job& job);   // the kernel's own process (not profiled)
 bool is_triton_problem(const harness::bench_job& job);  // the Triton problem step's process
+bool is_cuda_kernel(const harness::bench_job& job);     // a CUDA or CUTLASS kernel's own (not profiled)
 
 // A process for `job` (a Python reference's, a Triton kernel's or a Triton problem's), started
 // now and held at its gate; nothing when it cannot start (the job's run then starts one the

@@ -96,7 +96,7 @@ TEST(BenchReport, AReferenceTimingKeptFromAnEarlierRunSaysWhen) {
 
 TEST(BenchReport, PhasesSayWhereTheWallTimeWent) {
   json r = json::parse(R"x({"status": "ok", "correctness": {"checked": true},
-    "phases_s": {"kernel": {"validation": 0.5, "timing": 3.21}, "reference": {"outputs": 0.77},
+    "phases_s": {"kernel": {"validation": 0.5, "timing": 3.21, "gpu_context_made_ahead": 0.14}, "reference": {"outputs": 0.77},
                  "kernel_process": 4.19, "reference_process": 1.5, "verdict": 1.83}})x");
   std::FILE* out = std::tmpfile();
   print_phases(out, pipeline::bench_result_from_child(r));
@@ -105,7 +105,8 @@ TEST(BenchReport, PhasesSayWhereTheWallTimeWent) {
   const std::size_t n = std::fread(buffer, 1, sizeof buffer - 1, out);
   std::fclose(out);
   EXPECT_EQ(std::string(buffer, n),
-            "where the time went: kernel_process 4.19 s (validation 0.50, timing 3.21); reference_process 1.50 s "
+            "where the time went: kernel_process 4.19 s (validation 0.50, timing 3.21) [before it, during the build: "
+            "gpu_context_made_ahead 0.14]; reference_process 1.50 s "
             "(outputs 0.77); verdict 1.83 s\n");
 }
 

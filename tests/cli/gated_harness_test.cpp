@@ -1,6 +1,7 @@
-// `kopt harness --gated`, the measuring process a worker starts ahead for a Python reference:
-// dropped before its gate opens, it ends the Python runner it started and leaves nothing
-// behind (a runner left running would be adopted by kopt and blamed on the next version).
+// `kopt harness --gated`, a measuring process started ahead. For a Python reference: dropped
+// before its gate opens, it ends the Python runner it started and leaves nothing behind (a
+// runner left running would be adopted by kopt and blamed on the next version). For a CUDA
+// kernel: its writes are restricted before the gate, to the folders it was started for.
 #include <chrono>
 #include <filesystem>
 #include <thread>
@@ -10,6 +11,7 @@
 #include "core/gated_process.h"
 #include "core/orphans.h"
 #include "core/python.h"
+#include "harness/bench_job.h"
 #include "support/kopt_process.h"
 
 namespace kopt {
@@ -47,6 +49,30 @@ TEST(GatedHarness, OpenedItReadsTheJobOnlyThen) {
   const process_result end = harness.open("go", 30s);
   EXPECT_EQ(end.exit_code, 2) << end.stderr_text;
   EXPECT_NE(testing::first_line(end.stderr_text).find("job.json"), std::string::npos) << end.stderr_text;
+}
+
+// A CUDA kernel's process started ahead restricts its writes before its gate (and makes its GPU
+// context there, where there is a GPU): a job that then needs another folder is refused, naming
+// it, before anything of the kernel is loaded.
+TEST(GatedHarness, AKernelsProcessStartedAheadRefusesAJobNeedingOtherFolders) {
+  const scratch_dir dir;
+  const std::filesystem::path work = dir.path() / "work";
+  std::filesystem::create_directories(work);
+  const std::filesystem::path lock = dir.write("gpu.lock", "");
+  gated_process harness({.argv = {testing::kopt_binary().string(), "harness", "--gated", "--writes", work.string(),
+                                  "--gpu-lock", lock.string(), (work / "job.json").string(),
+                                  (work / "result.json").string()}});
+  std::this_thread::sleep_for(200ms);
+  EXPECT_TRUE(harness.waiting());
+  harness::bench_job job;
+  job.role = "kernel";
+  job.backend = "cuda";
+  job.evidence_dir = (dir.path() / "elsewhere").string();
+  dir.write("work/job.json", harness::to_json(job).dump());
+  const process_result end = harness.open("go", 30s);
+  EXPECT_EQ(end.exit_code, 2) << end.stderr_text;
+  EXPECT_NE(testing::first_line(end.stderr_text).find("elsewhere"), std::string::npos) << end.stderr_text;
+  EXPECT_FALSE(std::filesystem::exists(work / "result.json"));
 }
 
 }  // namespace

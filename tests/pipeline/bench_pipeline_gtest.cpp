@@ -89,28 +89,34 @@ TEST_F(BenchPipeline, TheKernelAndTheReferenceRunInSeparateChildrenAndTheParentJ
 }
 
 // A Python reference's process is asked for as soon as the GPU is known, before the kernel is
-// built or run, so that Python and torch load meanwhile; whatever happens, it ends with the run.
+// built or run, so that Python and torch load meanwhile, and so is the kernel's; whatever
+// happens, they end with the run.
 TEST_F(BenchPipeline, APythonReferencesProcessIsStartedAheadAndEndsWithTheRun) {
   recorded_worker worker(recorded_h200(), two_children(1.0f));
   bench_request request = vector_add(example("vector_add.cu"));
   request.target.ref = example("vector_add_ref.py");
   const bench_outcome outcome = run_bench(request, worker);
   EXPECT_EQ(outcome.status, exit_status::ok) << outcome.document.dump();
-  EXPECT_EQ(worker.events(), (std::vector<std::string>{"prestart reference", "run kernel", "run reference",
-                                                       "drop prestarted"}));
-  ASSERT_EQ(worker.prestarts().size(), 1u);
-  const harness::bench_job& ahead = worker.prestarts()[0].job;
+  EXPECT_EQ(worker.events(), (std::vector<std::string>{"prestart kernel", "prestart reference", "run kernel",
+                                                       "run reference", "drop prestarted"}));
+  ASSERT_EQ(worker.prestarts().size(), 2u);
+  const harness::bench_job& ahead = worker.prestarts()[1].job;
   EXPECT_EQ(ahead.reference_source, example("vector_add_ref.py").string());
   EXPECT_FALSE(ahead.python.empty());
   // What the process worker checks before it opens the gate of the one started ahead.
   EXPECT_TRUE(prestart_serves(ahead, worker.runs()[1].job));
   EXPECT_FALSE(prestart_serves(ahead, worker.runs()[0].job));
-  EXPECT_EQ(worker.prestarts()[0].device.uuid, worker.runs()[1].device.uuid);
+  EXPECT_EQ(worker.prestarts()[1].device.uuid, worker.runs()[1].device.uuid);
+  // The kernel's own process too (it makes its GPU context during the build), for its job only.
+  const harness::bench_job& kernel_ahead = worker.prestarts()[0].job;
+  EXPECT_TRUE(prestart_serves(kernel_ahead, worker.runs()[0].job));
+  EXPECT_FALSE(prestart_serves(kernel_ahead, worker.runs()[1].job));
 
-  // A native reference starts in milliseconds: nothing ahead.
+  // A native reference would hold a GPU context through the kernel's sampling: not ahead.
   recorded_worker native(recorded_h200(), two_children(1.0f));
   run_bench(vector_add(example("vector_add.cu")), native);
-  EXPECT_EQ(native.events(), (std::vector<std::string>{"run kernel", "run reference", "drop prestarted"}));
+  EXPECT_EQ(native.events(),
+            (std::vector<std::string>{"prestart kernel", "run kernel", "run reference", "drop prestarted"}));
 
   // A build that fails never runs the reference: what was started ahead ends all the same.
   recorded_worker failing(recorded_h200(), two_children(1.0f));
@@ -118,7 +124,7 @@ TEST_F(BenchPipeline, APythonReferencesProcessIsStartedAheadAndEndsWithTheRun) {
   request.target.kernel = dir.write("broken.cu", "// kopt: A[N] B[N] C[N]\nextern \"C\" void solve(const float* A, "
                                                  "const float* B, float* C, int N) { syntax error }\n");
   run_bench(request, failing);
-  EXPECT_EQ(failing.events(), (std::vector<std::string>{"prestart reference", "drop prestarted"}));
+  EXPECT_EQ(failing.events(), (std::vector<std::string>{"prestart kernel", "prestart reference", "drop prestarted"}));
 }
 
 // What a progress line or notification is told: each step as it begins, in order.

