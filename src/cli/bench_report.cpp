@@ -147,7 +147,8 @@ void print_phases(std::FILE* out, const pipeline::bench_result& r) {
       std::vector<std::string> ahead;  // spent before the process's gate, during the build
       for (const auto& [step, seconds] : r.phases_s[side].items()) {
         if (!seconds.is_number()) continue;
-        (step.ends_with("_made_ahead") ? ahead : steps).push_back(fmt::format("{} {:.2f}", step, seconds.get<double>()));
+        const std::string shown = fmt::format("{} {:.2f}", step, seconds.get<double>());
+        (step.ends_with("_made_ahead") ? ahead : steps).push_back(shown);
       }
       if (!steps.empty()) part += " (" + join(steps, ", ") + ")";
       if (!ahead.empty()) part += " [before it, during the build: " + join(ahead, ", ") + "]";

@@ -59,7 +59,9 @@ void require_started_for(const std::vector<fs::path>& needed, const std::vector<
   for (const fs::path& folder : needed) {
     const fs::path wanted = fs::absolute(folder).lexically_normal();
     bool covered = false;
-    for (const fs::path& allowed : restricted_to) covered = covered || fs::absolute(allowed).lexically_normal() == wanted;
+    for (const fs::path& allowed : restricted_to) {
+      covered = covered || fs::absolute(allowed).lexically_normal() == wanted;
+    }
     if (!covered) {
       throw error(fmt::format("the kernel's job needs to write in {}, which its process, started ahead, was not "
                               "allowed to; run the bench again",
@@ -91,7 +93,8 @@ class harness_command final : public command {
     // A CUDA kernel's process started ahead: its writes restricted and its GPU context made
     // before the gate, while kopt compiles the kernel.
     sub.add_option("--writes", m_writes, "with --gated: restrict writes to these folders (and the usual ones) now");
-    sub.add_option("--gpu-lock", m_gpu_lock, "with --gated and --writes: make the GPU context now, holding this lock");
+    sub.add_option("--gpu-lock", m_gpu_lock,
+                   "with --gated and --writes: make the GPU context now, holding this lock");
     sub.add_option("job", m_job, "job file written by kopt bench")->required();
     sub.add_option("result", m_result, "where to write the result")->required();
   }

@@ -1,5 +1,8 @@
 #include "core/file_lock.h"
 
+#include <filesystem>
+#include <memory>
+
 #include <gtest/gtest.h>
 
 #include "support/kopt_process.h"
@@ -27,6 +30,21 @@ TEST(FileLock, AnotherProcessSeesTheLock) {
   const auto r = run_process({.argv = {"flock", "-n", path.string(), "true"}});
   ASSERT_TRUE(r.started) << r.start_error;
   EXPECT_NE(r.exit_code, 0);
+}
+
+// How a measuring process whose writes are restricted takes the GPU's lock: it opens the file
+// for reading only, and creates nothing.
+TEST(FileLock, AnExistingFileOpenedForReadingLocksLikeAnyOther) {
+  testing::scratch_dir dir;
+  const auto path = dir.path() / "gpu.lock";
+  EXPECT_EQ(file_lock::open_existing(path), nullptr);
+  EXPECT_FALSE(std::filesystem::exists(path));
+  { const file_lock made(path); }
+  const std::unique_ptr<file_lock> reader = file_lock::open_existing(path);
+  ASSERT_NE(reader, nullptr);
+  ASSERT_TRUE(reader->try_lock());
+  file_lock other(path);
+  EXPECT_FALSE(other.try_lock());
 }
 
 }  // namespace

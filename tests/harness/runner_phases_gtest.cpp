@@ -16,7 +16,7 @@ TEST(RunnerPhases, TheRunnersSamplingIsShownAsTheReferencesTiming) {
 TEST(RunnerPhases, NothingMovesWithoutATimingOrARunnerPhase) {
   const json phases = json{{"python_runner", 1.0}};
   EXPECT_EQ(with_runner_timing(phases, json{{"startup_s", 0.1}}), phases);  // validation only
-  EXPECT_EQ(with_runner_timing(phases, json(nullptr)), phases);              // a native reference
+  EXPECT_EQ(with_runner_timing(phases, json(nullptr)), phases);             // a native reference
   const json native = json{{"outputs", 0.3}, {"timing", 0.5}};
   EXPECT_EQ(with_runner_timing(native, json{{"timing_s", 0.6}}), native);
 }
