@@ -3,6 +3,7 @@
 #include <chrono>
 #include <filesystem>
 
+#include "core/error.h"
 #include "core/file_lock.h"
 
 #include "pipeline/measuring_worker.h"
@@ -37,10 +38,14 @@ std::optional<prestarted_child> start_ahead(const harness::bench_job& job, const
     // `kopt harness --gated --writes W... --gpu-lock L JOB RESULT`: its writes restricted and
     // its GPU context made (holding the GPU's lock) before the gate (harness/context_ahead.h).
     const std::filesystem::path lock = gpu_lock_path(device);
-    { const file_lock made(lock); }  // made now: the process may not create it
     std::vector<std::string> gated = {"--gated", "--writes", launch->work.string()};
     if (!job.evidence_dir.empty()) gated.insert(gated.end(), {"--writes", job.evidence_dir});
-    gated.insert(gated.end(), {"--gpu-lock", lock.string()});
+    try {
+      { const file_lock made(lock); }  // made now: the process may not create it
+      gated.insert(gated.end(), {"--gpu-lock", lock.string()});
+    } catch (const error&) {
+      // No lock file, no context ahead; the run itself says why it cannot lock the GPU.
+    }
     argv.insert(argv.begin() + 2, gated.begin(), gated.end());
     go_line = "go";
   } else if (is_python_reference(job)) {
