@@ -1,6 +1,7 @@
 #include "pipeline/early_comparisons.h"
 
 #include <chrono>
+#include <filesystem>
 
 #include "core/error.h"
 
@@ -35,8 +36,13 @@ bool same_tolerances(const kernel::kernel_plan& plan, const validate::tolerance_
 early_comparisons::early_comparisons(const kernel::kernel_plan& plan,
                                      const std::vector<harness::evidence_key>& keys,
                                      const evidence_folders& folders,
-                                     const validate::tolerance_overrides& tolerances)
-    : m_plan(plan), m_keys(keys), m_folders(folders), m_tolerances(tolerances), m_compared(keys.size()) {
+                                     const validate::tolerance_overrides& tolerances, compared_outputs after)
+    : m_plan(plan),
+      m_keys(keys),
+      m_folders(folders),
+      m_tolerances(tolerances),
+      m_after(after),
+      m_compared(keys.size()) {
   m_thread = std::thread([this] { compare_as_marked(); });
 }
 
@@ -64,16 +70,28 @@ void early_comparisons::compare_as_marked() {
           harness::read_evidence(m_folders.reference, key, m_plan, "the reference's measuring process");
       m_compared[i] = harness::compare_outputs(m_plan, kernel_side.buffers, reference_side.buffers,
                                                m_tolerances, half_the_hardware_threads());
-      ++m_compared_count;
     } catch (const error&) {
       return;  // judge_outputs reads it again, and says why
     }
+    if (m_after == compared_outputs::removed) {
+      // Unmapped by now: removing the files frees their memory.
+      std::error_code ec;
+      std::filesystem::remove_all(m_folders.kernel / harness::folder_name(key), ec);
+      std::filesystem::remove_all(m_folders.reference / harness::folder_name(key), ec);
+    }
+    ++m_compared_count;
   }
 }
 
 compared_keys early_comparisons::take(const validate::tolerance_overrides& final_tolerances) {
   stop();
-  if (!same_tolerances(m_plan, m_tolerances, final_tolerances)) return compared_keys(m_keys.size());
+  if (!same_tolerances(m_plan, m_tolerances, final_tolerances)) {
+    if (m_after == compared_outputs::removed && m_compared_count > 0) {
+      throw error("kopt bug: outputs compared and removed under tolerances the verdict does not use; report it "
+                  "with the command line");
+    }
+    return compared_keys(m_keys.size());
+  }
   return std::move(m_compared);
 }
 

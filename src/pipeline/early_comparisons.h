@@ -10,6 +10,10 @@
 // again and says why; and what was compared is only used where the tolerance it was compared
 // with is the one the verdict uses (a Python reference's module may name its own, which is
 // known only when its process ends).
+//
+// Where what is compared here is final (a `.cu` reference: its tolerances are the flags', and
+// its process runs once), each compared key's outputs on both sides are removed at once, so
+// that freeing gigabytes of them overlaps the reference's process instead of following it.
 
 #include <atomic>
 #include <optional>
@@ -24,17 +28,23 @@ namespace kopt::pipeline {
 // By key index; nothing where the key was not compared.
 using compared_keys = std::vector<std::optional<harness::outputs_verdict>>;
 
+// What becomes of a key's outputs once compared: kept (the comparison may be dropped and made
+// again, or the reference run again) or removed (what was compared is final).
+enum class compared_outputs { kept, removed };
+
 class early_comparisons {
  public:
   // Starts comparing. `plan`, `keys` and `folders` must outlive this object.
   early_comparisons(const kernel::kernel_plan& plan, const std::vector<harness::evidence_key>& keys,
-                    const evidence_folders& folders, const validate::tolerance_overrides& tolerances);
+                    const evidence_folders& folders, const validate::tolerance_overrides& tolerances,
+                    compared_outputs after = compared_outputs::kept);
   ~early_comparisons();
   early_comparisons(const early_comparisons&) = delete;
   early_comparisons& operator=(const early_comparisons&) = delete;
 
   // Stops (after the key under way) and hands over what was compared, for the verdict with
-  // `final_tolerances`: nothing at all when they resolve differently from the ones compared with.
+  // `final_tolerances`: nothing at all when they resolve differently from the ones compared with
+  // (with compared_outputs::removed that cannot be made good: kopt::error).
   compared_keys take(const validate::tolerance_overrides& final_tolerances);
 
   // How many keys were compared so far.
@@ -49,6 +59,7 @@ class early_comparisons {
   const std::vector<harness::evidence_key>& m_keys;
   const evidence_folders& m_folders;
   const validate::tolerance_overrides m_tolerances;
+  const compared_outputs m_after;
   compared_keys m_compared;
   std::atomic<std::size_t> m_compared_count{0};
   std::atomic<bool> m_stop{false};

@@ -139,7 +139,10 @@ json run_judged(measuring_worker& worker, const harness::bench_job& job, const e
       std::error_code ec;
       fs::remove_all(folders.reference, ec);
       fs::create_directories(folders.reference);
-      early.emplace(plan, keys, folders, tolerances);
+      // A .cu reference's tolerances are the flags' and its process runs once: what is compared
+      // early is final, and its outputs can go at once (early_comparisons.h).
+      early.emplace(plan, keys, folders, tolerances,
+                    harness::has_python_reference(job) ? compared_outputs::kept : compared_outputs::removed);
       reference_job.validation_only = !timed;
       say(timed ? "the reference's measuring process: its outputs, then its timing"
                 : wants_timing ? "the reference's measuring process: its outputs (its timing is cached)"

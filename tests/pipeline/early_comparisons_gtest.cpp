@@ -1,8 +1,8 @@
 // The verdict's comparisons begun while the reference's process runs: a key is compared once
 // the reference marked its outputs complete, and the verdict from them is the verdict judge_outputs
 // gives alone; a key left unmarked (a writer that does not mark) or a kernel's key that cannot
-// be read is left for judge_outputs; and what was compared is dropped when the reference's
-// module names other tolerances at the end.
+// be read is left for judge_outputs; what was compared is dropped when the reference's
+// module names other tolerances at the end; and where it is final, the compared outputs go.
 #include "pipeline/early_comparisons.h"
 
 #include <chrono>
@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/error.h"
 #include "support/kopt_process.h"
 
 namespace kopt::pipeline {
@@ -148,6 +149,33 @@ TEST_F(EarlyComparisons, TheSameTolerancesFromTheModuleKeepWhatWasCompared) {
   flags.flag_atol = 1e-3;
   flags.flag_rtol = 1e-3;
   for (const auto& c : compared_then_named_by_the_module(flags)) EXPECT_TRUE(c.has_value());
+}
+
+// A .cu reference's comparisons are final: each compared key's outputs go at once, on both
+// sides, and the verdict is the one judge_outputs gives from the files alone.
+TEST_F(EarlyComparisons, FinalComparisonsRemoveTheirKeysOutputsAndTheVerdictIsTheSame) {
+  reference_writes_every_key();
+  harness::write_evidence(m_folders.reference, m_keys[1], m_plan, filled(m_plan, std::byte{0x40}));  // differs
+  const json alone = verdict(nullptr);
+  early_comparisons early(m_plan, m_keys, m_folders, m_tolerances, compared_outputs::removed);
+  ASSERT_TRUE(compares(early, 3));
+  const compared_keys compared = early.take(m_tolerances);
+  for (const evidence_key& key : m_keys) {
+    EXPECT_FALSE(fs::exists(m_folders.kernel / harness::folder_name(key))) << harness::folder_name(key);
+    EXPECT_FALSE(fs::exists(m_folders.reference / harness::folder_name(key))) << harness::folder_name(key);
+  }
+  EXPECT_EQ(verdict(&compared), alone);
+  EXPECT_EQ(alone["reason"].get<std::string>().rfind("timed call 5 (checked at random): wrong values", 0), 0u)
+      << alone["reason"];
+}
+
+TEST_F(EarlyComparisons, RemovedComparisonsUnderOtherTolerancesAreAKoptBugNotAVerdict) {
+  early_comparisons early(m_plan, m_keys, m_folders, m_tolerances, compared_outputs::removed);
+  reference_writes_every_key();
+  ASSERT_TRUE(compares(early, 3));
+  validate::tolerance_overrides other = m_tolerances;
+  other.reference_atol = 0.5;
+  EXPECT_THROW(early.take(other), error);
 }
 
 }  // namespace
