@@ -87,8 +87,9 @@ compared_keys early_comparisons::take(const validate::tolerance_overrides& final
   stop();
   if (!same_tolerances(m_plan, m_tolerances, final_tolerances)) {
     if (m_after == compared_outputs::removed && m_compared_count > 0) {
-      throw error("kopt bug: outputs compared and removed under tolerances the verdict does not use; report it "
-                  "with the command line");
+      throw error(
+          "kopt bug: outputs compared and removed under tolerances the verdict does not use; report it "
+          "with the command line");
     }
     return compared_keys(m_keys.size());
   }

@@ -1,10 +1,10 @@
 #pragma once
 // The verdict's comparisons begun while the reference's process still runs. The kernel's
 // outputs are final (its process has ended); the reference's process marks each key's outputs
-// complete as it goes (harness::evidence_complete; kopt's Python runner marks them too). Each key whose mark is there is compared
-// as it comes, in the keys' order, on half the hardware threads: the reference's process keeps
-// the rest for its own outputs and its timing. judge_outputs takes what was compared and
-// compares the rest once the reference's process has ended.
+// complete as it goes (harness::evidence_complete; kopt's Python runner marks them too). Each key whose mark
+// is there is compared as it comes, in the keys' order, on half the hardware threads: the reference's process
+// keeps the rest for its own outputs and its timing. judge_outputs takes what was compared and compares the
+// rest once the reference's process has ended.
 //
 // Nothing is decided here. A key that cannot be read is left for judge_outputs, which reads it
 // again and says why; and what was compared is only used where the tolerance it was compared

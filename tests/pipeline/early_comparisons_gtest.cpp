@@ -155,7 +155,8 @@ TEST_F(EarlyComparisons, TheSameTolerancesFromTheModuleKeepWhatWasCompared) {
 // sides, and the verdict is the one judge_outputs gives from the files alone.
 TEST_F(EarlyComparisons, FinalComparisonsRemoveTheirKeysOutputsAndTheVerdictIsTheSame) {
   reference_writes_every_key();
-  harness::write_evidence(m_folders.reference, m_keys[1], m_plan, filled(m_plan, std::byte{0x40}));  // differs
+  harness::write_evidence(m_folders.reference, m_keys[1], m_plan,
+                          filled(m_plan, std::byte{0x40}));  // differs
   const json alone = verdict(nullptr);
   early_comparisons early(m_plan, m_keys, m_folders, m_tolerances, compared_outputs::removed);
   ASSERT_TRUE(compares(early, 3));
