@@ -29,28 +29,23 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Where the kernel's measuring process writes: its result (beside the job), the outputs it
-// keeps for the verdict, and what every process needs (devices, its /proc, temporary files).
-std::vector<fs::path> writable_folders(const harness::bench_job& job, const fs::path& result) {
+// What every process needs (devices, its /proc, temporary files) and `own`, made now: a folder
+// that is not there yet cannot be allowed (wherever the parent put it).
+std::vector<fs::path> writable_with(const std::vector<fs::path>& own) {
   std::vector<fs::path> folders = common_writable_folders();
-  folders.push_back(fs::absolute(result).parent_path());
-  if (!job.evidence_dir.empty()) {
-    // Made now: a folder that is not there yet cannot be allowed (wherever the parent put it).
-    fs::create_directories(job.evidence_dir);
-    folders.emplace_back(job.evidence_dir);
+  for (const fs::path& folder : own) {
+    fs::create_directories(folder);
+    folders.push_back(folder);
   }
   return folders;
 }
 
-// The folders a process started ahead may write under: the usual ones and `writes`, made now
-// (a folder that is not there cannot be allowed).
-std::vector<fs::path> started_writable_folders(const std::vector<std::string>& writes) {
-  std::vector<fs::path> folders = common_writable_folders();
-  for (const std::string& folder : writes) {
-    fs::create_directories(folder);
-    folders.emplace_back(folder);
-  }
-  return folders;
+// Where the kernel's measuring process writes: its result (beside the job), the outputs it
+// keeps for the verdict, and what every process needs.
+std::vector<fs::path> writable_folders(const harness::bench_job& job, const fs::path& result) {
+  std::vector<fs::path> own = {fs::absolute(result).parent_path()};
+  if (!job.evidence_dir.empty()) own.emplace_back(job.evidence_dir);
+  return writable_with(own);
 }
 
 // A job run by a process started ahead must need no folder beyond those its writes were
@@ -109,7 +104,7 @@ class harness_command final : public command {
       if (!m_python.empty() && !m_runner.empty()) harness::prestart_python_runner(m_python, m_runner);
       if (!m_writes.empty()) {
         // Before any thread starts (the GPU context starts some): the restriction covers them.
-        restricted_to = started_writable_folders(m_writes);
+        restricted_to = writable_with(std::vector<fs::path>(m_writes.begin(), m_writes.end()));
         sandbox = restrict_writes_to(restricted_to);
         if (!m_gpu_lock.empty()) ahead = harness::make_context_ahead(m_gpu_lock);
       }
@@ -138,7 +133,7 @@ class harness_command final : public command {
     if (sandbox) result["sandbox"] = sandbox->description;
     if (ahead && result.contains("phases_s") && result["phases_s"].is_object()) {
       // Spent before the gate, during the build: not part of this process's time after it.
-      result["phases_s"]["gpu_context_made_ahead"] = ahead->made ? json(ahead->seconds) : json(ahead->why_not);
+      result["phases_s"]["gpu_context_made_ahead"] = harness::phase_value(*ahead);
     }
     const std::string text = json_text(result);
     write_file_atomic(m_result, key ? sealed(*key, text) : text);

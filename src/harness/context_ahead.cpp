@@ -31,9 +31,6 @@ context_ahead make_context_ahead(const std::filesystem::path& gpu_lock) {
   return ahead;  // the lock is released here, before the gate
 }
 
-json to_json(const context_ahead& ahead) {
-  if (ahead.made) return json{{"made", true}, {"seconds", ahead.seconds}};
-  return json{{"made", false}, {"why_not", ahead.why_not}};
-}
+json phase_value(const context_ahead& ahead) { return ahead.made ? json(ahead.seconds) : json(ahead.why_not); }
 
 }  // namespace kopt::harness

@@ -24,7 +24,7 @@ struct context_ahead {
 // context to the run, which reports it as it always does.
 context_ahead make_context_ahead(const std::filesystem::path& gpu_lock);
 
-// {"made": true, "seconds": ...} or {"made": false, "why_not": ...} for the result.
-json to_json(const context_ahead& ahead);
+// What the result's phases say of it: the seconds it took, or why it was not made.
+json phase_value(const context_ahead& ahead);
 
 }  // namespace kopt::harness

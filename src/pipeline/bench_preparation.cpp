@@ -99,13 +99,6 @@ prepared_bench prepare_bench(const bench_target& options, harness::bench_job& jo
   job.defines = options.defines;
   if (prestart != nullptr) {
     // The jobs as run_judged will give them, as far as they are known now.
-    if (!triton && !job.profile_mode) {
-      // Its GPU context is made while the kernel builds (prestarted_child.h).
-      harness::bench_job kernel_job = job;
-      kernel_job.role = "kernel";
-      kernel_job.evidence_dir = p.ref_file.empty() ? "" : prestart->kernel.string();
-      worker.prestart(kernel_job, p.device);
-    }
     if (triton) {
       // Its process runs at once: only a kopt that keeps processes warm starts one (for the next
       // command, when this one finds none waiting).
@@ -113,6 +106,10 @@ prepared_bench prepare_bench(const bench_target& options, harness::bench_job& jo
       problem_job.role = "problem";
       problem_job.evidence_dir.clear();
       worker.prestart(problem_job, p.device);
+    }
+    if (triton || !job.profile_mode) {
+      // A Triton kernel's runner loads torch and Triton meanwhile; a CUDA kernel's process
+      // makes its GPU context while the kernel builds (prestarted_child.h).
       harness::bench_job kernel_job = job;
       kernel_job.role = "kernel";
       kernel_job.evidence_dir = p.ref_file.empty() ? "" : prestart->kernel.string();

@@ -2,11 +2,10 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <map>
-
-#include <chrono>
 #include <thread>
 
 #include <fmt/format.h>

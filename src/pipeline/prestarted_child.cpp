@@ -5,7 +5,6 @@
 
 #include "core/error.h"
 #include "core/file_lock.h"
-
 #include "pipeline/measuring_worker.h"
 
 namespace kopt::pipeline {
@@ -19,15 +18,27 @@ bool is_python_reference(const harness::bench_job& job) {
   return harness::is_reference_role(job) && harness::has_python_reference(job);
 }
 
-bool is_triton_kernel(const harness::bench_job& job) {
-  return is_triton(job) && !harness::is_reference_role(job) && !harness::is_problem_role(job) && !job.profile_mode;
+namespace {
+
+// The kernel's own measuring process, not profiled (a profile runs under ncu, not started ahead).
+bool is_unprofiled_kernel(const harness::bench_job& job) {
+  return !harness::is_reference_role(job) && !harness::is_problem_role(job) && !job.profile_mode;
 }
+
+// `--writes` for each folder the job's process may write in besides the usual ones.
+std::vector<std::string> writes_options(const child_launch& launch, const harness::bench_job& job) {
+  std::vector<std::string> options = {"--writes", launch.work.string()};
+  if (!job.evidence_dir.empty()) options.insert(options.end(), {"--writes", job.evidence_dir});
+  return options;
+}
+
+}  // namespace
+
+bool is_triton_kernel(const harness::bench_job& job) { return is_triton(job) && is_unprofiled_kernel(job); }
 
 bool is_triton_problem(const harness::bench_job& job) { return is_triton(job) && harness::is_problem_role(job); }
 
-bool is_cuda_kernel(const harness::bench_job& job) {
-  return !is_triton(job) && !harness::is_reference_role(job) && !harness::is_problem_role(job) && !job.profile_mode;
-}
+bool is_cuda_kernel(const harness::bench_job& job) { return !is_triton(job) && is_unprofiled_kernel(job); }
 
 std::optional<prestarted_child> start_ahead(const harness::bench_job& job, const env::gpu_device& device) {
   auto launch = std::make_unique<child_launch>(std::vector<std::string>{}, job, device);
@@ -38,8 +49,8 @@ std::optional<prestarted_child> start_ahead(const harness::bench_job& job, const
     // `kopt harness --gated --writes W... --gpu-lock L JOB RESULT`: its writes restricted and
     // its GPU context made (holding the GPU's lock) before the gate (harness/context_ahead.h).
     const std::filesystem::path lock = gpu_lock_path(device);
-    std::vector<std::string> gated = {"--gated", "--writes", launch->work.string()};
-    if (!job.evidence_dir.empty()) gated.insert(gated.end(), {"--writes", job.evidence_dir});
+    std::vector<std::string> gated = writes_options(*launch, job);
+    gated.insert(gated.begin(), "--gated");
     try {
       { const file_lock made(lock); }  // made now: the process may not create it
       gated.insert(gated.end(), {"--gpu-lock", lock.string()});
@@ -62,8 +73,9 @@ std::optional<prestarted_child> start_ahead(const harness::bench_job& job, const
     // waits for its command.
     go_line = json(std::vector<std::string>(argv.begin() + 2, argv.end())).dump();
     argv.resize(2);
-    argv.insert(argv.end(), {"--gated", "--writes", launch->work.string()});
-    if (!job.evidence_dir.empty()) argv.insert(argv.end(), {"--writes", job.evidence_dir});
+    argv.push_back("--gated");
+    const std::vector<std::string> writes = writes_options(*launch, job);
+    argv.insert(argv.end(), writes.begin(), writes.end());
     argv.insert(argv.end(), {"torch", "triton"});
   }
   auto process = std::make_unique<gated_process>(launch->request, grace);
