@@ -7,7 +7,15 @@ For each case, five invocations of `kopt bench` (cold protocol, the default):
   - the wall time of one `kopt bench` with a warm compile cache.
 Cases with a native .cu reference and with a Python (torch) reference. Prints a markdown table.
 
-Usage (GPU machine, repository root): python3 benchmarks/bench_stability.py --kopt PATH [--runs 5]
+With --min-seconds A,B,... each case is run under each minimum sampling time, the invocations
+interleaved (A, B, ..., A, B, ...) so that the machine's drift hits every floor alike, and the
+reference timed in every run (--fresh-reference). Each row then also says how far the median of
+the kernel's medians moved from the first floor's, the samples taken and why sampling stopped,
+and the seconds the two sides spent sampling: what a shorter floor costs in agreement and saves
+in time.
+
+Usage (GPU machine, repository root):
+  python3 benchmarks/bench_stability.py --kopt PATH [--runs 5] [--only NAME ...] [--min-seconds 0.5,0.1]
 """
 import argparse
 import statistics
@@ -31,11 +39,29 @@ CASES = [
 ]
 
 
-def bench_once(kopt, source, ref, dims):
+def bench_once(kopt, source, ref, dims, extra=()):
     try:
-        return kopt_bench(kopt, [source, "--ref", ref, *dims])
+        return kopt_bench(kopt, [source, "--ref", ref, *dims, *extra])
     except RuntimeError as e:
         raise RuntimeError(str(e).splitlines()[0]) from None
+
+
+def runner_seconds(result):
+    """(the Python runner's wall, its start-up) [s]; zeros without one. Triton kernels run wholly
+    in the Python runner; CUDA kernels only their .py reference."""
+    runner_facts = result.get("reference_runner") or result.get("python_runner") or {}
+    overhead = runner_facts.get("overhead_s", {})
+    return overhead.get("runner_wall_s", overhead.get("total_s", 0.0)), overhead.get("startup_s", 0.0)
+
+
+def sampling_seconds(result):
+    """The kernel's and the reference's timing phases [s]."""
+    phases = result.get("phases_s") or {}
+    return sum((phases.get(side) or {}).get("timing", 0.0) for side in ("kernel", "reference"))
+
+
+def spread(values):
+    return (max(values) - min(values)) / statistics.median(values) * 100
 
 
 def main():
@@ -43,35 +69,45 @@ def main():
     parser.add_argument("--kopt", required=True)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--only", nargs="*")
+    parser.add_argument("--min-seconds", help="minimum sampling times to compare, comma-separated (default: kopt's)")
     args = parser.parse_args()
-    print("| case | kernel median µs (5 runs) | kernel CV | reference median µs (5 runs) | reference spread | "
-          "wall s per bench | runner s (start-up) |")
-    print("|---|---|---|---|---|---|---|")
+    floors = [float(f) for f in args.min_seconds.split(",")] if args.min_seconds else [None]
+    print("| case | floor s | kernel median µs (runs) | kernel CV | kernel shift | reference median µs (runs) | "
+          "reference spread | samples (kernel, reference) | stop | sampling s | wall s per bench | runner s (start-up) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name, source, ref, dims in CASES:
         if args.only and not any(name.startswith(o) for o in args.only):
             continue
+        extras = {floor: ([] if floor is None else ["--min-seconds", str(floor), "--fresh-reference"]) for floor in floors}
+        runs = {floor: [] for floor in floors}
         try:
             bench_once(args.kopt, source, ref, dims)  # warms the compile cache
-            kernel, reference, walls, runner = [], [], [], []
             for _ in range(args.runs):
-                result, wall = bench_once(args.kopt, source, ref, dims)
-                kernel.append(result["kernel"]["median_ms"] * 1000)
-                reference.append(result["reference"]["median_ms"] * 1000)
-                walls.append(wall)
-                # Triton kernels run wholly in the Python runner; CUDA kernels only their .py reference.
-                runner_facts = result.get("reference_runner") or result.get("python_runner") or {}
-                overhead = runner_facts.get("overhead_s", {})
-                runner.append((overhead.get("runner_wall_s", overhead.get("total_s", 0.0)), overhead.get("startup_s", 0.0)))
+                for floor in floors:
+                    runs[floor].append(bench_once(args.kopt, source, ref, dims, extras[floor]))
         except RuntimeError as e:
-            print(f"| {name} | error: {e} | | | | | |")
+            print(f"| {name} | | error: {e} | | | | | | | | | |")
             continue
-        cv = statistics.stdev(kernel) / statistics.mean(kernel) * 100
-        spread = (max(reference) - min(reference)) / statistics.median(reference) * 100
-        runner_text = (f"{statistics.median(r[0] for r in runner):.2f} ({statistics.median(r[1] for r in runner):.2f})"
-                       if runner[0][0] else "-")
-        print(f"| {name} | {' '.join(f'{k:.2f}' for k in kernel)} | {cv:.2f} % | "
-              f"{' '.join(f'{r:.2f}' for r in reference)} | {spread:.2f} % | {statistics.median(walls):.2f} | "
-              f"{runner_text} |")
+        first_kernel_median = None
+        for floor in floors:
+            results = [r for r, _ in runs[floor]]
+            kernel = [r["kernel"]["median_ms"] * 1000 for r in results]
+            reference = [r["reference"]["median_ms"] * 1000 for r in results]
+            if first_kernel_median is None:
+                first_kernel_median = statistics.median(kernel)
+            shift = (statistics.median(kernel) / first_kernel_median - 1) * 100
+            cv = statistics.stdev(kernel) / statistics.mean(kernel) * 100
+            samples = (f"{statistics.median(r['kernel']['sample_count'] for r in results):.0f}, "
+                       f"{statistics.median(r['reference']['sample_count'] for r in results):.0f}")
+            stops = " ".join(sorted({f"{r['kernel']['stop_reason']}/{r['reference']['stop_reason']}" for r in results}))
+            runner = [runner_seconds(r) for r in results]
+            runner_text = (f"{statistics.median(r[0] for r in runner):.2f} ({statistics.median(r[1] for r in runner):.2f})"
+                           if runner[0][0] else "-")
+            print(f"| {name} | {'default' if floor is None else floor} | {' '.join(f'{k:.2f}' for k in kernel)} | "
+                  f"{cv:.2f} % | {shift:+.2f} % | {' '.join(f'{r:.2f}' for r in reference)} | "
+                  f"{spread(reference):.2f} % | {samples} | {stops} | "
+                  f"{statistics.median(sampling_seconds(r) for r in results):.2f} | "
+                  f"{statistics.median(w for _, w in runs[floor]):.2f} | {runner_text} |")
         sys.stdout.flush()
 
 

@@ -28,8 +28,12 @@ time spent sampling (the kernel's and the reference's timing phases; a Python re
 reports its timing apart from its own costs). "outside phases" is the wall minus kopt's top-level
 phases: kopt's own start and end, the warm worker's request, printing.
 
+With --min-seconds F every kopt bench case runs twice in each round: as kopt runs it by default and
+with sampling's minimum time at F seconds (the case's name then ends in "min F s"), side by side.
+
 Usage (GPU machine, repository root):
   python3 benchmarks/speed_benchmark.py --kopt PATH --toolkit PATH [--rounds N] [--cases "NAME;NAME"]
+      [--min-seconds F]
 """
 import argparse
 import json
@@ -73,9 +77,8 @@ def toolkit_case(toolkit, python):
     return run
 
 
-def kopt_bench_case(kopt, args, cold_cache=False, warm=False):
-    if not warm:
-        args = [*args, "--fresh-reference"]
+def kopt_bench_case(kopt, case_args, cold_cache=False, warm=False):
+    args = case_args if warm else [*case_args, "--fresh-reference"]
 
     def run():
         env = dict(os.environ)
@@ -86,7 +89,16 @@ def kopt_bench_case(kopt, args, cold_cache=False, warm=False):
                 env["KOPT_CACHE_DIR"] = os.path.join(folder, "cache")
             result, wall = kopt_bench(kopt, args, env)
             return wall, result
+    run.with_args = lambda extra: kopt_bench_case(kopt, [*case_args, *extra], cold_cache, warm)
     return run
+
+
+def with_floor(case, min_seconds):
+    """The case and, for a kopt bench case, its twin with `--min-seconds`."""
+    name, run = case
+    if not hasattr(run, "with_args"):
+        return [case]
+    return [case, (f"{name}, min {min_seconds:g} s", run.with_args(["--min-seconds", str(min_seconds)]))]
 
 
 def kopt_profile_case(kopt, args):
@@ -142,6 +154,8 @@ def main():
     parser.add_argument("--python", default=sys.executable, help="Python with torch, for the toolkit")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--cases", help="only these cases, by name, separated by ';' (default: all)")
+    parser.add_argument("--min-seconds", type=float,
+                        help="also run every kopt bench case with this minimum sampling time [s]")
     args = parser.parse_args()
 
     cases = [
@@ -170,6 +184,8 @@ def main():
         if unknown:
             sys.exit(f"speed_benchmark.py: no case named {unknown[0]!r}; the cases: {'; '.join(n for n, _ in cases)}")
         cases = [case for case in cases if case[0] in wanted]
+    if args.min_seconds is not None:
+        cases = [twin for case in cases for twin in with_floor(case, args.min_seconds)]
     # Warm-up: compile caches and the file system cache, as a user's second command finds them.
     for name, run in cases:
         try:

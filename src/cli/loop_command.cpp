@@ -18,10 +18,11 @@
 #include "core/error.h"
 #include "core/json_io.h"
 #include "loop/agent_loop.h"
-#include "pipeline/measuring_worker.h"
 #include "loop/check_shapes.h"
 #include "loop/loop_step.h"
 #include "memory/memory_store.h"
+#include "pipeline/bench_pipeline.h"
+#include "pipeline/measuring_worker.h"
 
 namespace kopt::cli {
 namespace {
@@ -74,6 +75,10 @@ class loop_command final : public command {
     sub.add_flag("--preflight-only", m_settings.preflight_only, "check the environment into the run folder and stop");
     sub.add_option("--warmup", m_settings.job.warmup, "calls before sampling, at least")->default_val(3)->check(at_least(0, "calls"));
     sub.add_option("--repeat", m_settings.job.repeat, "samples, at least")->default_val(10)->check(at_least(1, "samples"));
+    sub.add_option("--min-seconds", m_settings.job.min_seconds,
+                   "sampling time per version, at least, before the stopping rule may end it [s]")
+        ->default_val(m_settings.job.min_seconds)
+        ->check(at_least(0, "seconds"));
     sub.add_option("--max-seconds", m_settings.job.max_seconds, "sampling time limit per version [s]")
         ->default_val(10.0)
         ->check(above_zero("seconds"));
@@ -128,6 +133,7 @@ class loop_command final : public command {
     m_agent.timeout = std::chrono::seconds(m_agent_timeout_s);
     m_agent.target_speedup = m_target_speedup;
     m_settings.check_shapes = loop::parse_check_dims_list(m_check_dims, m_settings.target.dims);
+    pipeline::check_sampling_times(m_settings.job);
     if (!m_agent.command.empty() && (m_settings.preflight_only || m_iteration)) {
       throw error("--agent runs the iterations itself: leave out --preflight-only and --iteration");
     }

@@ -13,6 +13,7 @@
 #include "core/json_io.h"
 #include "harness/evidence_files.h"
 #include "kernel/dimensions.h"
+#include "measure/stopping_rule.h"
 
 namespace kopt::harness {
 
@@ -49,7 +50,7 @@ struct bench_job {
   bool hot = false;                // warm-cache protocol instead of flushing L2
   int warmup = 3;                  // calls before sampling, at least
   int repeat = 10;                 // samples, at least
-  double min_seconds = 0.5;        // [s] of sampling, at least
+  double min_seconds = measure::default_min_sampling_seconds;  // [s] of sampling, at least
   double max_seconds = 10.0;       // [s] of sampling, at most
   double target_relative_half_width = 0.005;
   std::optional<double> atol;

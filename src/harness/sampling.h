@@ -24,13 +24,14 @@
 #include "cuda/launch_attribution.h"
 #include "harness/call_timer.h"
 #include "harness/l2_flush.h"
+#include "measure/stopping_rule.h"
 
 namespace kopt::harness {
 
 struct sampling_options {
   int warmup = 3;                  // calls before sampling, at least (then until stable, at most 1 s)
   int repeat = 10;                 // samples, at least
-  double min_seconds = 0.5;        // [s] of sampling, at least
+  double min_seconds = measure::default_min_sampling_seconds;  // [s] of sampling, at least
   double max_seconds = 10.0;       // [s] of sampling, at most
   double target_relative_half_width = 0.005;
   bool judge_work = false;         // apply the rules above (the version under test)

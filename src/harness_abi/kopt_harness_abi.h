@@ -21,7 +21,7 @@ extern "C" {
 typedef int (*kopt_timing_callback)(void* context);
 
 /* Times `call` under the options in `options_json` ({"hot": false, "warmup": 3, "repeat": 10,
- * "min_seconds": 0.5, "max_seconds": 10, "target_relative_half_width": 0.005}; missing keys
+ * "min_seconds": 0.1, "max_seconds": 10, "target_relative_half_width": 0.005}; missing keys
  * take these defaults). The caller's CUDA context must be current on the calling thread
  * (torch makes it so once a tensor lives on the device). `before_each` may be NULL. Returns 0
  * and sets *result_json to the timing document (with "protocol" and "warnings"), or nonzero

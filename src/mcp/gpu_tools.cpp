@@ -52,6 +52,8 @@ tool_output bench(const tool_call& call) {
   pipeline::bench_request request;
   request.target = target_of(call, "kopt bench");
   request.job.hot = call.arguments.value("hot", false);
+  if (call.arguments.contains("min_seconds"))
+    request.job.min_seconds = call.arguments["min_seconds"].get<double>();
   if (call.arguments.contains("max_seconds")) request.job.max_seconds = call.arguments["max_seconds"].get<double>();
   if (call.arguments.contains("seed")) request.job.seed = call.arguments["seed"].get<std::uint64_t>();
   if (call.arguments.contains("atol")) request.atol = call.arguments["atol"].get<double>();
@@ -181,16 +183,18 @@ std::vector<tool> gpu_tools() {
   const json common_properties = json{{"kernel", kernel_schema()}, {"ref", reference_schema()}, {"dims", dims_schema()},
                                       {"defines", defines_schema()}};
   json bench_properties = common_properties;
-  bench_properties.update(json{{"hot", json{{"type", "boolean"}, {"description", "keep L2 warm (default: flushed)"}}},
-                               {"max_seconds", json{{"type", "number"}, {"description", "sampling limit [s]"}}},
-                               {"seed", json{{"type", "integer"}}},
-                               {"atol", json{{"type", "number"}}},
-                               {"rtol", json{{"type", "number"}}},
-                               {"fresh_reference",
-                                json{{"type", "boolean"},
-                                     {"description", "time the reference now, not from the timing kept from an "
-                                                     "earlier run of the same problem"}}},
-                               {"detail", detail_schema()}});
+  bench_properties.update(
+      json{{"hot", json{{"type", "boolean"}, {"description", "keep L2 warm (default: flushed)"}}},
+           {"min_seconds", json{{"type", "number"}, {"description", "sampling time, at least [s]"}}},
+           {"max_seconds", json{{"type", "number"}, {"description", "sampling limit [s]"}}},
+           {"seed", json{{"type", "integer"}}},
+           {"atol", json{{"type", "number"}}},
+           {"rtol", json{{"type", "number"}}},
+           {"fresh_reference", json{{"type", "boolean"},
+                                    {"description",
+                                     "time the reference now, not from the timing kept from an "
+                                     "earlier run of the same problem"}}},
+           {"detail", detail_schema()}});
   json profile_properties = common_properties;
   profile_properties["out"] = json{{"type", "string"}, {"description", "output folder in the workspace"}};
   json loop_properties = common_properties;

@@ -10,10 +10,18 @@
 
 namespace kopt::measure {
 
+// [s] of sampling before the interval may end it. The interval is what bounds a median's error;
+// the floor only keeps a run from ending on its first few samples. Measured on an H200
+// (benchmarks/results/2026-12-03-h200-sampling-floor.md): with 0.1 s instead of nvbench's 0.5 s
+// the medians of five runs moved by at most 0.17 % and varied by at most 0.34 % (CV) for
+// kernels of 8 us to 356 us, while a bench took 0.4-0.8 s less. --min-seconds 0.5 restores
+// nvbench's floor.
+inline constexpr double default_min_sampling_seconds = 0.1;
+
 struct stopping_rule {
   std::size_t min_samples = 10;
   std::size_t max_samples = 100000;
-  std::chrono::duration<double> min_time{0.5};   // wall time spent sampling
+  std::chrono::duration<double> min_time{default_min_sampling_seconds};  // wall time spent sampling
   std::chrono::duration<double> max_time{10.0};
   double target_relative_half_width = 0.005;     // (ci.high - ci.low) / 2 / median
 };

@@ -32,8 +32,18 @@ json sanitizer_failure(const json& pass) {
 
 }  // namespace
 
+void check_sampling_times(const harness::bench_job& job) {
+  if (job.min_seconds < 0 || job.min_seconds > job.max_seconds) {
+    throw error(
+        fmt::format("sampling's minimum time ({} s, --min-seconds) is not between 0 and its limit ({} s, "
+                    "--max-seconds): give a minimum at or below the limit",
+                    job.min_seconds, job.max_seconds));
+  }
+}
+
 bench_outcome run_bench(const bench_request& request, measuring_worker& worker) {
   if (!request.sanitize.empty()) check_sanitizer_tool(request.sanitize);
+  check_sampling_times(request.job);
   bench_outcome outcome;
   harness::bench_job job = request.job;
   // A reference's process started ahead and not taken (a failed build, a kernel that failed

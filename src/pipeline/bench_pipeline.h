@@ -40,6 +40,10 @@ struct bench_outcome {
   exit_status status = exit_status::ok;  // ok, or kernel_failed (build, validation, timing)
 };
 
+// Throws kopt::error naming --min-seconds and --max-seconds when the job's minimum sampling time
+// is negative or above its limit (every run would then stop on the limit, unconverged).
+void check_sampling_times(const harness::bench_job& job);
+
 // Throws kopt::error for usage and environment problems (bad options, no GPU, a missing
 // tool). A failed build is an outcome (prepared.failed_build), not an exception.
 bench_outcome run_bench(const bench_request& request, measuring_worker& worker);

@@ -31,8 +31,16 @@ TEST(BenchCommand, OptionsOutOfRangeAreNamedBeforeTheGpuIsNeeded) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"--warmup=-3"}, "kopt: error: kopt bench: --warmup: -3 is too few: give 0 or more (calls)"},
       {{"--repeat", "0"}, "kopt: error: kopt bench: --repeat: 0 is too few: give 1 or more (samples)"},
-      {{"--timeout", "0"}, "kopt: error: kopt bench: --timeout: 0 is not above 0: give a positive number (seconds)"},
-      {{"--max-seconds", "-1"}, "kopt: error: kopt bench: --max-seconds: -1 is not above 0: give a positive number"},
+      {{"--timeout", "0"},
+       "kopt: error: kopt bench: --timeout: 0 is not above 0: give a positive number (seconds)"},
+      {{"--max-seconds", "-1"},
+       "kopt: error: kopt bench: --max-seconds: -1 is not above 0: give a positive number"},
+      {{"--min-seconds=-0.1"},
+       "kopt: error: kopt bench: --min-seconds: -0.1 is too few: give 0 or more (seconds)"},
+      {{"--min-seconds", "3", "--max-seconds", "2"},
+       "kopt: error: sampling's minimum time (3 s, --min-seconds) is not between 0 and its limit (2 s, "
+       "--max-seconds): "
+       "give a minimum at or below the limit"},
   };
   for (const auto& [flags, expected] : cases) {
     std::vector<std::string> args = {"bench", example("vector_add.cu"), "--N=1024"};

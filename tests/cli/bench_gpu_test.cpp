@@ -266,8 +266,8 @@ TEST(BenchOnGpu, VectorAddAgainstPythonReference) {
   // neither made nor wrote any.
   EXPECT_FALSE(result["phases_s"]["reference"].contains("making_inputs")) << result["phases_s"].dump();
   EXPECT_TRUE(result["phases_s"]["reference"].contains("python_runner")) << result["phases_s"].dump();
-  // The runner's sampling is shown as the reference's timing (at least the stopping rule's 0.5 s).
-  EXPECT_GE(result["phases_s"]["reference"].value("timing", 0.0), 0.5) << result["phases_s"].dump();
+  // The runner's sampling is shown as the reference's timing (at least the stopping rule's 0.1 s).
+  EXPECT_GE(result["phases_s"]["reference"].value("timing", 0.0), 0.1) << result["phases_s"].dump();
 }
 
 // The outputs start as kopt's poison in the runner too: elements the reference leaves alone

@@ -1,6 +1,8 @@
 // Whole-program tests of the option parser's errors as a user meets them: one `kopt: error:`
 // line naming the problem and what to do, a suggestion for a typo, and with --json a JSON
 // object on stdout.
+#include <filesystem>
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -120,6 +122,20 @@ TEST(UsageErrors, AMalformedCheckDimsIsOneLineBeforeAnyGpuCheck) {
   EXPECT_EQ(first_line(candidates.stderr_text),
             "kopt: error: --candidates needs --agent: the agent writes the candidates of each iteration "
             "(docs/loop.md)");
+}
+
+TEST(UsageErrors, ALoopsSamplingFloorAboveItsLimitIsRefusedBeforeTheRunFolder) {
+  // Every version would stop on the limit, unconverged.
+  const testing::scratch_dir work;
+  const std::string kernel = (testing::source_dir() / "examples" / "softmax_naive.cu").string();
+  const auto r = run_kopt({"loop", kernel, "--rows=4096", "--cols=1024", "--max-iterations", "1", "--run-dir",
+                           (work.path() / "run").string(), "--min-seconds", "5", "--max-seconds", "2"},
+                          {{"CUDA_VISIBLE_DEVICES", ""}});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.stderr_text).rfind("kopt: error: sampling's minimum time (5 s, --min-seconds)", 0),
+            0u)
+      << r.stderr_text;
+  EXPECT_FALSE(std::filesystem::exists(work.path() / "run")) << "nothing is written for a refused call";
 }
 
 TEST(UsageErrors, WithJsonEveryErrorIsAJsonObjectOnStdout) {

@@ -18,10 +18,10 @@ std::vector<double> around(double center, double spread, std::size_t n) {
 }
 
 TEST(StoppingRule, WaitsForMinimumSamplesAndTime) {
-  const stopping_rule rule;  // >= 10 samples, >= 0.5 s
+  const stopping_rule rule;  // >= 10 samples, >= 0.1 s
   EXPECT_EQ(should_stop(rule, around(100, 0, 9), seconds(5)), stop_reason::keep_going);
-  EXPECT_EQ(should_stop(rule, around(100, 0, 50), seconds(0.1)), stop_reason::keep_going);
-  EXPECT_EQ(should_stop(rule, around(100, 0, 50), seconds(0.6)), stop_reason::converged);
+  EXPECT_EQ(should_stop(rule, around(100, 0, 50), seconds(0.05)), stop_reason::keep_going);
+  EXPECT_EQ(should_stop(rule, around(100, 0, 50), seconds(0.1)), stop_reason::converged);
 }
 
 TEST(StoppingRule, StopsWhenTheMedianIntervalIsNarrow) {
