@@ -118,8 +118,12 @@ TEST_F(ReferenceTimingCache, AChangedReferenceDimensionOrToleranceIsTimedAgain) 
   hot.job.hot = true;
   EXPECT_TRUE(bench(hot, sandboxed_children()).reference_timed) << "another protocol";
 
+  bench_request floor = vector_add();
+  floor.job.min_seconds = 0.5;
+  EXPECT_TRUE(bench(floor, sandboxed_children()).reference_timed) << "another minimum sampling time";
+
   EXPECT_FALSE(bench(vector_add(), sandboxed_children()).reference_timed) << "the first problem is still kept";
-  EXPECT_EQ(entries(), 5u);
+  EXPECT_EQ(entries(), 6u);
 }
 
 TEST_F(ReferenceTimingCache, AnotherTorchThanTheCachedTimingsIsTimedNow) {
