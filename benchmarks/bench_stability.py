@@ -72,13 +72,13 @@ def main():
     parser.add_argument("--min-seconds", help="minimum sampling times to compare, comma-separated (default: kopt's)")
     args = parser.parse_args()
     floors = [float(f) for f in args.min_seconds.split(",")] if args.min_seconds else [None]
+    extras = {floor: ([] if floor is None else ["--min-seconds", str(floor), "--fresh-reference"]) for floor in floors}
     print("| case | floor s | kernel median µs (runs) | kernel CV | kernel shift | reference median µs (runs) | "
           "reference spread | samples (kernel, reference) | stop | sampling s | wall s per bench | runner s (start-up) |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name, source, ref, dims in CASES:
         if args.only and not any(name.startswith(o) for o in args.only):
             continue
-        extras = {floor: ([] if floor is None else ["--min-seconds", str(floor), "--fresh-reference"]) for floor in floors}
         runs = {floor: [] for floor in floors}
         try:
             bench_once(args.kopt, source, ref, dims)  # warms the compile cache

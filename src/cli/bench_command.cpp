@@ -12,6 +12,7 @@
 #include "cli/bench_setup.h"
 #include "cli/commands.h"
 #include "cli/option_checks.h"
+#include "cli/sampling_time_options.h"
 #include "cli/compile_failure.h"
 #include "cli/terminal.h"
 #include "core/error.h"
@@ -54,11 +55,7 @@ class bench_command final : public command {
     m_target.add_to(sub);
     sub.add_option("--warmup", m_job.warmup, "calls before sampling, at least; then until the median of the last 5 stops moving (1 %, at most 1 s)")->default_val(3)->check(at_least(0, "calls"));
     sub.add_option("--repeat", m_job.repeat, "samples (at least; more until the median is stable)")->default_val(10)->check(at_least(1, "samples"));
-    sub.add_option("--min-seconds", m_job.min_seconds,
-                   "sampling time per version, at least, before the stopping rule may end it [s]")
-        ->default_val(m_job.min_seconds)
-        ->check(at_least(0, "seconds"));
-    sub.add_option("--max-seconds", m_job.max_seconds, "sampling time limit per version [s]")->default_val(10.0)->check(above_zero("seconds"));
+    add_sampling_time_options(sub, m_job);
     sub.add_option("--seed", m_job.seed, "seed of the random inputs")->default_val(0);
     sub.add_option("--atol", m_atol, "absolute tolerance (default by output type)");
     sub.add_option("--rtol", m_rtol, "relative tolerance (default by output type)");

@@ -14,6 +14,7 @@
 #include "cli/bench_setup.h"
 #include "cli/commands.h"
 #include "cli/option_checks.h"
+#include "cli/sampling_time_options.h"
 #include "cli/terminal.h"
 #include "core/error.h"
 #include "core/json_io.h"
@@ -75,13 +76,7 @@ class loop_command final : public command {
     sub.add_flag("--preflight-only", m_settings.preflight_only, "check the environment into the run folder and stop");
     sub.add_option("--warmup", m_settings.job.warmup, "calls before sampling, at least")->default_val(3)->check(at_least(0, "calls"));
     sub.add_option("--repeat", m_settings.job.repeat, "samples, at least")->default_val(10)->check(at_least(1, "samples"));
-    sub.add_option("--min-seconds", m_settings.job.min_seconds,
-                   "sampling time per version, at least, before the stopping rule may end it [s]")
-        ->default_val(m_settings.job.min_seconds)
-        ->check(at_least(0, "seconds"));
-    sub.add_option("--max-seconds", m_settings.job.max_seconds, "sampling time limit per version [s]")
-        ->default_val(10.0)
-        ->check(above_zero("seconds"));
+    add_sampling_time_options(sub, m_settings.job);
     sub.add_option("--compare-seconds", m_settings.comparison.max_seconds,
                    "time a comparison in turns with the parent may take [s]; unsettled by then: inconclusive")
         ->default_val(m_settings.comparison.max_seconds)

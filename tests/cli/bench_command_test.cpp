@@ -39,8 +39,7 @@ TEST(BenchCommand, OptionsOutOfRangeAreNamedBeforeTheGpuIsNeeded) {
        "kopt: error: kopt bench: --min-seconds: -0.1 is too few: give 0 or more (seconds)"},
       {{"--min-seconds", "3", "--max-seconds", "2"},
        "kopt: error: sampling's minimum time (3 s, --min-seconds) is not between 0 and its limit (2 s, "
-       "--max-seconds): "
-       "give a minimum at or below the limit"},
+       "--max-seconds): give a minimum at or below the limit"},
   };
   for (const auto& [flags, expected] : cases) {
     std::vector<std::string> args = {"bench", example("vector_add.cu"), "--N=1024"};
