@@ -77,11 +77,11 @@ def toolkit_case(toolkit, python):
     return run
 
 
-def kopt_bench_case(kopt, case_args, cold_cache=False, warm=False):
+def kopt_bench_case(kopt, case_args, cold_cache=False, warm=False, extra_env=None):
     args = case_args if warm else [*case_args, "--fresh-reference"]
 
     def run():
-        env = dict(os.environ)
+        env = dict(os.environ, **(extra_env or {}))
         if warm:
             env["KOPT_WARM"] = "1"  # through this kopt's warm worker (docs/worker.md)
         with tempfile.TemporaryDirectory() as folder:
@@ -89,7 +89,7 @@ def kopt_bench_case(kopt, case_args, cold_cache=False, warm=False):
                 env["KOPT_CACHE_DIR"] = os.path.join(folder, "cache")
             result, wall = kopt_bench(kopt, args, env)
             return wall, result
-    run.with_args = lambda extra: kopt_bench_case(kopt, [*case_args, *extra], cold_cache, warm)
+    run.with_args = lambda extra: kopt_bench_case(kopt, [*case_args, *extra], cold_cache, warm, extra_env)
     return run
 
 
@@ -166,6 +166,9 @@ def main():
                                                  *SOFTMAX_DIMS])),
         ("kopt .py, warm", kopt_bench_case(args.kopt, ["examples/softmax_block.cu", "--ref=examples/softmax_ref.py",
                                                        *SOFTMAX_DIMS], warm=True)),
+        ("kopt .py, warm, reference context at its start",
+         kopt_bench_case(args.kopt, ["examples/softmax_block.cu", "--ref=examples/softmax_ref.py", *SOFTMAX_DIMS],
+                         warm=True, extra_env={"KOPT_REFERENCE_CONTEXT_AHEAD": "0"})),
         ("kopt .cu (vector_add 16M)", kopt_bench_case(args.kopt, ["examples/vector_add.cu",
                                                                   "--ref=examples/vector_add_ref.cu", "--N=16777216"])),
         ("kopt .cu (vector_add 16M), warm", kopt_bench_case(args.kopt, ["examples/vector_add.cu",
@@ -193,6 +196,7 @@ def main():
         except RuntimeError as e:
             print(f"warm-up of {name} failed: {e}", file=sys.stderr)
     walls = {name: [] for name, _ in cases}
+    medians = {name: [] for name, _ in cases}  # the kernel's median [ms] of each round, where timed
     last = {}
     last_wall = {}
     warnings = {name: set() for name, _ in cases}  # every warning a case's results gave, once
@@ -205,6 +209,9 @@ def main():
                 print(f"{name} failed: {e}", file=sys.stderr)
                 continue
             walls[name].append(wall)
+            kernel_median = ((result or {}).get("kernel") or {}).get("median_ms")
+            if isinstance(kernel_median, (int, float)):
+                medians[name].append(kernel_median)
             last[name] = result
             last_wall[name] = wall
             warnings[name].update(str(w) for w in (result or {}).get("warnings") or [])
@@ -212,18 +219,19 @@ def main():
 
     toolkit = statistics.median(walls["toolkit .py"]) if walls.get("toolkit .py") else None
     print(f"{args.rounds} rounds; wall median (min-max) s; ratio to the toolkit's median\n")
-    print("| case | wall s | / toolkit | sampling s | fixed s (wall - sampling) |")
-    print("|---|---|---|---|---|")
+    print("| case | wall s | / toolkit | sampling s | fixed s (wall - sampling) | kernel median µs (rounds) |")
+    print("|---|---|---|---|---|---|")
     for name, _ in cases:
         values = walls[name]
         if not values:
-            print(f"| {name} | failed | | | |")
+            print(f"| {name} | failed | | | | |")
             continue
         median = statistics.median(values)
         ratio = f"{median / toolkit:.3f}" if toolkit else ""
         sampling = sampling_seconds(last.get(name))
+        kernel = " ".join(f"{m * 1000:.2f}" for m in medians[name]) or "-"
         print(f"| {name} | {median:.2f} ({min(values):.2f}-{max(values):.2f}) | {ratio} | "
-              f"{sampling:.2f} | {median - sampling:.2f} |")
+              f"{sampling:.2f} | {median - sampling:.2f} | {kernel} |")
     print("\nWhere each warm case's reference timing came from (its last run):\n")
     for name, _ in cases:
         cache = (last.get(name) or {}).get("reference_timing_cache")

@@ -196,6 +196,17 @@ def time_reference(abi, path, reference, kwargs, inout_names, options, overhead)
         overhead["timing_s"] = time.perf_counter() - started
 
 
+def tolerances_of(module):
+    return {"atol": modules.number_attribute(module, "atol"), "rtol": modules.number_attribute(module, "rtol")}
+
+
+def announce_tolerances(path, module):
+    """Before any outputs: kopt compares each key's outputs while this process goes on, and
+    needs the module's tolerances for that (the result says them again at the end)."""
+    if path:
+        write_json_atomically(path, tolerances_of(module))
+
+
 def run(request_path, result_path):
     started = time.perf_counter()
     with open(request_path, encoding="utf-8") as f:
@@ -207,6 +218,7 @@ def run(request_path, result_path):
         torch_support.require_gpu(torch)
     module, reference = load_reference(path)
     check_call_shape(path, reference, [p["name"] for p in parameters])
+    announce_tolerances(request.get("tolerances_file"), module)
     overhead = {"startup_s": time.perf_counter() - started, "exchange_s": 0.0, "reference_calls_s": 0.0}
     if request.get("job") is not None:  # a CUDA kernel's problem on the GPU: inputs made here
         timing = run_keys(torch, HarnessAbi(request["harness_abi_library"]), path, reference, parameters, request,
@@ -230,8 +242,7 @@ def run(request_path, result_path):
 def finish(result_path, module, torch, timing, overhead, started):
     overhead["total_s"] = time.perf_counter() - started
     overhead.update(gate_clock.facts())
-    result = {"schema": "kopt.reference_result/v1", "atol": modules.number_attribute(module, "atol"),
-              "rtol": modules.number_attribute(module, "rtol"), "torch": torch_support.torch_facts(torch),
+    result = {"schema": "kopt.reference_result/v1", **tolerances_of(module), "torch": torch_support.torch_facts(torch),
               "timing": timing, "overhead": overhead}
     write_json_atomically(result_path, result)
 

@@ -22,6 +22,7 @@
 #include "harness/context_ahead.h"
 #include "harness/kernel_run.h"
 #include "harness/prestarted_runner.h"
+#include "harness/reference_gate.h"
 #include "harness/reference_run.h"
 
 namespace kopt::cli {
@@ -65,18 +66,6 @@ void require_started_for(const std::vector<fs::path>& needed, const std::vector<
   }
 }
 
-// Blocks until the parent's go line (true) or the end of standard input (false: the parent
-// dropped this process, or died).
-bool go_line_came() {
-  char c = 0;
-  while (true) {
-    const ssize_t n = ::read(STDIN_FILENO, &c, 1);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    if (c == '\n') return true;
-  }
-}
-
 class harness_command final : public command {
  public:
   void configure(CLI::App& sub) override {
@@ -88,8 +77,11 @@ class harness_command final : public command {
     // A CUDA kernel's process started ahead: its writes restricted and its GPU context made
     // before the gate, while kopt compiles the kernel.
     sub.add_option("--writes", m_writes, "with --gated: restrict writes to these folders (and the usual ones) now");
-    sub.add_option("--gpu-lock", m_gpu_lock,
-                   "with --gated and --writes: make the GPU context now, holding this lock");
+    // A Python reference's, the runner makes its context when the parent asks (reference_gate.h).
+    sub.add_option(
+        "--gpu-lock", m_gpu_lock,
+        "with --gated: the GPU's lock; with --writes the GPU context is made now, holding it, and with "
+        "--python the runner makes its context when the parent asks");
     sub.add_option("job", m_job, "job file written by kopt bench")->required();
     sub.add_option("result", m_result, "where to write the result")->required();
   }
@@ -108,7 +100,8 @@ class harness_command final : public command {
         sandbox = restrict_writes_to(restricted_to);
         if (!m_gpu_lock.empty()) ahead = harness::make_context_ahead(m_gpu_lock);
       }
-      if (!go_line_came()) {
+      // Only a runner's context is made at the gate: a kernel's process made its own above.
+      if (!harness::await_go_line(m_python.empty() ? fs::path() : fs::path(m_gpu_lock))) {
         // The parent did not need this process after all: nothing was read, nothing is written.
         harness::drop_prestarted_runner();
         std::fflush(nullptr);

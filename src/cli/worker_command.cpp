@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/option_checks.h"
 #include "cli/warm_client.h"
+#include "core/after_the_answer.h"
 #include "core/error.h"
 #include "core/json_io.h"
 #include "core/version.h"
@@ -41,6 +42,7 @@ class worker_command final : public command {
     const worker::identity id = worker::current_identity(version_string);
     if (m_serve->parsed()) {
       pipeline::keep_processes_warm();
+      defer_until_answered();  // what can wait for the client's answer runs after it
       worker::server_settings settings{id, worker::socket_path(id), std::chrono::seconds(static_cast<long>(m_idle_s)),
                                        [] { return pipeline::warm_processes::instance().describe(); }};
       worker::serve(settings, [](const std::vector<std::string>& words) {

@@ -35,6 +35,11 @@ bool file_lock::try_lock() {
   return m_locked;
 }
 
+bool file_lock::try_lock_shared() {
+  if (!m_locked) m_locked = ::flock(m_fd, LOCK_SH | LOCK_NB) == 0;
+  return m_locked;
+}
+
 void file_lock::lock() {
   while (!m_locked) {
     if (::flock(m_fd, LOCK_EX) == 0) {

@@ -1,6 +1,8 @@
 #pragma once
-// An exclusive advisory lock on a file (flock), held for the object's lifetime. kopt takes
-// one per GPU around timing so that two kopt processes never measure on the same GPU at once.
+// An advisory lock on a file (flock), held for the object's lifetime. kopt takes one per GPU,
+// exclusive, around timing so that two kopt processes never measure on the same GPU at once;
+// processes making a CUDA context ahead of their turn take it shared, so that they can make
+// theirs side by side but never while anyone measures there.
 
 #include <filesystem>
 #include <memory>
@@ -18,7 +20,8 @@ class file_lock {
   file_lock(const file_lock&) = delete;
   file_lock& operator=(const file_lock&) = delete;
 
-  bool try_lock();  // false when another holder has it
+  bool try_lock();         // exclusive; false when another holder has it
+  bool try_lock_shared();  // shared with other shared holders; false while an exclusive one has it
   void lock();      // waits for it
 
  private:

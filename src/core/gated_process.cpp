@@ -1,5 +1,6 @@
 #include "core/gated_process.h"
 
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -41,16 +42,76 @@ bool gated_process::waiting() const {
   return info.si_pid == 0;
 }
 
-process_result gated_process::open(const std::string& line, std::chrono::milliseconds timeout) {
-  if (!m_start.started) return m_start;
-  const std::string text = line + "\n";
+namespace {
+
+// Sends all of `text` on `socket`; false when the other end is gone.
+bool send_all(int socket, const std::string& text) {
   std::size_t sent = 0;
   while (sent < text.size()) {
-    const ssize_t n = ::send(m_gate, text.data() + sent, text.size() - sent, MSG_NOSIGNAL);
+    const ssize_t n = ::send(socket, text.data() + sent, text.size() - sent, MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;  // it ended already: waiting says how
+    if (n <= 0) return false;
     sent += static_cast<std::size_t>(n);
   }
+  return true;
+}
+
+}  // namespace
+
+bool gated_process::say(const std::string& line) {
+  return m_gate >= 0 && send_all(m_gate, line + "\n");
+}
+
+void gated_process::read_said_back() {
+  char chunk[256];
+  while (m_gate >= 0) {
+    const ssize_t n = ::recv(m_gate, chunk, sizeof chunk, MSG_DONTWAIT);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;  // nothing more now, or the program ended
+    m_said_back.append(chunk, static_cast<std::size_t>(n));
+  }
+}
+
+std::optional<std::string> gated_process::next_line_said() {
+  const std::size_t end = m_said_back.find('\n');
+  if (end == std::string::npos) return std::nullopt;
+  std::string line = m_said_back.substr(0, end);
+  m_said_back.erase(0, end + 1);
+  return line;
+}
+
+std::vector<std::string> gated_process::heard() {
+  read_said_back();
+  std::vector<std::string> lines;
+  while (std::optional<std::string> line = next_line_said()) lines.push_back(std::move(*line));
+  return lines;
+}
+
+std::optional<std::string> gated_process::hear(std::chrono::milliseconds wait) {
+  const auto deadline = std::chrono::steady_clock::now() + wait;
+  while (m_gate >= 0) {
+    read_said_back();
+    if (std::optional<std::string> line = next_line_said()) return line;
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return std::nullopt;
+    pollfd ready{m_gate, POLLIN, 0};
+    const int polled = ::poll(&ready, 1, static_cast<int>(left.count()));
+    if (polled < 0 && errno != EINTR) return std::nullopt;
+    // Readable with nothing to read: the program closed its end (it ended).
+    if (polled > 0 && (ready.revents & POLLIN) != 0) {
+      char probe = 0;
+      if (::recv(m_gate, &probe, 1, MSG_DONTWAIT | MSG_PEEK) == 0) return std::nullopt;
+    } else if (polled > 0) {
+      return std::nullopt;  // hung up or failed
+    }
+  }
+  return std::nullopt;
+}
+
+process_result gated_process::open(const std::string& line, std::chrono::milliseconds timeout) {
+  if (!m_start.started) return m_start;
+  send_all(m_gate, line + "\n");  // when it ended already, waiting says how
   ::close(m_gate);
   m_gate = -1;
   process_result result = m_start;

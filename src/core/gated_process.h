@@ -12,6 +12,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/process_spawn.h"
 #include "core/subprocess.h"
@@ -38,6 +39,16 @@ class gated_process {
   // Its process id (0 when it did not start).
   int pid() const { return m_start.started ? static_cast<int>(m_process.pid) : 0; }
 
+  // Talking at the gate, before open(). The gate is a socket: the program can answer on its
+  // standard input. say() writes `line` and a newline without opening the gate (false when it
+  // could not be sent); heard() gives the whole lines the program wrote back so far, without
+  // waiting; hear() waits up to `wait` for the next one (nothing when none came, or the program
+  // ended). socket() is for poll(): readable when the program wrote back or ended.
+  bool say(const std::string& line);
+  std::vector<std::string> heard();
+  std::optional<std::string> hear(std::chrono::milliseconds wait);
+  int socket() const { return m_gate; }
+
   // Writes `line` and a newline to the program, closes its input and waits for it to end,
   // for at most `timeout` (0: no limit) from now. Call at most once. A program that has ended
   // already gives its end as it was.
@@ -48,7 +59,11 @@ class gated_process {
   std::chrono::milliseconds m_grace;
   process_result m_start;
   spawned_process m_process;
-  int m_gate = -1;  // our end of the program's standard input
+  int m_gate = -1;          // our end of the program's standard input
+  std::string m_said_back;  // what it wrote back, after the last whole line heard
+
+  void read_said_back();  // appends what can be read now
+  std::optional<std::string> next_line_said();
 };
 
 }  // namespace kopt

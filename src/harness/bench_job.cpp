@@ -53,6 +53,7 @@ json to_json(const bench_job& job) {
                           {"validation_only", job.validation_only},
                           {"timing_blocks", job.timing_blocks},
                           {"turn_peers", job.turn_peers},
+                          {"idle_peers", job.idle_peers},
                           {"host_only", job.host_only}});
 }
 
@@ -102,6 +103,7 @@ bench_job bench_job_from_json(const json& d) {
   job.validation_only = d.at("validation_only").get<bool>();
   job.timing_blocks = d.at("timing_blocks").get<bool>();
   job.turn_peers = d.at("turn_peers").get<int>();
+  job.idle_peers = d.at("idle_peers").get<int>();
   job.host_only = d.at("host_only").get<bool>();
   return job;
 }

@@ -68,6 +68,10 @@ struct bench_job {
   // comparison, on the GPU with this one but idle while it times (not "other processes").
   bool timing_blocks = false;
   int turn_peers = 0;
+  // Processes of this bench that hold an idle CUDA context on the GPU while this one times
+  // (a Python reference's runner that made its context ahead: pipeline/prestarted_child.h):
+  // not "other processes" either.
+  int idle_peers = 0;
   // No GPU (CPU tests of the Triton path, under Triton's interpreter): every buffer in host
   // memory, the Python side on CPU tensors; validation only.
   bool host_only = false;

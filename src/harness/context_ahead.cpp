@@ -15,7 +15,8 @@ context_ahead make_context_ahead(const std::filesystem::path& gpu_lock) {
     ahead.why_not = "the GPU's lock file could not be opened";
     return ahead;
   }
-  if (!lock->try_lock()) {
+  // Shared: the reference's runner may be making its own context ahead at the same moment.
+  if (!lock->try_lock_shared()) {
     ahead.why_not = "another kopt was measuring on the GPU";
     return ahead;
   }

@@ -3,8 +3,9 @@
 // context before its gate opens, so that the context's fraction of a second is spent during the
 // build instead of after it. Only kopt's own code runs here: the kernel's library is loaded
 // after the gate. Making a context is GPU work, so it happens only while this process holds the
-// GPU's measuring lock (taken without waiting: when another kopt is measuring there, the context
-// is made after the gate as usual), and never inside anyone's sampling window.
+// GPU's measuring lock, shared with other processes making theirs ahead (a Python reference's
+// runner) and taken without waiting: when another kopt is measuring there, the context is made
+// after the gate as usual, and never inside anyone's sampling window.
 
 #include <filesystem>
 #include <string>

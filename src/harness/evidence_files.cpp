@@ -99,6 +99,28 @@ bool evidence_complete(const fs::path& dir, const evidence_key& key) {
   return fs::symlink_status(complete_mark(dir, key), ec).type() == fs::file_type::regular;
 }
 
+fs::path announced_tolerances_file(const fs::path& dir) {
+  return dir / "tolerances.json";
+}
+
+std::optional<announced_tolerances> read_announced_tolerances(const fs::path& dir) {
+  const fs::path path = announced_tolerances_file(dir);
+  std::error_code ec;
+  // The runner writes it whole and renames it into place: a regular file is complete.
+  if (fs::symlink_status(path, ec).type() != fs::file_type::regular) return std::nullopt;
+  const json document = read_json_file(path);
+  const auto figure = [&](const char* name) -> std::optional<double> {
+    if (!document.is_object() || !document.contains(name)) {
+      throw error(fmt::format("{} has no {}", path.string(), name));
+    }
+    const json& value = document[name];
+    if (value.is_null()) return std::nullopt;
+    if (!value.is_number()) throw error(fmt::format("{}: {} is not a number", path.string(), name));
+    return value.get<double>();
+  };
+  return announced_tolerances{figure("atol"), figure("rtol")};
+}
+
 mapped_evidence read_evidence(const fs::path& dir, const evidence_key& key, const kernel::kernel_plan& plan,
                               const char* side) {
   mapped_evidence evidence;

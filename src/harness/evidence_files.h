@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,20 @@ void write_evidence(const std::filesystem::path& dir, const evidence_key& key, c
 // leaves last. Only a writer the parent trusts (the reference's process) is taken at its mark:
 // the kernel's outputs are read once its process has ended.
 bool evidence_complete(const std::filesystem::path& dir, const evidence_key& key);
+
+// Where a Python reference's runner leaves the module's tolerances (`atol`, `rtol`: numbers,
+// or null where the module names none) as soon as it has loaded the module, before any key's
+// outputs, so that the parent compares early with the tolerances of the verdict. No key's
+// folder has this name.
+std::filesystem::path announced_tolerances_file(const std::filesystem::path& dir);
+
+// The reference's tolerances as announced in `dir`, once the file is there: (atol, rtol).
+// Nothing while it is not there; kopt::error when it is not what the runner writes.
+struct announced_tolerances {
+  std::optional<double> atol;
+  std::optional<double> rtol;
+};
+std::optional<announced_tolerances> read_announced_tolerances(const std::filesystem::path& dir);
 
 // One key's outputs as the parent reads them: the files mapped, not copied (they can be
 // hundreds of MiB per key, and every key is read once).

@@ -62,7 +62,10 @@ class protocol_run {
     timed_call_checks checks(api, m_plan, m_buffers, m_pristine, *m_setting.generator, m_job.seed, sink);
     m_result["protocol"] = protocol_description(m_job.hot, static_cast<std::size_t>(gpu.l2_bytes));
     m_result["warnings"] = json::array();
-    if (const auto warning = other_processes_warning(gpu.uuid)) m_result["warnings"].push_back(*warning);
+    if (const auto warning =
+            other_processes_warning(gpu.uuid, static_cast<std::size_t>(std::max(0, m_job.idle_peers)))) {
+      m_result["warnings"].push_back(*warning);
+    }
 
     const sampling_options judged = judged_sampling(m_job, m_plan);
     std::uint64_t last_call = 0;

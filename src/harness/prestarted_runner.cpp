@@ -31,6 +31,10 @@ std::unique_ptr<gated_process> take_prestarted_runner(const std::string& python,
   return process;
 }
 
+gated_process* held_prestarted_runner() {
+  return slot().process.get();
+}
+
 void drop_prestarted_runner() { slot().process.reset(); }
 
 }  // namespace kopt::harness

@@ -20,6 +20,9 @@ void prestart_python_runner(const std::string& python, const std::filesystem::pa
 // else null (the caller starts one), and a runner that does not serve is ended.
 std::unique_ptr<gated_process> take_prestarted_runner(const std::string& python, const std::filesystem::path& runner);
 
+// The prestarted runner while it is held (not taken yet), to talk with at its gate; else null.
+gated_process* held_prestarted_runner();
+
 // Ends a prestarted runner nobody took.
 void drop_prestarted_runner();
 

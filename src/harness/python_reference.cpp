@@ -167,14 +167,18 @@ python_reference_result run_python_reference(const python_reference_request& req
   }
   const fs::path request_file = request.work_dir / "request.json";
   const fs::path result_file = request.work_dir / "result.json";
-  write_json_file(request_file, with_schema("reference_request", 1,
-                                            json{{"module", request.module.string()},
-                                                 {"device", request.device},
-                                                 {"harness_abi_library", request.harness_abi_library.string()},
-                                                 {"parameters", parameters_json(plan, request.triton)},
-                                                 {"seeds", seeds},
-                                                 {"timing", timing},
-                                                 {"job", request.job != nullptr ? *request.job : json(nullptr)}}));
+  write_json_file(request_file,
+                  with_schema("reference_request", 1,
+                              json{{"module", request.module.string()},
+                                   {"device", request.device},
+                                   {"harness_abi_library", request.harness_abi_library.string()},
+                                   {"parameters", parameters_json(plan, request.triton)},
+                                   {"seeds", seeds},
+                                   {"tolerances_file", request.tolerances_file.empty()
+                                                           ? json(nullptr)
+                                                           : json(request.tolerances_file.string())},
+                                   {"timing", timing},
+                                   {"job", request.job != nullptr ? *request.job : json(nullptr)}}));
 
   const auto started = std::chrono::steady_clock::now();
   const double writing_s = std::chrono::duration<double>(started - writing_started).count();

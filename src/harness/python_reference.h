@@ -55,6 +55,9 @@ struct python_reference_request {
   const std::map<std::uint64_t, std::filesystem::path>* output_folders = nullptr;
   std::optional<reference_timing_request> timing;
   std::chrono::seconds timeout{600};
+  // Where the runner announces the module's tolerances once it has loaded it, before any
+  // outputs (evidence_files.h, announced_tolerances_file); empty: nowhere.
+  std::filesystem::path tolerances_file;
   // The reference's bench job: set, the runner makes the inputs of the job's keys itself
   // (kopt_run_reference_keys) and `seeds` and `output_folders` are unused.
   const json* job = nullptr;

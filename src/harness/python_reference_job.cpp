@@ -1,6 +1,7 @@
 #include "harness/python_reference_job.h"
 
 #include "core/private_folder.h"
+#include "harness/evidence_files.h"
 
 namespace kopt::harness {
 
@@ -20,6 +21,8 @@ python_reference_request request_for(const bench_job& job, const kernel::kernel_
   request.work_dir = work_dir;
   request.plan = &plan;
   if (job.host_only) request.device = "cpu";
+  // The parent compares each key's outputs as they come, with these (pipeline/early_comparisons.h).
+  if (!job.evidence_dir.empty()) request.tolerances_file = announced_tolerances_file(job.evidence_dir);
   if (!job.validation_only) request.timing = reference_timing_request{job.seed, job.hot, sampling_of(job)};
   return request;
 }

@@ -1,7 +1,10 @@
 #include "pipeline/bench_pipeline.h"
 
+#include <memory>
+
 #include <fmt/format.h>
 
+#include "core/after_the_answer.h"
 #include "core/phase_clock.h"
 #include "core/private_folder.h"
 
@@ -54,8 +57,9 @@ bench_outcome run_bench(const bench_request& request, measuring_worker& worker) 
   } prestarted{worker};
   phase_clock clock;
   // Made first: a measuring process started ahead is allowed to write its outputs there.
-  private_folder evidence("kopt-evidence", "the kernel's and the reference's outputs");
-  const evidence_folders folders{evidence.path() / "kernel", evidence.path() / "reference"};
+  const auto evidence =
+      std::make_shared<private_folder>("kopt-evidence", "the kernel's and the reference's outputs");
+  const evidence_folders folders{evidence->path() / "kernel", evidence->path() / "reference"};
   outcome.prepared = prepare_bench(request.target, job, worker, &folders);
   clock.done("preparation");  // planning, checks, the GPU probe, builds (or the compile cache)
   if (outcome.prepared.failed_build) {
@@ -94,9 +98,10 @@ bench_outcome run_bench(const bench_request& request, measuring_worker& worker) 
                                  request.progress, timing_cache ? &*timing_cache : nullptr)
                     : sanitizer_failure(outcome.sanitizer);
   if (!outcome.sanitizer.is_null()) result["sanitizer"] = outcome.sanitizer;
-  // Both sides' kept outputs (gigabytes for a large output) are freed before the answer.
+  // Both sides' kept outputs (gigabytes for a large output) are freed before the answer, or in
+  // the warm worker right after it.
   clock.done("judged_run");
-  evidence.remove_now();
+  after_the_answer([evidence] { evidence->remove_now(); });
   clock.done("removing_evidence");
   if (!result.contains("phases_s") || !result["phases_s"].is_object()) result["phases_s"] = json::object();
   json own_phases = clock.phases();

@@ -36,12 +36,14 @@ bool same_tolerances(const kernel::kernel_plan& plan, const validate::tolerance_
 early_comparisons::early_comparisons(const kernel::kernel_plan& plan,
                                      const std::vector<harness::evidence_key>& keys,
                                      const evidence_folders& folders,
-                                     const validate::tolerance_overrides& tolerances, compared_outputs after)
+                                     const validate::tolerance_overrides& tolerances, compared_outputs after,
+                                     reference_tolerances whose)
     : m_plan(plan),
       m_keys(keys),
       m_folders(folders),
       m_tolerances(tolerances),
       m_after(after),
+      m_whose(whose),
       m_compared(keys.size()) {
   m_thread = std::thread([this] { compare_as_marked(); });
 }
@@ -55,7 +57,26 @@ void early_comparisons::stop() {
   if (m_thread.joinable()) m_thread.join();
 }
 
+bool early_comparisons::await_tolerances() {
+  while (true) {
+    if (m_stop) return false;
+    std::optional<harness::announced_tolerances> announced;
+    try {
+      announced = harness::read_announced_tolerances(m_folders.reference);
+    } catch (const error&) {
+      return false;  // nothing early: the verdict compares with the result's tolerances
+    }
+    if (announced) {
+      m_tolerances.reference_atol = announced->atol;
+      m_tolerances.reference_rtol = announced->rtol;
+      return true;
+    }
+    std::this_thread::sleep_for(mark_poll);
+  }
+}
+
 void early_comparisons::compare_as_marked() {
+  if (m_whose == reference_tolerances::announced && !await_tolerances()) return;
   for (std::size_t i = 0; i < m_keys.size(); ++i) {
     const harness::evidence_key& key = m_keys[i];
     while (!harness::evidence_complete(m_folders.reference, key)) {

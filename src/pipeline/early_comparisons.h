@@ -8,8 +8,10 @@
 //
 // Nothing is decided here. A key that cannot be read is left for judge_outputs, which reads it
 // again and says why; and what was compared is only used where the tolerance it was compared
-// with is the one the verdict uses (a Python reference's module may name its own, which is
-// known only when its process ends).
+// with is the one the verdict uses. A Python reference's module may name its own: its runner
+// announces them before its first outputs (harness::read_announced_tolerances), and the keys
+// are compared with those; the module's final word comes with the process's result, and
+// take() drops everything when it differs.
 //
 // Where what is compared here is final (a `.cu` reference: its tolerances are the flags', and
 // its process runs once), each compared key's outputs on both sides are removed at once, so
@@ -32,12 +34,17 @@ using compared_keys = std::vector<std::optional<harness::outputs_verdict>>;
 // again, or the reference run again) or removed (what was compared is final).
 enum class compared_outputs { kept, removed };
 
+// Whose tolerances the comparisons use: the given ones, or those with the reference module's
+// own as its runner announces them (nothing is compared before they are).
+enum class reference_tolerances { given, announced };
+
 class early_comparisons {
  public:
   // Starts comparing. `plan`, `keys` and `folders` must outlive this object.
   early_comparisons(const kernel::kernel_plan& plan, const std::vector<harness::evidence_key>& keys,
                     const evidence_folders& folders, const validate::tolerance_overrides& tolerances,
-                    compared_outputs after = compared_outputs::kept);
+                    compared_outputs after = compared_outputs::kept,
+                    reference_tolerances whose = reference_tolerances::given);
   ~early_comparisons();
   early_comparisons(const early_comparisons&) = delete;
   early_comparisons& operator=(const early_comparisons&) = delete;
@@ -52,14 +59,17 @@ class early_comparisons {
 
  private:
   void compare_as_marked();
+  // Blocks until the reference's tolerances are known (true) or this stops (false).
+  bool await_tolerances();
   // After the key under way, if any.
   void stop();
 
   const kernel::kernel_plan& m_plan;
   const std::vector<harness::evidence_key>& m_keys;
   const evidence_folders& m_folders;
-  const validate::tolerance_overrides m_tolerances;
+  validate::tolerance_overrides m_tolerances;  // those compared with; the thread's until stop()
   const compared_outputs m_after;
+  const reference_tolerances m_whose;
   compared_keys m_compared;
   std::atomic<std::size_t> m_compared_count{0};
   std::atomic<bool> m_stop{false};

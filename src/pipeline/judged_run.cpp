@@ -140,9 +140,14 @@ json run_judged(measuring_worker& worker, const harness::bench_job& job, const e
       fs::remove_all(folders.reference, ec);
       fs::create_directories(folders.reference);
       // A .cu reference's tolerances are the flags' and its process runs once: what is compared
-      // early is final, and its outputs can go at once (early_comparisons.h).
-      early.emplace(plan, keys, folders, tolerances,
-                    harness::has_python_reference(job) ? compared_outputs::kept : compared_outputs::removed);
+      // early is final, and its outputs can go at once. A .py module may name its own, which its
+      // runner announces before its first outputs (early_comparisons.h).
+      if (harness::has_python_reference(job)) {
+        early.emplace(plan, keys, folders, tolerances, compared_outputs::kept,
+                      reference_tolerances::announced);
+      } else {
+        early.emplace(plan, keys, folders, tolerances, compared_outputs::removed);
+      }
       reference_job.validation_only = !timed;
       say(timed ? "the reference's measuring process: its outputs, then its timing"
                 : wants_timing ? "the reference's measuring process: its outputs (its timing is cached)"

@@ -1,10 +1,13 @@
 #include "pipeline/prestarted_child.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
+#include <string_view>
 
 #include "core/error.h"
 #include "core/file_lock.h"
+#include "harness/reference_gate.h"
 #include "pipeline/measuring_worker.h"
 
 namespace kopt::pipeline {
@@ -32,7 +35,37 @@ std::vector<std::string> writes_options(const child_launch& launch, const harnes
   return options;
 }
 
+// `--gpu-lock L` for a process that makes its GPU context ahead, holding the GPU's lock L; nothing
+// when there is no lock file (then no context is made ahead, and the run itself says why it
+// cannot lock the GPU).
+std::vector<std::string> gpu_lock_option(const env::gpu_device& device) {
+  const std::filesystem::path lock = gpu_lock_path(device);
+  try {
+    { const file_lock made(lock); }  // made now: the process may not create it
+  } catch (const error&) {
+    return {};
+  }
+  return {"--gpu-lock", lock.string()};
+}
+
 }  // namespace
+
+void prestarted_child::ask_for_gpu_context() {
+  // KOPT_REFERENCE_CONTEXT_AHEAD=0 leaves the context to the reference's own start, as before:
+  // the speed benchmark measures both side by side.
+  const char* wanted = std::getenv("KOPT_REFERENCE_CONTEXT_AHEAD");
+  if (wanted != nullptr && std::string_view(wanted) == "0") return;
+  if (is_python_reference(job) && process->say(harness::context_request)) m_context = context_state::asked;
+}
+
+bool prestarted_child::holds_gpu_context() {
+  if (m_context == context_state::asked) {
+    for (const std::string& answer : process->heard()) {
+      m_context = answer == harness::context_made_answer ? context_state::made : context_state::not_made;
+    }
+  }
+  return m_context == context_state::made;
+}
 
 bool is_triton_kernel(const harness::bench_job& job) { return is_triton(job) && is_unprofiled_kernel(job); }
 
@@ -48,23 +81,22 @@ std::optional<prestarted_child> start_ahead(const harness::bench_job& job, const
   if (is_cuda_kernel(job)) {
     // `kopt harness --gated --writes W... --gpu-lock L JOB RESULT`: its writes restricted and
     // its GPU context made (holding the GPU's lock) before the gate (harness/context_ahead.h).
-    const std::filesystem::path lock = gpu_lock_path(device);
     std::vector<std::string> gated = writes_options(*launch, job);
     gated.insert(gated.begin(), "--gated");
-    try {
-      { const file_lock made(lock); }  // made now: the process may not create it
-      gated.insert(gated.end(), {"--gpu-lock", lock.string()});
-    } catch (const error&) {
-      // No lock file, no context ahead; the run itself says why it cannot lock the GPU.
-    }
+    const std::vector<std::string> lock = gpu_lock_option(device);
+    gated.insert(gated.end(), lock.begin(), lock.end());
     argv.insert(argv.begin() + 2, gated.begin(), gated.end());
     go_line = "go";
   } else if (is_python_reference(job)) {
-    // `kopt harness --gated --python PY --runner R JOB RESULT`: the runner's path and Python
-    // travel on the command line, where the code under test cannot change them. Dropped
-    // unopened, the harness ends its own runner before it leaves (grace): a runner it left
-    // behind would be adopted by kopt and taken for a process the next version left running.
-    argv.insert(argv.begin() + 2, {"--gated", "--python", job.python, "--runner", job.python_runner});
+    // `kopt harness --gated --python PY --runner R --gpu-lock L JOB RESULT`: the runner's path
+    // and Python travel on the command line, where the code under test cannot change them; its
+    // context is made when asked (ask_for_gpu_context). Dropped unopened, the harness ends its
+    // own runner before it leaves (grace): a runner it left behind would be adopted by kopt and
+    // taken for a process the next version left running.
+    std::vector<std::string> gated = {"--gated", "--python", job.python, "--runner", job.python_runner};
+    const std::vector<std::string> lock = gpu_lock_option(device);
+    gated.insert(gated.end(), lock.begin(), lock.end());
+    argv.insert(argv.begin() + 2, gated.begin(), gated.end());
     go_line = "go";
     grace = std::chrono::seconds(5);
   } else {
@@ -80,7 +112,13 @@ std::optional<prestarted_child> start_ahead(const harness::bench_job& job, const
   }
   auto process = std::make_unique<gated_process>(launch->request, grace);
   if (!process->started()) return std::nullopt;
-  return prestarted_child{job, device.uuid, std::move(launch), std::move(process), go_line};
+  prestarted_child child;
+  child.job = job;
+  child.device_uuid = device.uuid;
+  child.launch = std::move(launch);
+  child.process = std::move(process);
+  child.go_line = go_line;
+  return child;
 }
 
 }  // namespace kopt::pipeline

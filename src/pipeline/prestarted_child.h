@@ -28,6 +28,21 @@ struct prestarted_child {
   // Whether it may run `other` exactly as started (prestart_serves), unwrapped, on `device`.
   bool serves(const std::vector<std::string>& wrapper, const harness::bench_job& other,
               const env::gpu_device& device) const;
+
+  // A Python reference's: asks its runner to make its CUDA context now, at the start of a
+  // bench, so that it is made while the kernel's process makes its own (harness/reference_gate.h).
+  // It is made once torch is loaded and only while no one measures on the GPU. Not asked with
+  // KOPT_REFERENCE_CONTEXT_AHEAD=0 in the environment.
+  void ask_for_gpu_context();
+  // Whether it was asked and said that it made it (what it said so far, without waiting). Once
+  // the caller holds the GPU's measuring lock the answer is final: the runner answers before it
+  // lets the lock go, and cannot take it while the caller holds it.
+  bool holds_gpu_context();
+  bool was_asked_for_gpu_context() const { return m_context != context_state::not_asked; }
+
+ private:
+  enum class context_state { not_asked, asked, made, not_made };
+  context_state m_context = context_state::not_asked;
 };
 
 bool is_python_reference(const harness::bench_job& job);

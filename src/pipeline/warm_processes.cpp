@@ -46,6 +46,38 @@ void warm_processes::keep_one_for(const harness::bench_job& job, const env::gpu_
   if (std::optional<entry> e = start(job, device)) m_entries.push_back(std::move(*e));
 }
 
+void warm_processes::ask_for_gpu_context(const harness::bench_job& job, const env::gpu_device& device) {
+  if (!m_enabled || !is_python_reference(job)) return;
+  const std::lock_guard lock(m_mutex);
+  for (entry& e : m_entries) {
+    if (alike(e, job, device)) return e.child.ask_for_gpu_context();
+  }
+}
+
+int warm_processes::gpu_contexts_held(const env::gpu_device& device) {
+  const std::lock_guard lock(m_mutex);
+  int held = 0;
+  for (entry& e : m_entries)
+    held += e.child.device_uuid == device.uuid && e.child.holds_gpu_context() ? 1 : 0;
+  return held;
+}
+
+void warm_processes::end_those_asked_for_context() {
+  const std::lock_guard lock(m_mutex);
+  std::vector<entry> kept;
+  for (entry& e : m_entries) {
+    if (!e.child.was_asked_for_gpu_context()) {
+      kept.push_back(std::move(e));
+      continue;
+    }
+    harness::bench_job job = e.child.job;
+    const env::gpu_device device{.uuid = e.child.device_uuid};
+    e = entry{};  // ended here, before its successor starts
+    if (std::optional<entry> fresh = start(std::move(job), device)) kept.push_back(std::move(*fresh));
+  }
+  m_entries = std::move(kept);
+}
+
 std::shared_ptr<const private_folder> warm_processes::problem_folder_for(const harness::bench_job& job,
                                                                          const env::gpu_device& device) const {
   if (!m_enabled || !is_triton_problem(job)) return nullptr;

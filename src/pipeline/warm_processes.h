@@ -35,6 +35,18 @@ class warm_processes {
   // Makes sure one waits for a job like `job` on `device`, starting it when none does.
   void keep_one_for(const harness::bench_job& job, const env::gpu_device& device);
 
+  // Asks the waiting Python reference's process for a job like `job` to make its GPU context
+  // now (prestarted_child::ask_for_gpu_context): it serves this command.
+  void ask_for_gpu_context(const harness::bench_job& job, const env::gpu_device& device);
+
+  // How many of those waiting hold a GPU context on `device` (idle: their gate is closed).
+  int gpu_contexts_held(const env::gpu_device& device);
+
+  // Ends those asked for a context that no job took (the command ended before it ran its
+  // reference), each replaced by a fresh one: a kept process holds no GPU context while kopt
+  // waits for its next command.
+  void end_those_asked_for_context();
+
   // The private folder the waiting Triton problem process for a job like `job` may write in:
   // the problem step keeps its tensors there, and its job then names it. Null when none waits.
   std::shared_ptr<const private_folder> problem_folder_for(const harness::bench_job& job,

@@ -19,6 +19,7 @@
 
 #include <fmt/format.h>
 
+#include "core/after_the_answer.h"
 #include "core/cancellation.h"
 #include "core/error.h"
 #include "core/utc_time.h"
@@ -303,6 +304,7 @@ class worker_server {
     } catch (const error&) {
       // The client went away: nobody is waiting for the status.
     }
+    run_after_the_answer();  // before the next command (core/after_the_answer.h)
   }
 
   const server_settings& m_settings;

@@ -47,5 +47,24 @@ TEST(FileLock, AnExistingFileOpenedForReadingLocksLikeAnyOther) {
   EXPECT_FALSE(other.try_lock());
 }
 
+// Two processes making their CUDA contexts ahead hold it side by side; a measurement waits for
+// both, and while one measures neither can start.
+TEST(FileLock, SharedHoldersGoTogetherAndExcludeTheExclusiveOne) {
+  testing::scratch_dir dir;
+  const auto path = dir.path() / "gpu.lock";
+  auto kernel_ahead = std::make_unique<file_lock>(path);
+  auto reference_ahead = std::make_unique<file_lock>(path);
+  ASSERT_TRUE(kernel_ahead->try_lock_shared());
+  EXPECT_TRUE(reference_ahead->try_lock_shared());
+  file_lock measuring(path);
+  EXPECT_FALSE(measuring.try_lock());
+  kernel_ahead.reset();
+  EXPECT_FALSE(measuring.try_lock()) << "one shared holder is left";
+  reference_ahead.reset();
+  ASSERT_TRUE(measuring.try_lock());
+  file_lock late(path);
+  EXPECT_FALSE(late.try_lock_shared());
+}
+
 }  // namespace
 }  // namespace kopt

@@ -28,6 +28,33 @@ TEST(GatedProcess, RunsItsWorkWhenTheGateOpens) {
   EXPECT_EQ(end.exit_code, 4);
 }
 
+// Before its gate opens, a program can be asked something and answer on its standard input.
+TEST(GatedProcess, AProgramAnswersAtItsGateBeforeItOpens) {
+  gated_process program({.argv = {"sh", "-c",
+                                  "echo ready >&0; read question; echo \"answer to $question\" >&0; "
+                                  "read line; echo \"got $line\""}});
+  ASSERT_TRUE(program.started());
+  EXPECT_EQ(program.hear(5s), std::optional<std::string>("ready"));
+  EXPECT_TRUE(program.heard().empty()) << "nothing more was said";
+  ASSERT_TRUE(program.say("context"));
+  EXPECT_EQ(program.hear(5s), std::optional<std::string>("answer to context"));
+  EXPECT_TRUE(program.waiting());
+  const process_result end = program.open("go", 10s);
+  EXPECT_EQ(end.stdout_text, "got go\n");
+  EXPECT_EQ(end.exit_code, 0);
+}
+
+TEST(GatedProcess, HearingFromAProgramThatSaysNothingOrEndsGivesNothing) {
+  gated_process quiet({.argv = {"sh", "-c", "read line"}});
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(quiet.hear(200ms).has_value());
+  EXPECT_GE(std::chrono::steady_clock::now() - start, 150ms) << "it waited";
+  gated_process gone({.argv = {"sh", "-c", "printf half >&0; exit 0"}});
+  const auto asked = std::chrono::steady_clock::now();
+  EXPECT_FALSE(gone.hear(5s).has_value()) << "half a line, then its end";
+  EXPECT_LT(std::chrono::steady_clock::now() - asked, 4s);
+}
+
 TEST(GatedProcess, TheTimeLimitCountsFromTheGate) {
   // Its start-up (1.2 s) is longer than the limit (1 s); its work after the gate is not.
   gated_process program({.argv = {"sh", "-c", "sleep 1.2; read line; sleep 0.1; echo done"}});

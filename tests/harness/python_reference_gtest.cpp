@@ -88,6 +88,19 @@ TEST(PythonReference, OutputsOfEverySeedComeBack) {
   EXPECT_GE(result.overhead["runner_wall_s"].get<double>(), result.overhead["total_s"].get<double>());
 }
 
+// The module's tolerances are left where kopt compares from, before the outputs: with a module
+// that names only atol, rtol is announced as null (the flags' or the default then).
+TEST(PythonReference, TheModulesTolerancesAreAnnouncedBeforeTheOutputs) {
+  fixture f("atol = 1e-6\n\ndef reference(*, A, B, C, N, **_):\n    C[:N].copy_(A[:N] + B[:N])\n");
+  f.request.tolerances_file = announced_tolerances_file(f.dir.path());
+  EXPECT_FALSE(read_announced_tolerances(f.dir.path()).has_value());
+  run_python_reference(f.request);
+  const std::optional<announced_tolerances> announced = read_announced_tolerances(f.dir.path());
+  ASSERT_TRUE(announced.has_value());
+  EXPECT_EQ(announced->atol, std::optional<double>(1e-6));
+  EXPECT_FALSE(announced->rtol.has_value());
+}
+
 TEST(PythonReference, ARunnerStartedAheadGivesTheSameOutputsWithTorchLoadedAlready) {
   fixture f("def reference(*, A, B, C, N, **_):\n    C[:N].copy_(A[:N] + B[:N])\n");
   prestart_python_runner(f.request.python, f.request.runner);

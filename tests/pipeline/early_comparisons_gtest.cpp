@@ -2,7 +2,8 @@
 // the reference marked its outputs complete, and the verdict from them is the verdict judge_outputs
 // gives alone; a key left unmarked (a writer that does not mark) or a kernel's key that cannot
 // be read is left for judge_outputs; what was compared is dropped when the reference's
-// module names other tolerances at the end; and where it is final, the compared outputs go.
+// module names other tolerances at the end, unless its runner announced them before its outputs;
+// and where it is final, the compared outputs go.
 #include "pipeline/early_comparisons.h"
 
 #include <chrono>
@@ -13,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
+#include "core/files.h"
 #include "support/kopt_process.h"
 
 namespace kopt::pipeline {
@@ -149,6 +151,45 @@ TEST_F(EarlyComparisons, TheSameTolerancesFromTheModuleKeepWhatWasCompared) {
   flags.flag_atol = 1e-3;
   flags.flag_rtol = 1e-3;
   for (const auto& c : compared_then_named_by_the_module(flags)) EXPECT_TRUE(c.has_value());
+}
+
+// A .py reference's runner announces the module's tolerances before its first outputs: nothing is
+// compared before that, and what is compared after stands when the module says the same at the end.
+TEST_F(EarlyComparisons, AnnouncedTolerancesAreWaitedForAndKeepWhatWasCompared) {
+  early_comparisons early(m_plan, m_keys, m_folders, m_tolerances, compared_outputs::kept,
+                          reference_tolerances::announced);
+  reference_writes_every_key();
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(early.compared(), 0u) << "nothing before the module's tolerances are known";
+  write_file_atomic(harness::announced_tolerances_file(m_folders.reference),
+                    R"({"atol": 0.5, "rtol": null})");
+  ASSERT_TRUE(compares(early, 3));
+  validate::tolerance_overrides module_named = m_tolerances;
+  module_named.reference_atol = 0.5;
+  for (const auto& c : early.take(module_named)) EXPECT_TRUE(c.has_value());
+}
+
+TEST_F(EarlyComparisons, AnnouncedTolerancesTheModuleDoesNotConfirmDropWhatWasCompared) {
+  early_comparisons early(m_plan, m_keys, m_folders, m_tolerances, compared_outputs::kept,
+                          reference_tolerances::announced);
+  write_file_atomic(harness::announced_tolerances_file(m_folders.reference),
+                    R"({"atol": 0.5, "rtol": null})");
+  reference_writes_every_key();
+  ASSERT_TRUE(compares(early, 3));
+  validate::tolerance_overrides module_named = m_tolerances;
+  module_named.reference_atol = 0.25;  // changed by the module while it ran
+  for (const auto& c : early.take(module_named)) EXPECT_FALSE(c.has_value());
+}
+
+TEST_F(EarlyComparisons, AMalformedAnnouncementLeavesEveryKeyForTheVerdict) {
+  early_comparisons early(m_plan, m_keys, m_folders, m_tolerances, compared_outputs::kept,
+                          reference_tolerances::announced);
+  write_file_atomic(harness::announced_tolerances_file(m_folders.reference), R"({"atol": "tight"})");
+  reference_writes_every_key();
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(early.compared(), 0u);
+  for (const auto& c : early.take(m_tolerances)) EXPECT_FALSE(c.has_value());
+  EXPECT_EQ(verdict(nullptr)["status"], "ok");
 }
 
 // A .cu reference's comparisons are final: each compared key's outputs go at once, on both

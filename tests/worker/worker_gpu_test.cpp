@@ -3,16 +3,22 @@
 // its torch reference, benched alone and then twice through the worker, passes the judge each
 // time with its kernel median within the intervals' reach; the worker's second command finds
 // its reference's Python started during the first (torch loaded, no GPU touched before its
-// gate); and a reference that changes process-wide state (TF32 matmuls, an environment
-// variable) in one command leaves the next command's reference as a fresh process finds it.
+// gate), and makes its CUDA context while the kernel's process makes its own, an idle peer that
+// is not reported as another process on the GPU; an idle worker holds no GPU context, even
+// after a command that ended before its reference ran; and a reference that changes
+// process-wide state (TF32 matmuls, an environment variable) in one command leaves the next
+// command's reference as a fresh process finds it.
 #include <filesystem>
 #include <map>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
+#include "core/text.h"
 #include "support/kopt_process.h"
 
 namespace kopt {
@@ -20,6 +26,18 @@ namespace {
 namespace fs = std::filesystem;
 using testing::run_kopt;
 using testing::scratch_dir;
+
+// The processes with a CUDA context on the machine's GPUs, as nvidia-smi lists them (pids).
+std::vector<std::string> compute_processes() {
+  const process_result r =
+      run_process({.argv = {"nvidia-smi", "--query-compute-apps=pid", "--format=csv,noheader"}});
+  EXPECT_EQ(r.exit_code, 0) << r.stderr_text;
+  std::vector<std::string> pids;
+  for (const std::string& line : split_lines(r.stdout_text)) {
+    if (!trim(line).empty()) pids.emplace_back(trim(line));
+  }
+  return pids;
+}
 
 class WorkerOnGpu : public ::testing::Test {
  protected:
@@ -59,6 +77,9 @@ TEST_F(WorkerOnGpu, MeasuresAsOneShotAndKeepsTheNextReferencesPythonReady) {
   }
   const nlohmann::json& runner = second["reference_runner"]["overhead_s"];
   EXPECT_EQ(runner["runner_prestarted"], true) << second["reference_runner"].dump();
+  // Its runner, ready since the first command, made its context while the kernel's did; the
+  // kernel's run counted it as an idle peer (no warning below).
+  EXPECT_TRUE(runner.contains("context_ahead_s") && runner["context_ahead_s"].is_number()) << runner.dump();
   for (const nlohmann::json* r : {&first, &second}) {
     EXPECT_TRUE((*r)["warnings"].empty()) << "another process on the GPU? " << (*r)["warnings"].dump();
   }
@@ -69,6 +90,29 @@ TEST_F(WorkerOnGpu, MeasuresAsOneShotAndKeepsTheNextReferencesPythonReady) {
   EXPECT_EQ(kept[0]["kind"], "python reference");
   EXPECT_EQ(kept[0]["waiting"], true);
   EXPECT_GT(kept[0]["pid"].get<int>(), 0);
+  EXPECT_TRUE(compute_processes().empty()) << "an idle worker holds no GPU context";
+}
+
+// A command that ends before its reference runs (the kernel does not compile) leaves no runner
+// holding the context it was asked to make: the kept one is ended and a fresh one waits.
+TEST_F(WorkerOnGpu, ACommandThatEndsBeforeItsReferenceLeavesNoContextBehind) {
+  bench(true);  // the next command's runner waits, torch loaded
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  const nlohmann::json before =
+      nlohmann::json::parse(run_kopt({"worker", "status", "--json"}, m_env, m_work.path()).stdout_text);
+  m_work.write(
+      "broken.cu",
+      "extern \"C\" void solve(const float* input, float* output, int rows, int cols) { syntax error }\n");
+  const process_result r =
+      run_kopt({"--warm", "bench", "broken.cu", "--ref", "softmax_ref.py", "--rows=4096", "--cols=1024"},
+               m_env, m_work.path());
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_TRUE(compute_processes().empty()) << "the runner asked for its context was ended with the command";
+  const nlohmann::json after =
+      nlohmann::json::parse(run_kopt({"worker", "status", "--json"}, m_env, m_work.path()).stdout_text);
+  ASSERT_EQ(after["kept_warm"].size(), 1u) << after.dump();
+  EXPECT_EQ(after["kept_warm"][0]["waiting"], true);
+  EXPECT_NE(after["kept_warm"][0]["pid"], before["kept_warm"][0]["pid"]) << "a fresh one, never asked";
 }
 
 TEST_F(WorkerOnGpu, ATritonKernelMeasuresAsOneShotWithItsProblemStepKeptWarm) {
