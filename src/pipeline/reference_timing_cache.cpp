@@ -44,14 +44,17 @@ fs::path default_reference_timing_folder() { return cache_root() / "reference_ti
 json reference_timing_key_fields(const harness::bench_job& job, const kernel::kernel_plan& plan,
                                  const env::gpu_device& device, const std::string& driver_version,
                                  const std::string& files_digest) {
+  // A Triton problem's folder is where this run's setup() tensors lie, new in every run; the
+  // tensors themselves are in the problem by their digests.
+  json triton_problem = job.triton_problem;
+  if (triton_problem.is_object()) triton_problem.erase("dir");
   return json{
       {"key_version", key_version},
       {"kopt_version", version_string},
       {"reference_files", files_digest},
       {"python", job.python},
       {"problem", problem_sha256(plan)},
-      {"triton_problem",
-       job.triton_problem.is_null() ? json(nullptr) : json(sha256_hex(json_text(job.triton_problem, -1)))},
+      {"triton_problem", triton_problem.is_null() ? json(nullptr) : json(sha256_hex(json_text(triton_problem, -1)))},
       {"seed", job.seed},
       {"protocol", json{{"hot", job.hot},
                         {"warmup", job.warmup},

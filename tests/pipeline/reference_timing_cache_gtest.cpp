@@ -188,6 +188,23 @@ TEST_F(ReferenceTimingCache, AStaleDamagedOrMisnamedEntryIsAMiss) {
   EXPECT_FALSE(cache.find("k1").has_value()) << "cut short";
 }
 
+// A Triton problem's setup() tensors lie in a folder of each run's own: the same problem from
+// another folder is the same key, and other tensors (their digests) are another.
+TEST(ReferenceTimingKey, ATritonProblemIsKeyedByItsTensorsNotByTheFolderTheyLieIn) {
+  const kernel::kernel_plan plan =
+      kernel::plan_kernel("axpy.cu", "extern \"C\" void solve(const float* x, float* y, int N) {}\n", std::nullopt,
+                          {{"N", "4096"}}, std::nullopt, {});
+  env::gpu_device device;
+  device.uuid = "GPU-00000000-0000-0000-0000-000000000000";
+  const auto key = [&](const std::string& dir, const std::string& digest) {
+    harness::bench_job job;
+    job.triton_problem = json{{"dir", dir}, {"module", "softmax.py"}, {"digests", json{{"x", digest}}}};
+    return reference_timing_key(reference_timing_key_fields(job, plan, device, "580.159.04", "files"));
+  };
+  EXPECT_EQ(key("/dev/shm/kopt-problem-aaaaaa", "d1"), key("/dev/shm/kopt-problem-bbbbbb", "d1"));
+  EXPECT_NE(key("/dev/shm/kopt-problem-aaaaaa", "d1"), key("/dev/shm/kopt-problem-aaaaaa", "d2"));
+}
+
 TEST(ReferenceTimingCacheReach, OnlyAFolderOutsideEveryAllowedOneIsOutOfReach) {
   const json sandbox = "Landlock ABI 6: writes only under /dev, /proc, /tmp, /home/u/run/evidence";
   EXPECT_TRUE(out_of_kernel_reach(sandbox, "/home/u/.cache/kopt/reference_timing"));

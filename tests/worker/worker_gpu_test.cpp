@@ -5,10 +5,13 @@
 // its reference's Python started during the first (torch loaded, no GPU touched before its
 // gate), and makes its CUDA context while the kernel's process makes its own, an idle peer that
 // is not reported as another process on the GPU; an idle worker holds no GPU context, even
-// after a command that ended before its reference ran; and a reference that changes
-// process-wide state (TF32 matmuls, an environment variable) in one command leaves the next
-// command's reference as a fresh process finds it.
+// after a command that ended before its reference ran; a version whose library changes its
+// process as it loads leaves the next version's numbers as they are alone; and a reference
+// that changes process-wide state (TF32 matmuls, an environment variable) in one command
+// leaves the next command's reference as a fresh process finds it.
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <thread>
@@ -125,6 +128,31 @@ TEST_F(WorkerOnGpu, ATritonKernelMeasuresAsOneShotWithItsProblemStepKeptWarm) {
   }
   EXPECT_NEAR(warm["kernel"]["median_ms"].get<double>() / alone["kernel"]["median_ms"].get<double>(), 1.0, 0.05);
   EXPECT_TRUE(warm["warnings"].empty()) << warm["warnings"].dump();
+}
+
+// A version whose library changes its process (the environment, a persisting-L2 set-aside on
+// the device) as it loads: the next version, benched through the same worker, measures as it
+// does alone, and finds nothing of it (each version runs in a fresh process).
+TEST_F(WorkerOnGpu, AVersionThatChangesItsProcessLeavesTheNextVersionsNumbersAlone) {
+  std::ifstream in(m_work.path() / "softmax_block.cu");
+  const std::string honest((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  m_work.write("changes_state.cu",
+               honest + "\n#include <cstdlib>\n"
+                        "__attribute__((constructor)) static void change_the_process() {\n"
+                        "  setenv(\"CUDA_LAUNCH_BLOCKING\", \"1\", 1);\n"
+                        "  setenv(\"KOPT_LEAK\", \"1\", 1);\n"
+                        "  cudaDeviceProp p{};\n"
+                        "  cudaGetDeviceProperties(&p, 0);\n"
+                        "  cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, p.persistingL2CacheMaxSize);\n"
+                        "}\n");
+  const nlohmann::json alone = bench(false);
+  const nlohmann::json changed = bench(true, "softmax_ref.py", "changes_state.cu");
+  const nlohmann::json next = bench(true);
+  EXPECT_EQ(changed["status"], "ok") << changed.dump().substr(0, 2000);
+  EXPECT_EQ(next["status"], "ok") << next.dump().substr(0, 2000);
+  EXPECT_NEAR(next["kernel"]["median_ms"].get<double>() / alone["kernel"]["median_ms"].get<double>(), 1.0, 0.05)
+      << next.dump().substr(0, 2000);
+  EXPECT_TRUE(next["warnings"].empty()) << next["warnings"].dump();
 }
 
 TEST_F(WorkerOnGpu, AReferenceThatChangesProcessWideStateLeavesTheNextOneUntouched) {
