@@ -40,8 +40,10 @@ void make_runner_context(gated_process& runner, const std::filesystem::path& gpu
   if (!answer) {
     // Still at it, or gone: ended now, while the lock is held, so that it cannot make its
     // context later inside a measurement. The reference starts a runner of its own.
+    const bool ended_by_itself = !runner.waiting();
     drop_prestarted_runner();
-    return answer_parent("context not made: the runner did not answer in time and was ended");
+    return answer_parent(ended_by_itself ? "context not made: the runner ended"
+                                         : "context not made: the runner did not answer in time and was ended");
   }
   answer_parent(*answer);
 }

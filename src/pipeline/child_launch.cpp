@@ -70,9 +70,10 @@ std::filesystem::path gpu_lock_path(const env::gpu_device& device) {
 
 std::unique_ptr<file_lock> lock_gpu_for_measuring(const env::gpu_device& device) {
   auto lock = std::make_unique<file_lock>(gpu_lock_path(device));
-  // A kernel's process started ahead holds it for the moment it makes its GPU context: that is
-  // no other kopt, and not worth a line.
-  const auto quiet_until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  // This bench's processes started ahead hold it (shared) while they make their GPU contexts,
+  // a kernel's and a reference's runner's side by side: that is no other kopt, and not worth a
+  // line. On a loaded machine the two can take seconds.
+  const auto quiet_until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
   while (!lock->try_lock() && std::chrono::steady_clock::now() < quiet_until) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
