@@ -52,26 +52,31 @@ struct child {
 };
 
 // Calls `visit` for every process whose parent is this one, as /proc lists them, each as it is
-// found (what a caller reads of it is read at once: the process may change or go).
-void for_each_own_child(const std::function<void(const child&)>& visit) {
+// found (what a caller reads of it is read at once: the process may change or go). `skip`, when
+// given, is asked first, before the process's parent is read.
+void for_each_own_child(const std::function<void(const child&)>& visit,
+                        const std::function<bool(pid_t)>& skip = nullptr) {
   const pid_t self = ::getpid();
   std::error_code ec;
   for (auto it = fs::directory_iterator("/proc", ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
     const std::string name = it->path().filename().string();
     if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    const auto pid = static_cast<pid_t>(std::stol(name));  // digits only, checked above
+    if (skip && skip(pid)) continue;
     const process_ids ids = read_process_ids(name);
     if (ids.parent != self) continue;
-    visit({static_cast<pid_t>(std::stol(name)), name, ids.group});  // digits only, checked above
+    visit({pid, name, ids.group});
   }
 }
 
 std::vector<pid_t> children_of_this_process(std::vector<std::string>& described, int killed_group) {
   std::vector<pid_t> found;
+  // Kept children are passed over before their parent is read: one that another thread reaps
+  // (and lets go of) meanwhile is gone from /proc by then, not taken for an orphan.
   for_each_own_child([&](const child& c) {
-    if (is_kept(c.pid)) return;
     found.push_back(c.pid);
     if (killed_group == 0 || c.group != killed_group) described.push_back(fmt::format("{} {}", c.name, command_line(c.name)));
-  });
+  }, is_kept);
   return found;
 }
 
