@@ -1,6 +1,7 @@
 """How a runner started ahead spent its time before its command: importing the trusted modules,
-making its CUDA context when kopt asked for it, and waiting at the gate. A wait near zero means kopt opened the gate while the imports
-were still running, so they, not the command, held the run up."""
+making its CUDA context when kopt asked for it, and waiting at the gate. A wait near zero means
+kopt opened the gate while the imports were still running, so they, not the command, held the
+run up."""
 
 preload_s = None        # [s] importing torch (and Triton) after the start; None when not started ahead
 gate_wait_s = None      # [s] from the end of those imports to kopt's go line, less context_ahead_s

@@ -42,10 +42,8 @@ bool gated_process::waiting() const {
   return info.si_pid == 0;
 }
 
-namespace {
-
-// Sends all of `text` on `socket`; false when the other end is gone.
-bool send_all(int socket, const std::string& text) {
+bool send_line(int socket, const std::string& line) {
+  const std::string text = line + "\n";
   std::size_t sent = 0;
   while (sent < text.size()) {
     const ssize_t n = ::send(socket, text.data() + sent, text.size() - sent, MSG_NOSIGNAL);
@@ -56,10 +54,8 @@ bool send_all(int socket, const std::string& text) {
   return true;
 }
 
-}  // namespace
-
 bool gated_process::say(const std::string& line) {
-  return m_gate >= 0 && send_all(m_gate, line + "\n");
+  return m_gate >= 0 && send_line(m_gate, line);
 }
 
 void gated_process::read_said_back() {
@@ -111,7 +107,7 @@ std::optional<std::string> gated_process::hear(std::chrono::milliseconds wait) {
 
 process_result gated_process::open(const std::string& line, std::chrono::milliseconds timeout) {
   if (!m_start.started) return m_start;
-  send_all(m_gate, line + "\n");  // when it ended already, waiting says how
+  send_line(m_gate, line);  // when it ended already, waiting says how
   ::close(m_gate);
   m_gate = -1;
   process_result result = m_start;

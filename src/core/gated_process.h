@@ -19,6 +19,10 @@
 
 namespace kopt {
 
+// Writes `line` and a newline on `socket`, all of it; false when the other end is gone. Both
+// ends of a gate talk this way (the program answers on its standard input).
+bool send_line(int socket, const std::string& line);
+
 class gated_process {
  public:
   // Starts `request.argv` (request.timeout is not used: open() gives the limit). `grace`: how

@@ -1,7 +1,6 @@
 #include "harness/reference_gate.h"
 
 #include <poll.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -17,16 +16,7 @@ namespace {
 
 // A line back to the parent on the gate's socket (standard input); a standard input that is
 // no socket (a person trying the command) hears nothing.
-void answer_parent(const std::string& line) {
-  const std::string text = line + "\n";
-  std::size_t sent = 0;
-  while (sent < text.size()) {
-    const ssize_t n = ::send(STDIN_FILENO, text.data() + sent, text.size() - sent, MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;
-    sent += static_cast<std::size_t>(n);
-  }
-}
+void answer_parent(const std::string& line) { send_line(STDIN_FILENO, line); }
 
 // Has the runner (torch loaded, waiting) make its context while this process holds the GPU's
 // lock shared, and answers the parent before letting the lock go.
@@ -35,7 +25,7 @@ void make_runner_context(gated_process& runner, const std::filesystem::path& gpu
   if (!lock) return answer_parent("context not made: the GPU's lock file could not be opened");
   if (!lock->try_lock_shared())
     return answer_parent("context not made: another kopt was measuring on the GPU");
-  if (!runner.say(R"(["context"])")) return answer_parent("context not made: the runner had ended");
+  if (!runner.say(runner_context_request)) return answer_parent("context not made: the runner had ended");
   const std::optional<std::string> answer = runner.hear(runner_context_limit);
   if (!answer) {
     // Still at it, or gone: ended now, while the lock is held, so that it cannot make its
@@ -78,7 +68,7 @@ bool await_go_line(const std::filesystem::path& gpu_lock) {
       return false;
     }
     if (watched[1].revents != 0) {
-      for (const std::string& said : runner->heard()) runner_ready = runner_ready || said == "ready";
+      for (const std::string& said : runner->heard()) runner_ready = runner_ready || said == runner_ready_line;
       if (!runner_ready && !runner->waiting()) {
         runner_gone = true;
       } else if (!runner_ready) {

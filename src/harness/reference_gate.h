@@ -17,6 +17,10 @@ namespace kopt::harness {
 // What the parent says and hears at the gate.
 inline constexpr const char* context_request = "context";
 inline constexpr const char* context_made_answer = "context made";  // else "context not made: WHY"
+// What this process and its runner say (python/kopt_runner.py, --gated): the runner says it is
+// ready once torch is loaded, and is asked for its context with a one-word command.
+inline constexpr const char* runner_ready_line = "ready";
+inline constexpr const char* runner_context_request = R"(["context"])";
 
 // How long the runner may take to make its context before it is ended (the reference then
 // starts a runner of its own).
