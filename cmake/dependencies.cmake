@@ -4,6 +4,8 @@
 find_package(CLI11 REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(fmt REQUIRED)
+# Boost.Describe (header-only): the one field list a document's writer and reader come from.
+find_package(Boost 1.81 REQUIRED CONFIG)
 
 set(OPENSSL_USE_STATIC_LIBS TRUE)
 find_package(OpenSSL REQUIRED COMPONENTS Crypto)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up everything kopt needs on a Debian or Ubuntu machine, then builds it.
-#   - build tools and libraries from the distribution (CLI11, nlohmann-json, fmt, OpenSSL,
+#   - build tools and libraries from the distribution (CLI11, nlohmann-json, Boost's headers, fmt, OpenSSL,
 #     SQLite, libffi, GoogleTest), all linked statically or header-only into kopt, and Chromium,
 #     whose headless mode renders kopt report's page in the tests;
 #   - CUTLASS headers (nvidia-cutlass), torch and triton from PyPI into the current Python
@@ -42,7 +42,7 @@ install_packages() {
   as_root apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
     cmake ninja-build g++ pkg-config python3 python3-pip \
-    libcli11-dev nlohmann-json3-dev libfmt-dev libssl-dev libsqlite3-dev libgtest-dev libffi-dev chromium >/dev/null
+    libcli11-dev nlohmann-json3-dev libboost1.81-dev libfmt-dev libssl-dev libsqlite3-dev libgtest-dev libffi-dev chromium >/dev/null
 
   echo "== CUDA toolkit"
   if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then

@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "core/files.h"
+#include "core/json_limits.h"
 
 namespace kopt {
 
@@ -25,9 +26,9 @@ void write_json_file(const std::filesystem::path& path, const json& document) {
 json read_json_file(const std::filesystem::path& path) {
   const std::string text = read_text_file(path, "JSON file");
   try {
-    return json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw error(fmt::format("{} is not valid JSON: {}", path.string(), e.what()));
+    return parse_json_checked(text);
+  } catch (const document_error& e) {
+    throw e.in(path.string(), "the file is damaged or not the one kopt expects: restore it or make it again");
   }
 }
 

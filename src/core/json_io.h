@@ -21,7 +21,8 @@ std::string json_text(const json& document, int indent = 2);
 
 void write_json_file(const std::filesystem::path& path, const json& document);
 
-// Throws kopt::error naming the file when it is missing or not valid JSON.
+// Throws kopt::error naming the file when it is missing, not valid JSON or beyond
+// parse_json_checked's limits.
 json read_json_file(const std::filesystem::path& path);
 
 // An optional value as a document field: the value, or null when there is none.

@@ -37,7 +37,20 @@ TEST(JsonIo, InvalidJsonNamesTheFile) {
     read_json_file(path);
     FAIL();
   } catch (const error& e) {
-    EXPECT_NE(e.headline().find(path.string() + " is not valid JSON"), std::string::npos);
+    EXPECT_NE(e.headline().find(path.string() + ": not valid JSON"), std::string::npos) << e.headline();
+  }
+}
+
+TEST(JsonIo, AFileNestedTooDeepIsOneErrorNamingTheFile) {
+  testing::scratch_dir dir;
+  const auto path = dir.write("deep.json", std::string(100000, '[') + std::string(100000, ']'));
+  try {
+    read_json_file(path);
+    FAIL();
+  } catch (const error& e) {
+    EXPECT_EQ(e.headline(), path.string() +
+                                ": arrays and objects nested deeper than 64 levels; the file is damaged "
+                                "or not the one kopt expects: restore it or make it again");
   }
 }
 
