@@ -96,8 +96,8 @@ void compare_with_parent(const step_context& ctx, version_record& r, const fs::p
                         !r.library_sha256.empty() && !parent->library_sha256.empty();
   if (!in_turns) {
     const memory::outcome_evidence verdict =
-        compare_bench_results(read_json_file(evidence_dir / "benchmark_result.json"),
-                              read_json_file(parent_dir / "benchmark_result.json"));
+        compare_bench_results(pipeline::read_bench_result_file(evidence_dir / "benchmark_result.json"),
+                              pipeline::read_bench_result_file(parent_dir / "benchmark_result.json"));
     r.comparison = memory::to_json(verdict);
     r.comparison["method"] = "separate runs: each version's samples from its own bench";
     take_outcome(r, verdict, "separate runs");
@@ -144,7 +144,7 @@ void judge_version(const step_context& ctx, std::int64_t iteration, const fs::pa
     phase_clock clock;
     compare_with_parent(ctx, r, evidence_dir);
     clock.done("compare");
-    compare_seconds = clock.phases();
+    compare_seconds = to_document(clock.phases());
   };
   const auto compare_meanwhile = [&](const version_evaluation& so_far) {
     if (!r.parent) return;

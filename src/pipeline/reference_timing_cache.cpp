@@ -13,7 +13,6 @@ namespace kopt::pipeline {
 namespace fs = std::filesystem;
 namespace {
 
-constexpr const char* entry_schema = "kopt.reference_timing/v1";
 // Changed when what a key covers changes, so that old entries are never read as new ones.
 constexpr int key_version = 1;
 
@@ -56,12 +55,7 @@ json reference_timing_key_fields(const harness::bench_job& job, const kernel::ke
       {"problem", problem_sha256(plan)},
       {"triton_problem", triton_problem.is_null() ? json(nullptr) : json(sha256_hex(json_text(triton_problem, -1)))},
       {"seed", job.seed},
-      {"protocol", json{{"hot", job.hot},
-                        {"warmup", job.warmup},
-                        {"repeat", job.repeat},
-                        {"min_seconds", job.min_seconds},
-                        {"max_seconds", job.max_seconds},
-                        {"target_relative_half_width", job.target_relative_half_width}}},
+      {"protocol", to_document(job.sampling)},
       {"tolerances", json{{"atol", json_or_null(job.atol)}, {"rtol", json_or_null(job.rtol)}}},
       {"gpu", json{{"name", device.name}, {"uuid", device.uuid}}},
       {"driver", driver_version},
@@ -70,9 +64,9 @@ json reference_timing_key_fields(const harness::bench_job& job, const kernel::ke
 
 std::string reference_timing_key(const json& fields) { return sha256_hex(json_text(fields, -1)); }
 
-bool out_of_kernel_reach(const json& sandbox, const fs::path& folder) {
-  if (!sandbox.is_string()) return false;
-  const std::string text = sandbox.get<std::string>();
+bool out_of_kernel_reach(const std::optional<std::string>& sandbox, const fs::path& folder) {
+  if (!sandbox) return false;
+  const std::string& text = *sandbox;
   const std::string marker = "writes only under ";
   const std::size_t at = text.find(marker);
   if (at == std::string::npos) return false;  // not restricted: it could write anywhere kopt can
@@ -95,36 +89,27 @@ std::optional<cached_reference_timing> reference_timing_cache::find(const std::s
   const fs::path path = m_folder / (key + ".json");
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) return std::nullopt;
-  json entry;
+  reference_timing_entry entry;
   try {
-    entry = read_json_file(path);
+    entry = from_document<reference_timing_entry>(read_json_file(path));
   } catch (const error&) {
     return std::nullopt;
   }
-  if (!entry.is_object() || entry.value("schema", "") != entry_schema || entry.value("key", "") != key ||
-      !entry.contains("timing") || !entry["timing"].is_object() || !entry.contains("measured_at_unix") ||
-      !entry["measured_at_unix"].is_number_integer()) {
-    return std::nullopt;
-  }
-  const std::int64_t age = unix_now() - entry["measured_at_unix"].get<std::int64_t>();
+  if (entry.key != key) return std::nullopt;
+  const std::int64_t age = unix_now() - entry.measured_at_unix;
   if (age < -60 || age > m_max_age.count()) return std::nullopt;  // stale, or from a clock that jumped
-  return cached_reference_timing{entry["timing"], entry.value("torch", json(nullptr)),
-                                 entry.value("measured_at", std::string()), key};
+  return cached_reference_timing{std::move(entry.timing), std::move(entry.torch), std::move(entry.measured_at), key};
 }
 
-std::string reference_timing_cache::store(const std::string& key, const json& fields, const json& timing,
-                                          const json& torch) const {
+std::string reference_timing_cache::store(const std::string& key, const json& fields,
+                                          const measure::timing_document& timing,
+                                          const std::optional<harness::torch_facts>& torch) const {
   try {
     std::error_code ec;
     fs::create_directories(m_folder, ec);
     if (ec) return fmt::format("cannot make {}: {}", m_folder.string(), ec.message());
-    write_json_file(m_folder / (key + ".json"), json{{"schema", entry_schema},
-                                                    {"key", key},
-                                                    {"measured_at", utc_timestamp()},
-                                                    {"measured_at_unix", unix_now()},
-                                                    {"fields", fields},
-                                                    {"torch", torch},
-                                                    {"timing", timing}});
+    write_json_file(m_folder / (key + ".json"),
+                    to_document(reference_timing_entry{key, utc_timestamp(), unix_now(), fields, torch, timing}));
   } catch (const error& e) {
     return e.headline();
   }

@@ -24,6 +24,8 @@
 #include "kernel/buffer_plan.h"
 #include "memory/memory_store.h"
 #include "pipeline/bench_result.h"
+#include "pipeline/bench_verdict.h"
+#include "support/timings.h"
 #include "profile/raw_csv.h"
 #include "profile/rule_advice.h"
 #include "profile/source_counters.h"
@@ -141,10 +143,22 @@ std::string memory_export() {
   return json_text(with_schema("strategy_memory", 1, json{{"outcomes", json::array({memory::to_json(o), memory::to_json(o)})}}));
 }
 
+// A bench result with both sides timed and checked, as kopt writes it.
+std::string bench_result_example() {
+  pipeline::bench_result r;
+  r.kernel = testing::timing_around(0.06122, 40);
+  r.reference = testing::timing_around(0.0613, 40);
+  r.correctness.checked = true;
+  r.correctness.passed = true;
+  r.correctness.seeds = {pipeline::seed_check{0, "before timing", true}};
+  pipeline::add_timing_conclusions(r);
+  return json_text(to_document(r));
+}
+
 TEST(Fuzz, JsonDocuments) {
   const std::vector<std::string> documents = {
       memory_export(),
-      read_text_file(testing::source_dir() / "tests/data/pipeline/child_result_ok.json", "fuzz seed input"),
+      bench_result_example(),
       read_text_file(testing::source_dir() / "tests/data/memory/python_toolkit_global_strategy_memory.json",
                      "fuzz seed input")};
   fuzz("json", documents, mutant_count(6000), [](const std::string& text) {
