@@ -44,7 +44,7 @@ class analyze_command final : public command {
     add_verbosity_flags(sub, m_level, false);
   }
 
-  int run() override {
+  int run(const pipeline::services&) override {
     pipeline::analysis_request request{m_report, m_details, m_backend, m_out, m_ncu_bin};
     const pipeline::analysis_outcome outcome = pipeline::run_analysis(request);
     const analyze::analysis& a = outcome.analysis;

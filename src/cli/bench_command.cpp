@@ -11,7 +11,7 @@
 #include "cli/bench_setup.h"
 #include "cli/commands.h"
 #include "cli/option_checks.h"
-#include "cli/sampling_time_options.h"
+#include "cli/sampling_options.h"
 #include "cli/compile_failure.h"
 #include "cli/terminal.h"
 #include "core/error.h"
@@ -35,12 +35,12 @@ class bench_command final : public command {
     m_sub = &sub;
     sub.allow_extras();
     m_target.add_to(sub);
-    sub.add_option("--warmup", m_job.sampling.warmup, "calls before sampling, at least; then until the median of the last 5 stops moving (1 %, at most 1 s)")->default_val(3)->check(at_least(0, "calls"));
-    sub.add_option("--repeat", m_job.sampling.repeat, "samples (at least; more until the median is stable)")->default_val(10)->check(at_least(1, "samples"));
-    add_sampling_time_options(sub, m_job);
+    add_sampling_options(sub, m_job.sampling);
     sub.add_option("--seed", m_job.seed, "seed of the random inputs")->default_val(0);
-    sub.add_option("--atol", m_atol, "absolute tolerance (default by output type)");
-    sub.add_option("--rtol", m_rtol, "relative tolerance (default by output type)");
+    sub.add_option("--atol", m_atol, "absolute tolerance (default: the reference module's, else by output type)")
+        ->check(at_least(0, "absolute error"));
+    sub.add_option("--rtol", m_rtol, "relative tolerance (default: the reference module's, else by output type)")
+        ->check(at_least(0, "relative error"));
     sub.add_flag("--hot", m_job.sampling.hot,
                  "no L2 flush before each sample (default: flush by reading); inputs are still made fresh before "
                  "every call and stay in L2 as the generator left them");
@@ -59,16 +59,16 @@ class bench_command final : public command {
                    "racecheck, initcheck, synccheck); findings fail the run before timing");
   }
 
-  int run() override {
+  int run(const pipeline::services& services) override {
     pipeline::bench_request request;
     request.target = m_target.to_target(*m_sub);
     request.job = m_job;
-    if (m_atol >= 0) request.atol = m_atol;
-    if (m_rtol >= 0) request.rtol = m_rtol;
+    request.atol = m_atol;
+    request.rtol = m_rtol;
     request.sanitize = m_sanitize;
-    if (m_fresh_reference) request.reference_timing_folder.reset();
+    request.reference_timing_folder = m_fresh_reference ? std::nullopt : services.reference_timing_folder;
     request.progress = progress_on_terminal("bench", !m_json && m_level != verbosity::quiet);
-    const auto worker = pipeline::make_process_worker();
+    const auto worker = services.make_worker();
     const pipeline::bench_outcome outcome = pipeline::run_bench(request, *worker);
     const pipeline::prepared_bench& prepared = outcome.prepared;
     if (prepared.failed_build) return report_compile_failure(prepared.failed_build->file, prepared.failed_build->result);
@@ -109,8 +109,8 @@ class bench_command final : public command {
   CLI::App* m_sub = nullptr;
   harness::bench_job m_job;
   bench_target_options m_target;
-  double m_atol = -1;
-  double m_rtol = -1;
+  std::optional<double> m_atol;  // none: the reference module's, else by output type
+  std::optional<double> m_rtol;
   std::string m_sanitize;
   bool m_fresh_reference = false;
   std::string m_json_out;

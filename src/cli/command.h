@@ -8,6 +8,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "pipeline/services.h"
+
 namespace kopt::cli {
 
 class command {
@@ -15,8 +17,9 @@ class command {
   virtual ~command() = default;
   // Declares options and positionals on `sub`; values land in the command's members.
   virtual void configure(CLI::App& sub) = 0;
-  // Runs after parsing; returns the process exit status (see core/error.h).
-  virtual int run() = 0;
+  // Runs after parsing, with what the front end made for every command; returns the process
+  // exit status (see core/error.h).
+  virtual int run(const pipeline::services& services) = 0;
 };
 
 struct command_entry {

@@ -73,7 +73,8 @@ std::string& version_text_storage() {
 
 const std::string& running_version_text() { return version_text_storage(); }
 
-int run_command_line(const std::vector<std::string>& given, const std::string& version_text) {
+int run_command_line(const std::vector<std::string>& given, const std::string& version_text,
+                     const pipeline::services& services) {
   version_text_storage() = version_text;
   CLI::App app{"kopt: compile, validate, time, profile and diagnose GPU kernels", "kopt"};
   app.set_version_flag("--version", version_text);
@@ -112,7 +113,7 @@ int run_command_line(const std::vector<std::string>& given, const std::string& v
   for (auto& [sub, command] : commands) {
     if (!sub->parsed()) continue;
     try {
-      return command->run();
+      return command->run(services);
     } catch (const kopt::error& e) {
       return report_error(e.headline(), e.detail(), json);
     }

@@ -6,10 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "pipeline/services.h"
+
 namespace kopt::cli {
 
 // `words`: the command line without the program's name. `version_text`: what --version prints.
-int run_command_line(const std::vector<std::string>& words, const std::string& version_text);
+// `services`: what every command measures and keeps through (main's, or a test's).
+int run_command_line(const std::vector<std::string>& words, const std::string& version_text,
+                     const pipeline::services& services = {});
 
 // What --version prints, as the last run_command_line was given it (the warm worker runs its
 // clients' command lines with it).

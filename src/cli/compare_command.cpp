@@ -54,8 +54,8 @@ class compare_command final : public command {
         "inconclusive), 1 when a version fails to build or while timed.");
   }
 
-  int run() override {
-    const auto worker = pipeline::make_process_worker();
+  int run(const pipeline::services& services) override {
+    const auto worker = services.make_worker();
     pipeline::file_comparison_request request;
     request.target.backend = m_backend;
     request.target.dims = collect_dimension_args(m_sub->remaining(), m_dims);

@@ -101,7 +101,7 @@ class compile_command final : public command {
     add_verbosity_flags(sub, m_level, false);
   }
 
-  int run() override {
+  int run(const pipeline::services&) override {
     const std::filesystem::path kernel = std::filesystem::absolute(m_kernel);
     const std::string source = read_text_file(kernel, "kernel file");
     std::optional<kernel::backend> requested;

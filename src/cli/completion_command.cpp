@@ -21,7 +21,7 @@ class completion_command final : public command {
     m_zsh = sub.add_subcommand("zsh", "the script for zsh: source <(kopt completion zsh)");
   }
 
-  int run() override {
+  int run(const pipeline::services&) override {
     // The same tree main() parses with: kopt's app with every command configured on it.
     CLI::App app{"kopt", "kopt"};
     app.set_version_flag("--version");

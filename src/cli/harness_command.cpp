@@ -86,7 +86,7 @@ class harness_command final : public command {
     sub.add_option("result", m_result, "where to write the result")->required();
   }
 
-  int run() override {
+  int run(const pipeline::services&) override {
     // Before anything of the code under test is loaded: the key kopt sealed this run with.
     const std::optional<std::string> key = take_result_key();
     std::optional<write_sandbox> sandbox;

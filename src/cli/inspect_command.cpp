@@ -120,7 +120,7 @@ class inspect_command final : public command {
                "Buffer sizes come from the `// kopt:` annotation (docs/annotations.md).");
   }
 
-  int run() override {
+  int run(const pipeline::services&) override {
     const std::vector<kernel::dimension_arg> dims =
         collect_dimension_args(m_sub->remaining(), m_dim_flags);
     std::optional<kernel::backend> requested;

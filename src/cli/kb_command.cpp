@@ -57,7 +57,7 @@ class kb_command final : public command {
     m_match->add_flag("--json", m_json, "print JSON");
   }
 
-  int run() override {
+  int run(const pipeline::services&) override {
     const std::string backend = check_backend(m_backend);
     if (m_list->parsed()) {
       std::vector<const kb_entry*> entries;

@@ -14,7 +14,7 @@
 #include "cli/bench_setup.h"
 #include "cli/commands.h"
 #include "cli/option_checks.h"
-#include "cli/sampling_time_options.h"
+#include "cli/sampling_options.h"
 #include "cli/terminal.h"
 #include "core/error.h"
 #include "core/json_io.h"
@@ -74,9 +74,7 @@ class loop_command final : public command {
                                            "beside the kernel)");
     sub.add_option("--iteration", m_iteration, "the iteration this call evaluates (must be the run's next)");
     sub.add_flag("--preflight-only", m_settings.preflight_only, "check the environment into the run folder and stop");
-    sub.add_option("--warmup", m_settings.job.sampling.warmup, "calls before sampling, at least")->default_val(3)->check(at_least(0, "calls"));
-    sub.add_option("--repeat", m_settings.job.sampling.repeat, "samples, at least")->default_val(10)->check(at_least(1, "samples"));
-    add_sampling_time_options(sub, m_settings.job);
+    add_sampling_options(sub, m_settings.job.sampling);
     sub.add_option("--compare-seconds", m_settings.comparison.max_seconds,
                    "time a comparison in turns with the parent may take [s]; unsettled by then: inconclusive")
         ->default_val(m_settings.comparison.max_seconds)
@@ -115,7 +113,7 @@ class loop_command final : public command {
     add_verbosity_flags(sub, m_level, true);
   }
 
-  int run() override {
+  int run(const pipeline::services& services) override {
     m_settings.target = m_target.to_target(*m_sub);
     m_settings.max_iterations = m_max_iterations;
     if (!m_run_dir.empty()) m_settings.run_dir = m_run_dir;
@@ -135,15 +133,15 @@ class loop_command final : public command {
     if (m_agent.candidates > 1 && m_agent.command.empty()) {
       throw error("--candidates needs --agent: the agent writes the candidates of each iteration (docs/loop.md)");
     }
-    const auto worker = pipeline::make_process_worker();
-    const loop::loop_services services = loop::gpu_services(*worker);
+    const auto worker = services.make_worker();
+    const loop::loop_services steps = loop::gpu_services(*worker);
     const loop::step_progress progress = progress_on_terminal("loop", !m_json && m_level != verbosity::quiet);
     if (!m_agent.command.empty()) {
       // One kopt for every iteration: the next reference's Python loads while the agent works.
       pipeline::keep_processes_warm();
-      return run_with_agent(services, progress);
+      return run_with_agent(steps, progress);
     }
-    const loop::step_outcome step = loop::run_loop_step(m_settings, services, progress);
+    const loop::step_outcome step = loop::run_loop_step(m_settings, steps, progress);
     if (m_json) {
       std::printf("%s\n", json_text(step_json(step)).c_str());
     } else if (!step.record) {

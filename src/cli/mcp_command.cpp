@@ -26,7 +26,7 @@ class mcp_command final : public command {
                    "the only folder the tools read and write (default: the folder kopt is started in)");
   }
 
-  int run() override {
+  int run(const pipeline::services&) override {
     const mcp::workspace root(m_workspace.empty() ? std::filesystem::current_path() : std::filesystem::path(m_workspace));
     std::fflush(stdout);
     const int protocol = ::dup(STDOUT_FILENO);

@@ -75,7 +75,7 @@ class memory_command final : public command {
     for (CLI::App* action : {m_list, m_show, m_query, m_export, m_import}) action->fallthrough();
   }
 
-  int run() override {
+  int run(const pipeline::services&) override {
     if (m_query->parsed()) check_query();
     memory::memory_store store = memory::memory_store::open(memory::default_memory_path(m_db));
     if (m_list->parsed()) {

@@ -28,7 +28,7 @@ class preflight_command final : public command {
     add_verbosity_flags(sub, m_level, false);
   }
 
-  int run() override {
+  int run(const pipeline::services&) override {
     m_options.backend = kernel::parse_backend_name(m_backend);
     const env::preflight_report report = env::run_preflight(m_options);
     const std::filesystem::path out = std::filesystem::absolute(m_out);

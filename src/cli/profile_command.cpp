@@ -50,7 +50,7 @@ class profile_command final : public command {
     add_verbosity_flags(sub, m_level, true);
   }
 
-  int run() override {
+  int run(const pipeline::services& services) override {
     pipeline::profile_request request;
     request.target = m_target.to_target(*m_sub);
     request.job = m_job;
@@ -60,7 +60,7 @@ class profile_command final : public command {
     if (m_profile_calls_option->count() > 0) request.profile_calls = m_profile_calls;
     request.out = m_out;
     request.ncu_bin = m_ncu_bin;
-    const auto worker = pipeline::make_process_worker();
+    const auto worker = services.make_worker();
     const pipeline::profile_outcome outcome =
         pipeline::run_profile(request, *worker, [this](const std::string& ncu_command) {
           if (!m_json && m_level != verbosity::quiet) std::printf("ncu: %s\n", ncu_command.c_str());

@@ -100,7 +100,7 @@ class report_command final : public command {
     add_verbosity_flags(sub, m_level, true);
   }
 
-  int run() override {
+  int run(const pipeline::services&) override {
     const report::run_report rep = report::gather_run_report(m_run_dir);
     const fs::path page = page_file(rep);
     report::page_options options;

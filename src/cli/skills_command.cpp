@@ -71,7 +71,7 @@ class skills_command final : public command {
     add_verbosity_flags(*m_install, m_level, false);
   }
 
-  int run() override {
+  int run(const pipeline::services&) override {
     const std::vector<skill> skills = shipped_skills();
     json listed = json::array();
     const printer print(m_level);

@@ -38,15 +38,15 @@ class worker_command final : public command {
     for (CLI::App* s : {m_start, m_status}) s->add_flag("--json", m_json, "print JSON");
   }
 
-  int run() override {
+  int run(const pipeline::services& services) override {
     const worker::identity id = worker::current_identity(version_string);
     if (m_serve->parsed()) {
       pipeline::keep_processes_warm();
       defer_until_answered();  // what can wait for the client's answer runs after it
       worker::server_settings settings{id, worker::socket_path(id), std::chrono::seconds(static_cast<long>(m_idle_s)),
                                        [] { return pipeline::warm_processes::instance().describe(); }};
-      worker::serve(settings, [](const std::vector<std::string>& words) {
-        return run_command_line(words, running_version_text());
+      worker::serve(settings, [&services](const std::vector<std::string>& words) {
+        return run_command_line(words, running_version_text(), services);
       });
       return static_cast<int>(exit_status::ok);
     }

@@ -145,7 +145,7 @@ measure::timing_document sample_gpu_time(const cuda::driver_api& api, cuda::acti
   const cuda::nvml_library& nvml = cuda::nvml_library::instance();
   const auto clocks_before = nvml.clocks(device_uuid);
   measure::stopping_rule rule;
-  rule.min_samples = static_cast<std::size_t>(std::max(options.repeat, 10));
+  rule.min_samples = static_cast<std::size_t>(std::max(options.repeat, measure::fewest_samples));
   rule.min_time = std::chrono::duration<double>(options.min_seconds);
   rule.max_time = std::chrono::duration<double>(options.max_seconds);
   rule.target_relative_half_width = options.target_relative_half_width;

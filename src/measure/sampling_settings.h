@@ -21,6 +21,10 @@ struct sampling_settings {
 BOOST_DESCRIBE_STRUCT(sampling_settings, (),
                       (hot, warmup, repeat, min_seconds, max_seconds, target_relative_half_width))
 
+// [samples] the fewest a version is sampled, whatever --repeat says: the median's 95 % interval
+// from order statistics needs them.
+inline constexpr int fewest_samples = 10;
+
 // [calls], [samples], [s]: beyond these a run would never end in a working day.
 inline constexpr double most_warmup_calls = 1e6;
 inline constexpr double most_samples = 1e7;

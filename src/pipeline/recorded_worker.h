@@ -104,4 +104,30 @@ class recorded_worker final : public measuring_worker {
   block_responder m_blocks;
 };
 
+// The worker a command makes for itself (services::make_worker), lent by a test that keeps it
+// and reads what it recorded after the command has ended: every call goes to `worker`.
+class lent_worker final : public measuring_worker {
+ public:
+  explicit lent_worker(measuring_worker& worker) : m_worker(worker) {}
+
+  env::gpu_probe_result probe_gpus() override { return m_worker.probe_gpus(); }
+  void prestart(const harness::bench_job& job, const env::gpu_device& device) override { m_worker.prestart(job, device); }
+  void drop_prestarted() override { m_worker.drop_prestarted(); }
+  std::shared_ptr<const private_folder> warm_problem_folder(const harness::bench_job& job,
+                                                            const env::gpu_device& device) override {
+    return m_worker.warm_problem_folder(job, device);
+  }
+  std::unique_ptr<block_timing> open_block_timing(const std::vector<harness::bench_job>& jobs,
+                                                  const env::gpu_device& device, int block_timeout_s) override {
+    return m_worker.open_block_timing(jobs, device, block_timeout_s);
+  }
+  wrapped_child_run run(const std::vector<std::string>& wrapper, const harness::bench_job& job,
+                        const env::gpu_device& device, int timeout_s) override {
+    return m_worker.run(wrapper, job, device, timeout_s);
+  }
+
+ private:
+  measuring_worker& m_worker;
+};
+
 }  // namespace kopt::pipeline

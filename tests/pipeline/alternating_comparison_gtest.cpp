@@ -16,7 +16,7 @@
 #include "measure/statistics.h"
 #include "pipeline/comparison_pipeline.h"
 #include "pipeline/recorded_worker.h"
-#include "recorded_h200.h"
+#include "support/recorded_h200.h"
 #include "support/timings.h"
 
 namespace kopt::pipeline {

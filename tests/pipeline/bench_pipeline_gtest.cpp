@@ -18,8 +18,8 @@
 #include "pipeline/reference_environment.h"
 #include "support/kopt_process.h"
 #include "pipeline/recorded_worker.h"
-#include "recorded_children.h"
-#include "recorded_h200.h"
+#include "support/recorded_children.h"
+#include "support/recorded_h200.h"
 
 namespace kopt::pipeline {
 namespace {

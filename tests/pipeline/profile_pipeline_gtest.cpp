@@ -12,7 +12,7 @@
 
 #include "core/error.h"
 #include "pipeline/recorded_worker.h"
-#include "recorded_h200.h"
+#include "support/recorded_h200.h"
 #include "support/kopt_process.h"
 
 namespace kopt::pipeline {

@@ -11,8 +11,8 @@
 
 #include "core/json_io.h"
 #include "pipeline/bench_pipeline.h"
-#include "recorded_children.h"
-#include "recorded_h200.h"
+#include "support/recorded_children.h"
+#include "support/recorded_h200.h"
 #include "support/timings.h"
 
 namespace kopt::pipeline {

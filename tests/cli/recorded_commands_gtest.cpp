@@ -1,0 +1,126 @@
+// kopt's real commands, parsed and run in this process as main runs them, with a recorded
+// measuring worker where the GPU would be (the front end's services): each option reaches the
+// job the worker was given, and what the command prints is what the recorded document says.
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "cli/command_line.h"
+#include "pipeline/bench_result.h"
+#include "pipeline/recorded_worker.h"
+#include "support/captured_output.h"
+#include "support/kopt_process.h"
+#include "support/recorded_children.h"
+#include "support/recorded_h200.h"
+#include "support/timings.h"
+
+namespace kopt::cli {
+namespace {
+namespace fs = std::filesystem;
+using pipeline::recorded_worker;
+
+class RecordedCommands : public ::testing::Test {
+ protected:
+  void SetUp() override { ::setenv("KOPT_CACHE_DIR", m_cache.path().c_str(), 1); }
+
+  // The command line, run with a worker that records what it was asked and answers as `worker` does.
+  testing::captured_run run(const std::vector<std::string>& words, recorded_worker& worker) const {
+    pipeline::services services;
+    services.make_worker = [&worker] { return std::make_unique<pipeline::lent_worker>(worker); };
+    services.reference_timing_folder = m_cache.path() / "reference_timing";
+    return testing::run_captured([&] { return run_command_line(words, "kopt (test)", services); });
+  }
+
+  static std::string example(const char* name) { return (testing::source_dir() / "examples" / name).string(); }
+
+  testing::scratch_dir m_cache;
+  testing::scratch_dir m_out;
+};
+
+TEST_F(RecordedCommands, BenchsOptionsReachTheJobAndTheVerdictAndItPrintsTheDocumentsFigures) {
+  recorded_worker worker(pipeline::recorded_h200(), pipeline::two_children(1.0f));
+  const fs::path document_file = m_out.path() / "result.json";
+  const testing::captured_run r =
+      run({"bench", example("vector_add.cu"), "--ref", example("vector_add_ref.cu"), "--N=1048576", "--warmup", "5",
+           "--repeat", "12", "--min-seconds", "0.2", "--seed", "7", "--atol", "1e-5", "--rtol", "2e-4", "--hot",
+           "--json-out", document_file.string()},
+          worker);
+  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(worker.runs().size(), 2U);
+  for (const pipeline::recorded_run& child : worker.runs()) {
+    const harness::bench_job& job = child.job;
+    EXPECT_EQ(job.sampling.warmup, 5);
+    EXPECT_EQ(job.sampling.repeat, 12);
+    EXPECT_EQ(job.sampling.min_seconds, 0.2);
+    EXPECT_TRUE(job.sampling.hot);
+    EXPECT_EQ(job.seed, 7U);
+    EXPECT_EQ(job.atol, std::optional<double>(1e-5));
+    EXPECT_EQ(job.rtol, std::optional<double>(2e-4));
+  }
+  const pipeline::bench_result result = pipeline::read_bench_result_file(document_file);
+  EXPECT_EQ(result.correctness.atol, std::optional<double>(1e-5)) << "the verdict compared with the flags' tolerances";
+  EXPECT_EQ(result.correctness.rtol, std::optional<double>(2e-4));
+  ASSERT_TRUE(result.kernel && result.reference);
+  // The table's rows are the document's figures.
+  for (const auto& [who, timing] : {std::pair{"kernel", *result.kernel}, std::pair{"reference", *result.reference}}) {
+    const std::string row =
+        fmt::format("{:<10} {:>10.4f} {:>10.4f} {:>10.4f}-{:<11.4f}", who, timing.headline_ms(), timing.median_ms,
+                    timing.median_ci95_ms[0], timing.median_ci95_ms[1]);
+    EXPECT_NE(r.out.find(row), std::string::npos) << row << "\n" << r.out;
+  }
+  EXPECT_NE(r.out.find(fmt::format("speedup vs reference: {:.3f}x", *result.speedup_vs_reference)), std::string::npos)
+      << r.out;
+}
+
+TEST_F(RecordedCommands, BenchWithoutAtolLeavesTheToleranceToTheOutputsType) {
+  recorded_worker worker(pipeline::recorded_h200(), pipeline::two_children(1.0f));
+  const testing::captured_run r =
+      run({"bench", example("vector_add.cu"), "--ref", example("vector_add_ref.cu"), "--N=1048576"}, worker);
+  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_FALSE(worker.runs().empty());
+  EXPECT_FALSE(worker.runs().front().job.atol.has_value());
+  EXPECT_FALSE(worker.runs().front().job.rtol.has_value());
+}
+
+TEST_F(RecordedCommands, ACheckedCallWithWrongOutputsFailsBenchWithItsReasonAndExit1) {
+  recorded_worker worker(pipeline::recorded_h200(), pipeline::two_children(1.0f, 17));
+  const testing::captured_run r =
+      run({"bench", example("vector_add.cu"), "--ref", example("vector_add_ref.cu"), "--N=1048576", "--json"}, worker);
+  EXPECT_EQ(r.status, 1);
+  const pipeline::bench_result result = pipeline::read_bench_result(json::parse(r.out), "--json");
+  EXPECT_EQ(result.reason.rfind("timed call 17 (checked at random): wrong values", 0), 0U) << result.reason;
+  EXPECT_NE(r.err.find("kopt: failed: timed call 17"), std::string::npos) << r.err;
+}
+
+TEST_F(RecordedCommands, ComparesOptionsReachTheVersionsHeldOpenInTurns) {
+  recorded_worker worker(pipeline::recorded_h200(), pipeline::two_children(1.0f));
+  std::vector<harness::bench_job> jobs;
+  worker.respond_to_blocks([&](const harness::bench_job& job, int calls) {
+    jobs.push_back(job);
+    const double ms = job.kernel_source.find("vector_add.cu") != std::string::npos ? 0.020 : 0.0206;
+    return pipeline::timing_block{testing::timing_of_samples(std::vector<double>(static_cast<std::size_t>(calls), ms)),
+                                  "", ""};
+  });
+  testing::scratch_dir sources;
+  const fs::path slower = sources.write("vector_add_slow.cu", read_text_file(example("vector_add.cu"), "example"));
+  const testing::captured_run r = run({"compare", example("vector_add.cu"), slower.string(), "--N=1048576", "--seed",
+                                       "3", "--hot", "--max-seconds", "5", "--json"},
+                                      worker);
+  ASSERT_EQ(r.status, 0) << r.err << r.out;
+  ASSERT_FALSE(jobs.empty());
+  for (const harness::bench_job& job : jobs) {
+    EXPECT_EQ(job.seed, 3U);
+    EXPECT_TRUE(job.sampling.hot);
+    EXPECT_TRUE(job.timing_blocks);
+  }
+  const json document = json::parse(r.out);
+  EXPECT_EQ(document.value("outcome", std::string()), "negative") << r.out;  // the candidate is 3 % slower
+  EXPECT_NEAR(document.value("ratio", 0.0), 1.03, 1e-9);
+}
+
+}  // namespace
+}  // namespace kopt::cli
