@@ -56,9 +56,9 @@ class bench_command final : public command {
     sub.add_option("--warmup", m_job.warmup, "calls before sampling, at least; then until the median of the last 5 stops moving (1 %, at most 1 s)")->default_val(3)->check(at_least(0, "calls"));
     sub.add_option("--repeat", m_job.repeat, "samples (at least; more until the median is stable)")->default_val(10)->check(at_least(1, "samples"));
     add_sampling_time_options(sub, m_job);
-    sub.add_option("--seed", m_job.seed, "seed of the random inputs")->default_val(0);
-    sub.add_option("--atol", m_atol, "absolute tolerance (default by output type)");
-    sub.add_option("--rtol", m_rtol, "relative tolerance (default by output type)");
+    sub.add_option("--seed", m_job.seed, "seed of the random inputs")->default_val(0)->check(at_least<std::uint64_t>(0, "a seed"));
+    sub.add_option("--atol", m_atol, "absolute tolerance (default by output type)")->check(at_least(0.0, "a tolerance"));
+    sub.add_option("--rtol", m_rtol, "relative tolerance (default by output type)")->check(at_least(0.0, "a tolerance"));
     sub.add_flag("--hot", m_job.hot,
                  "no L2 flush before each sample (default: flush by reading); inputs are still made fresh before "
                  "every call and stay in L2 as the generator left them");
@@ -68,7 +68,7 @@ class bench_command final : public command {
     sub.add_flag("--profile-mode", m_job.profile_mode,
                  "run only warm-up and then --profile-calls calls between cuProfilerStart/Stop, for "
                  "ncu --profile-from-start off; nothing is validated or timed");
-    sub.add_option("--profile-calls", m_job.profile_calls, "calls inside the profiler window")->default_val(1);
+    sub.add_option("--profile-calls", m_job.profile_calls, "calls inside the profiler window")->default_val(1)->check(at_least(1, "calls"));
     sub.add_flag("--fresh-reference", m_fresh_reference,
                  "time the reference in this run even when a timing of it is kept from an earlier one (same "
                  "reference, problem, protocol, GPU and kopt, under a day old)");

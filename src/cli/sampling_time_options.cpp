@@ -8,10 +8,10 @@ void add_sampling_time_options(CLI::App& sub, harness::bench_job& job) {
   sub.add_option("--min-seconds", job.min_seconds,
                  "sampling time per version, at least, before the stopping rule may end it [s]")
       ->default_val(job.min_seconds)
-      ->check(at_least(0, "seconds"));
+      ->check(within(0.0, longest_seconds, "seconds"));
   sub.add_option("--max-seconds", job.max_seconds, "sampling time limit per version [s]")
       ->default_val(10.0)
-      ->check(above_zero("seconds"));
+      ->check(seconds_limit<double>());
 }
 
 }  // namespace kopt::cli

@@ -20,6 +20,9 @@ inline constexpr const char* run_manifest_schema = "run_manifest";  // written a
 // still read, and written back as v2.
 inline constexpr int run_manifest_version = 2;
 
+// A run's iterations after v0, at most (--max-iterations): more is a typo, not a plan.
+inline constexpr std::int64_t most_iterations = 10000;
+
 // What defines the problem, fixed at v0 and checked at every iteration: the agent cannot
 // move the goalposts.
 struct frozen_problem {
