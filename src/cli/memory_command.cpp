@@ -17,6 +17,7 @@
 #include "core/text.h"
 #include "memory/memory_files.h"
 #include "memory/memory_store.h"
+#include "memory/outcome_document.h"
 #include "memory/strategy_summaries.h"
 
 namespace kopt::cli {
@@ -119,7 +120,7 @@ class memory_command final : public command {
     }
     if (m_json) {
       json outcomes = json::array();
-      for (const auto& o : history) outcomes.push_back(memory::to_json(o));
+      for (const auto& o : history) outcomes.push_back(to_document(o));
       print(json_text(with_schema("memory_strategy", 1,
                                   json{{"fingerprint", m_fingerprint}, {"tags", history.front().tags},
                                        {"outcomes", outcomes}})) +
