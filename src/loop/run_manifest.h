@@ -78,7 +78,7 @@ struct candidate_record : version_record {
 struct iteration_record : version_record {
   std::int64_t iteration = 0;
   std::vector<candidate_record> candidates;  // empty for a single version
-  std::optional<int> chosen;                 // the candidate the fields above are: the new best, else
+  std::optional<int> chosen_candidate;       // the candidate the fields above are: the new best, else
                                              // the fastest that passed, else the first
 
   const candidate_record* find_candidate(int candidate) const;
