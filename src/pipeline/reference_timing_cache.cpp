@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/document.h"
 #include "core/error.h"
 #include "core/files.h"
 #include "core/hash.h"
@@ -13,9 +14,20 @@ namespace kopt::pipeline {
 namespace fs = std::filesystem;
 namespace {
 
-constexpr const char* entry_schema = "kopt.reference_timing/v1";
 // Changed when what a key covers changes, so that old entries are never read as new ones.
 constexpr int key_version = 1;
+
+// An entry as it is stored: its writer and its checking reader from this one field list.
+struct timing_entry {
+  static constexpr std::string_view document_schema = "kopt.reference_timing/v1";
+  std::string key;
+  std::string measured_at;            // UTC, ISO 8601
+  std::int64_t measured_at_unix = 0;  // [s] since the epoch
+  json fields;                        // reference_timing_key_fields, for a person to read
+  json torch;
+  json timing;
+};
+BOOST_DESCRIBE_STRUCT(timing_entry, (), (key, measured_at, measured_at_unix, fields, torch, timing))
 
 std::int64_t unix_now() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -95,21 +107,17 @@ std::optional<cached_reference_timing> reference_timing_cache::find(const std::s
   const fs::path path = m_folder / (key + ".json");
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) return std::nullopt;
-  json entry;
+  timing_entry entry;
   try {
-    entry = read_json_file(path);
+    entry = from_document<timing_entry>(read_json_file(path));
   } catch (const error&) {
-    return std::nullopt;
+    return std::nullopt;  // damaged, foreign or another kopt's: timed afresh
   }
-  if (!entry.is_object() || entry.value("schema", "") != entry_schema || entry.value("key", "") != key ||
-      !entry.contains("timing") || !entry["timing"].is_object() || !entry.contains("measured_at_unix") ||
-      !entry["measured_at_unix"].is_number_integer()) {
-    return std::nullopt;
-  }
-  const std::int64_t age = unix_now() - entry["measured_at_unix"].get<std::int64_t>();
-  if (age < -60 || age > m_max_age.count()) return std::nullopt;  // stale, or from a clock that jumped
-  return cached_reference_timing{entry["timing"], entry.value("torch", json(nullptr)),
-                                 entry.value("measured_at", std::string()), key};
+  if (entry.key != key || !entry.timing.is_object()) return std::nullopt;
+  const std::int64_t now = unix_now();
+  // Stale, or from a clock that jumped (compared so that no value can overflow).
+  if (entry.measured_at_unix > now + 60 || entry.measured_at_unix < now - m_max_age.count()) return std::nullopt;
+  return cached_reference_timing{entry.timing, entry.torch, entry.measured_at, key};
 }
 
 std::string reference_timing_cache::store(const std::string& key, const json& fields, const json& timing,
@@ -118,13 +126,8 @@ std::string reference_timing_cache::store(const std::string& key, const json& fi
     std::error_code ec;
     fs::create_directories(m_folder, ec);
     if (ec) return fmt::format("cannot make {}: {}", m_folder.string(), ec.message());
-    write_json_file(m_folder / (key + ".json"), json{{"schema", entry_schema},
-                                                    {"key", key},
-                                                    {"measured_at", utc_timestamp()},
-                                                    {"measured_at_unix", unix_now()},
-                                                    {"fields", fields},
-                                                    {"torch", torch},
-                                                    {"timing", timing}});
+    write_json_file(m_folder / (key + ".json"),
+                    to_document(timing_entry{key, utc_timestamp(), unix_now(), fields, torch, timing}));
   } catch (const error& e) {
     return e.headline();
   }
