@@ -3,6 +3,7 @@
 // loops where a run folder or an output goes, a 30,000-character line in ncu's details page.
 // Each ended kopt by a signal; each must be one `kopt: error:` line (JSON under --json), or read.
 #include <filesystem>
+#include <functional>
 
 #include "core/files.h"
 
@@ -87,43 +88,46 @@ TEST(HostileInput, ReportOfAResealedManifestWithAValueOfTheWrongTypeIsOneLine) {
   }
 }
 
-TEST(HostileInput, ANumberBeyondADoubleIsOneLineInEveryReader) {
-  scratch_dir dir;
+// kopt memory import of `file`, with and without --json: each refuses it in one line, and
+// nothing is stored.
+void expect_import_refuses(const fs::path& file, const scratch_dir& dir) {
   const fs::path db = dir.path() / "memory.db";
-  std::string toolkit = json_text(toolkit_memory());
-  toolkit.replace(toolkit.find("0.14894"), 7, "1e999");
-  const fs::path file = dir.write("toolkit.json", toolkit);
   expect_one_line_error(run_kopt({"memory", "import", file.string(), "--memory-db", db.string()}), "import");
   expect_json_error(run_kopt({"memory", "import", file.string(), "--memory-db", db.string(), "--json"}), "import");
+  EXPECT_EQ(strategies_in(db), 0u);
+}
 
+// The fixture run with its manifest's text changed by `change`: kopt report, with and without
+// --json, and kopt loop --run-dir each refuse it in one line.
+void expect_run_readers_refuse(const scratch_dir& dir, const std::function<void(std::string&)>& change) {
   const fs::path run = copy_of_fixture_run(dir, "run_x");
   std::string manifest = bytes_of(run / "run_manifest.json");
-  manifest.replace(manifest.find("\"max_iterations\": 3"), 19, "\"max_iterations\": 1e999");
+  change(manifest);
   write_file_atomic(run / "run_manifest.json", manifest);
   expect_one_line_error(run_kopt({"report", run.string()}), "report");
   expect_json_error(run_kopt({"report", run.string(), "--json"}), "report");
   expect_one_line_error(loop_in(run, dir), "loop --run-dir");
-  EXPECT_EQ(strategies_in(db), 0u);
+}
+
+TEST(HostileInput, ANumberBeyondADoubleIsOneLineInEveryReader) {
+  scratch_dir dir;
+  std::string toolkit = json_text(toolkit_memory());
+  toolkit.replace(toolkit.find("0.14894"), 7, "1e999");
+  expect_import_refuses(dir.write("toolkit.json", toolkit), dir);
+  expect_run_readers_refuse(dir, [](std::string& manifest) {
+    manifest.replace(manifest.find("\"max_iterations\": 3"), 19, "\"max_iterations\": 1e999");
+  });
 }
 
 TEST(HostileInput, DeepNestingIsOneLineInEveryReader) {
   scratch_dir dir;
-  const fs::path db = dir.path() / "memory.db";
-  json outcome = exported_outcome("r", "cuda", {"baseline"}, "40f2b8f0ca5ba355");
-  std::string text = json_text(memory_export(json::array({outcome})), -1);
+  std::string text =
+      json_text(memory_export(json::array({exported_outcome("r", "cuda", {"baseline"}, "40f2b8f0ca5ba355")})), -1);
   text.replace(text.find("\"evidence\":{}"), 13, "\"evidence\":" + deep_array(200000));
-  const fs::path file = dir.write("deep.json", text);
-  expect_one_line_error(run_kopt({"memory", "import", file.string(), "--memory-db", db.string()}), "import");
-  expect_json_error(run_kopt({"memory", "import", file.string(), "--memory-db", db.string(), "--json"}), "import");
-
-  const fs::path run = copy_of_fixture_run(dir, "run_x");
-  std::string manifest = bytes_of(run / "run_manifest.json");
-  manifest.insert(manifest.find('{') + 1, "\"deep\": " + deep_array(200000) + ",");
-  write_file_atomic(run / "run_manifest.json", manifest);
-  expect_one_line_error(run_kopt({"report", run.string()}), "report");
-  expect_json_error(run_kopt({"report", run.string(), "--json"}), "report");
-  expect_one_line_error(loop_in(run, dir), "loop --run-dir");
-  EXPECT_EQ(strategies_in(db), 0u);
+  expect_import_refuses(dir.write("deep.json", text), dir);
+  expect_run_readers_refuse(dir, [](std::string& manifest) {
+    manifest.insert(manifest.find('{') + 1, "\"deep\": " + deep_array(200000) + ",");
+  });
 }
 
 TEST(HostileInput, ASymlinkLoopAsRunFolderOrOutIsOneLine) {

@@ -3,13 +3,9 @@
 // file, a 0600 file became 0644. A link must be followed, a FIFO or device written through, a
 // file keep its mode, and a folder or socket be refused in one line.
 #include <fcntl.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <sys/un.h>
 #include <unistd.h>
-
-#include <cstdio>
 
 #include <gtest/gtest.h>
 
@@ -108,18 +104,13 @@ TEST(HostileInput, ADirectoryOrASocketAsOutputIsRefused) {
   EXPECT_TRUE(fs::is_directory(folder));
 
   const fs::path socket_path = dir.path() / "s.sock";
-  const int s = ::socket(AF_UNIX, SOCK_STREAM, 0);
-  sockaddr_un address{};
-  address.sun_family = AF_UNIX;
-  std::snprintf(address.sun_path, sizeof address.sun_path, "%s", socket_path.c_str());
-  ASSERT_EQ(::bind(s, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  const testing::bound_socket socket(socket_path);
   const auto to_socket = export_to(socket_path, dir);
   expect_one_line_error(to_socket, "a socket");
   EXPECT_NE(first_line(to_socket.stderr_text).find(socket_path.string()), std::string::npos) << to_socket.stderr_text;
   struct stat st {};
   ASSERT_EQ(::lstat(socket_path.c_str(), &st), 0);
   EXPECT_TRUE(S_ISSOCK(st.st_mode)) << "the socket was replaced";
-  ::close(s);
 }
 
 }  // namespace

@@ -1,9 +1,7 @@
 #include "core/files.h"
 
 #include <fcntl.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 
@@ -115,11 +113,7 @@ TEST(Files, AFolderASocketOrALinkThatLoopsIsRefusedWithItsName) {
   const fs::path loop = dir.path() / "loop";
   fs::create_symlink(loop, loop);
   const fs::path socket_path = dir.path() / "s.sock";
-  const int s = ::socket(AF_UNIX, SOCK_STREAM, 0);
-  sockaddr_un address{};
-  address.sun_family = AF_UNIX;
-  std::snprintf(address.sun_path, sizeof address.sun_path, "%s", socket_path.c_str());
-  ASSERT_EQ(::bind(s, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  const testing::bound_socket socket(socket_path);
   const std::vector<std::pair<fs::path, std::string>> cases = {
       {folder, "it is a folder"}, {socket_path, "it is a socket"}, {loop, "Too many levels of symbolic links"},
       {loop / "inside.json", "Too many levels of symbolic links"}};
@@ -132,7 +126,6 @@ TEST(Files, AFolderASocketOrALinkThatLoopsIsRefusedWithItsName) {
       EXPECT_NE(e.headline().find(why), std::string::npos) << e.headline();
     }
   }
-  ::close(s);
   EXPECT_TRUE(fs::is_directory(folder));
   EXPECT_TRUE(fs::is_symlink(loop));
 }
