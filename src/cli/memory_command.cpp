@@ -93,7 +93,10 @@ class memory_command final : public command {
     } else if (m_export->parsed()) {
       memory::export_memory_file(store, m_file);
       const std::size_t outcomes = store.all().size();
-      if (m_json) {
+      if (m_file == "-" || m_file == "/dev/stdout") {
+        // The export is standard output: what was done goes beside it, on standard error.
+        std::fprintf(stderr, "wrote %zu outcomes to standard output\n", outcomes);
+      } else if (m_json) {
         print(json_text(with_schema("memory_export", 1,
                                     json{{"file", std::filesystem::absolute(m_file).string()}, {"outcomes", outcomes}})) +
               "\n");

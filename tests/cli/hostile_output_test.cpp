@@ -76,6 +76,7 @@ TEST(HostileInput, AFifoADeviceOrStandardOutputIsWrittenThrough) {
   // "-", and a link to this process's standard output (what /dev/stdout is).
   const auto dash = export_to("-", dir);
   EXPECT_EQ(dash.exit_code, 0) << dash.stderr_text;
+  EXPECT_FALSE(json::parse(dash.stdout_text, nullptr, false).is_discarded()) << "stdout is the export, whole";
   EXPECT_NE(dash.stdout_text.find("kopt.strategy_memory/v1"), std::string::npos) << dash.stdout_text;
   EXPECT_FALSE(fs::exists(dir.path() / "-"));
   const fs::path out_link = dir.path() / "stdout";
