@@ -51,7 +51,8 @@ def runner_seconds(result):
     in the Python runner; CUDA kernels only their .py reference."""
     runner_facts = result.get("reference_runner") or result.get("python_runner") or {}
     overhead = runner_facts.get("overhead_s", {})
-    return overhead.get("runner_wall_s", overhead.get("total_s", 0.0)), overhead.get("startup_s", 0.0)
+    # A figure a runner does not have is null.
+    return overhead.get("runner_wall_s") or overhead.get("total_s") or 0.0, overhead.get("startup_s") or 0.0
 
 
 def sampling_seconds(result):

@@ -131,8 +131,8 @@ def sampling_seconds(result):
 
 def outside_phases(wall, result):
     """[s] of the wall that no top-level phase of the result covers."""
-    phases = (result or {}).get("phases_s") or {}
-    return wall - sum(v for v in phases.values() if isinstance(v, (int, float)))
+    steps = ((result or {}).get("phases_s") or {}).get("steps") or {}
+    return wall - sum(v for v in steps.values() if isinstance(v, (int, float)))
 
 
 def result_phase_text(result, wall):

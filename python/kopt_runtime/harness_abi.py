@@ -7,6 +7,7 @@ import json
 import sys
 import traceback
 
+from . import documents
 from .problems import EnvironmentProblem
 
 CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)
@@ -170,8 +171,8 @@ class HarnessAbi:
         if failure:
             raise TimedCallFailed(failure[0])
         if status == 4:  # the judge's verdict on the timed code (work escaped the measurement)
-            verdict = json.loads(text)
+            verdict = documents.parse(text, "call_failure")
             raise JudgedFailure(verdict["status"], verdict["reason"])
         if status != 0:
             raise RuntimeError(f"timing the {who} failed: {text}")
-        return json.loads(text)
+        return documents.parse(text, "sampled_timing")

@@ -15,13 +15,12 @@ with the module's tolerances, torch's version and TF32 settings, the timing docu
 overhead of this process."""
 
 import inspect
-import json
 import os
 import time
 
 from . import gate_clock, modules, torch_support
 from .harness_abi import HarnessAbi, TimedCallFailed
-from .json_files import write_json_atomically
+from . import documents
 from .problems import UserCodeProblem, describe_exception, exception_detail
 
 
@@ -67,12 +66,12 @@ def load_seed(torch, parameters, folder, device):
     kwargs = {}
     for p in parameters:
         if p["kind"] == "buffer":
-            if "poison" in p:  # an output: it starts as kopt's poison, made here rather than read
+            if p["poison"] is not None:  # an output: it starts as kopt's poison, made here rather than read
                 flat = torch_support.poisoned_tensor(torch, p["poison"], p["elements"], p["dtype"], device)
             else:
                 flat = torch_support.tensor_from_file(torch, os.path.join(folder, p["name"] + ".bin"), p["dtype"], device)
             # A Triton tensor is its setup() view over the buffer's storage.
-            kwargs[p["name"]] = flat.as_strided(p["shape"], p["strides"]) if "shape" in p else flat
+            kwargs[p["name"]] = flat.as_strided(p["shape"], p["strides"]) if p["shape"] is not None else flat
         else:
             kwargs[p["name"]] = p["value"]
     return kwargs
@@ -204,13 +203,12 @@ def announce_tolerances(path, module):
     """Before any outputs: kopt compares each key's outputs while this process goes on, and
     needs the module's tolerances for that (the result says them again at the end)."""
     if path:
-        write_json_atomically(path, tolerances_of(module))
+        documents.write(path, tolerances_of(module), "announced_tolerances")
 
 
 def run(request_path, result_path):
     started = time.perf_counter()
-    with open(request_path, encoding="utf-8") as f:
-        request = json.load(f)
+    request = documents.read(request_path, "reference_request")
     path, device, parameters = request["module"], request["device"], request["parameters"]
     modules.check_reference(path)  # cheap; before the seconds torch takes to import
     torch = torch_support.import_torch()
@@ -242,7 +240,7 @@ def run(request_path, result_path):
 def finish(result_path, module, torch, timing, overhead, started):
     overhead["total_s"] = time.perf_counter() - started
     overhead.update(gate_clock.facts())
-    result = {"schema": "kopt.reference_result/v1", **tolerances_of(module), "torch": torch_support.torch_facts(torch),
+    result = {"schema": "kopt.reference_result/v2", **tolerances_of(module), "torch": torch_support.torch_facts(torch),
               "timing": timing, "overhead": overhead}
-    write_json_atomically(result_path, result)
+    documents.write(result_path, result, "reference_result")
 

@@ -15,7 +15,7 @@ import time
 
 from . import gate_clock, modules, torch_support, write_sandbox
 from .harness_abi import HarnessAbi
-from .json_files import read_json
+from . import documents
 from .problems import describe_exception, exception_detail
 from .triton_contract import TritonModule, dimension_value
 from .triton_facts import LaunchedKernels, LaunchWatcher
@@ -98,7 +98,7 @@ class TritonVersion:
             return failure_of(e, self.path)
 
     def facts(self):
-        return {"backend": "triton", "device": self.device,
+        return documents.check({"backend": "triton", "device": self.device,
                 "triton": {"version": self.triton.__version__, "interpreted": self.interpreted,
                            "cache_dir": os.environ.get("TRITON_CACHE_DIR"), "kernels": self.kernel_facts,
                            "launched_kernels": sorted(self.launched.names) if self.launched else []},
@@ -108,12 +108,12 @@ class TritonVersion:
                 "python_runner": {"torch": torch_support.torch_facts(self.torch),
                                   "overhead_s": {"startup_s": self.startup_s,
                                                  "total_s": time.perf_counter() - self.started,
-                                                 **gate_clock.facts()}}}
+                                                 **gate_clock.facts()}}}, "triton_runner_facts")
 
 
 def run(job_path, result_path):
     started = time.perf_counter()
-    job = read_json(job_path)
+    job = documents.read(job_path, "harness_job")
     # Before torch, Triton or the module is imported (so before any thread starts).
     sandbox = None if job["profile_mode"] else write_sandbox.restrict_writes_to(write_sandbox.writable_folders(job, result_path))
     modules.check_triton_kernel(job["kernel_source"], job["reference_source"] or None)

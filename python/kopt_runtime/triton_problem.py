@@ -15,7 +15,7 @@ import os
 
 from . import modules, torch_support, write_sandbox
 from .harness_abi import HarnessAbi
-from .json_files import read_json, write_json_atomically
+from . import documents
 from .problems import UserCodeProblem
 from .triton_contract import TritonModule, dimension_value
 
@@ -82,7 +82,7 @@ def scalar_inputs(inputs, torch, where):
 
 
 def run(job_path, result_path):
-    job = read_json(job_path)
+    job = documents.read(job_path, "harness_job")
     # The kernel module's setup() may run here: writes only where this step needs to, from
     # before torch or the module is imported.
     sandbox = write_sandbox.restrict_writes_to(write_sandbox.writable_folders(job, result_path))
@@ -128,6 +128,6 @@ def run(job_path, result_path):
                 kept.setdefault(t["name"], []).append(inputs[t["name"]])
     for t in described:
         t["values"] = value_facts(torch, kept[t["name"]]) if t["role"] != "out" else None
-    write_json_atomically(result_path, {"status": "ok", "reason": "", "owner": owner, "module": path,
+    documents.write(result_path, {"status": "ok", "reason": "", "owner": owner, "module": path,
                                         "takes_seed": module.takes_seed, "order": order, "tensors": described,
-                                        "scalars": scalars, "sandbox": sandbox["description"]})
+                                        "scalars": scalars, "sandbox": sandbox["description"]}, "problem_answer")

@@ -8,7 +8,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "cli/bench_report.h"
 #include "cli/bench_setup.h"
 #include "cli/commands.h"
 #include "cli/option_checks.h"
@@ -17,34 +16,17 @@
 #include "cli/terminal.h"
 #include "core/error.h"
 #include "core/json_io.h"
-#include "harness/result_fields.h"
 #include "harness/bench_job.h"
 #include "kernel/buffer_plan.h"
 #include "pipeline/bench_pipeline.h"
+#include "pipeline/bench_text.h"
 
 namespace kopt::cli {
 namespace {
 
-void print_sanitizer(const json& pass) {
-  const std::string outcome = pass["status"] == "clean"    ? "no errors"
-                              : pass["status"] == "errors" ? fmt::format("{} error(s)", pass["errors"].get<int>())
-                                                           : "the kernel failed under the tool";
-  std::printf("compute-sanitizer %s: %s\n", pass["tool"].get<std::string>().c_str(), outcome.c_str());
-  if (pass["status"] == "clean") return;
-  for (const auto& line : pass["report"]) std::printf("  %s\n", line.get<std::string>().c_str());
-}
-
 // --quiet's one line for a version that passed: its time with the interval, and the speedup.
 std::string result_line(const pipeline::bench_result& r) {
-  const json& k = r.kernel;
-  std::string line = fmt::format("{}: kernel {:.6g} ms ({})", paint_status("passed", colour_allowed(stdout)),
-                                 harness::headline_ms(k), k.value("estimator", "median"));
-  if (k.contains("median_ci95_ms") && k["median_ci95_ms"].is_array()) {
-    line += fmt::format(", 95 % interval of the median [{:.6g}, {:.6g}]", k["median_ci95_ms"][0].get<double>(),
-                        k["median_ci95_ms"][1].get<double>());
-  }
-  if (r.speedup_vs_reference) line += fmt::format(", {:.3f}x the reference", *r.speedup_vs_reference);
-  return line;
+  return fmt::format("{}: {}", paint_status("passed", colour_allowed(stdout)), pipeline::bench_summary_line(r));
 }
 
 class bench_command final : public command {
@@ -53,13 +35,13 @@ class bench_command final : public command {
     m_sub = &sub;
     sub.allow_extras();
     m_target.add_to(sub);
-    sub.add_option("--warmup", m_job.warmup, "calls before sampling, at least; then until the median of the last 5 stops moving (1 %, at most 1 s)")->default_val(3)->check(at_least(0, "calls"));
-    sub.add_option("--repeat", m_job.repeat, "samples (at least; more until the median is stable)")->default_val(10)->check(at_least(1, "samples"));
+    sub.add_option("--warmup", m_job.sampling.warmup, "calls before sampling, at least; then until the median of the last 5 stops moving (1 %, at most 1 s)")->default_val(3)->check(at_least(0, "calls"));
+    sub.add_option("--repeat", m_job.sampling.repeat, "samples (at least; more until the median is stable)")->default_val(10)->check(at_least(1, "samples"));
     add_sampling_time_options(sub, m_job);
     sub.add_option("--seed", m_job.seed, "seed of the random inputs")->default_val(0)->check(at_least<std::uint64_t>(0, "a seed"));
     sub.add_option("--atol", m_atol, "absolute tolerance (default by output type)")->check(at_least(0.0, "a tolerance"));
     sub.add_option("--rtol", m_rtol, "relative tolerance (default by output type)")->check(at_least(0.0, "a tolerance"));
-    sub.add_flag("--hot", m_job.hot,
+    sub.add_flag("--hot", m_job.sampling.hot,
                  "no L2 flush before each sample (default: flush by reading); inputs are still made fresh before "
                  "every call and stay in L2 as the generator left them");
     sub.add_option("--json-out", m_json_out, "write the result JSON to this file");
@@ -90,7 +72,9 @@ class bench_command final : public command {
     const pipeline::bench_outcome outcome = pipeline::run_bench(request, *worker);
     const pipeline::prepared_bench& prepared = outcome.prepared;
     if (prepared.failed_build) return report_compile_failure(prepared.failed_build->file, prepared.failed_build->result);
-    if (!outcome.sanitizer.is_null() && !m_json && m_level != verbosity::quiet) print_sanitizer(outcome.sanitizer);
+    if (outcome.sanitizer && !m_json && m_level != verbosity::quiet) {
+      std::fputs(pipeline::sanitizer_text(*outcome.sanitizer).c_str(), stdout);
+    }
 
     const pipeline::bench_result& result = outcome.result;
     if (!m_json_out.empty()) write_json_file(m_json_out, outcome.document);
@@ -99,14 +83,14 @@ class bench_command final : public command {
     } else if (m_job.profile_mode) {
       // Nothing was timed: the profile-mode line below is the result.
     } else if (m_level == verbosity::quiet) {
-      if (result.ok()) printer(m_level).result(result_line(result));
+      if (result.ok() && result.kernel) printer(m_level).result(result_line(result));
     } else {
       std::printf("kernel: %s on %s (%s)\n", m_target.kernel.c_str(), prepared.device.name.c_str(),
                   prepared.kernel_build.arch.name.c_str());
-      print_bench_result(stdout, result, result.buffer_bytes);
+      std::fputs(pipeline::bench_text(result).c_str(), stdout);
       if (m_level == verbosity::verbose) {
-        print_phases(stdout, result);
-        if (result.sandbox.is_string()) std::printf("kernel's process sandbox: %s\n", result.sandbox.get<std::string>().c_str());
+        std::fputs(pipeline::phases_text(result).c_str(), stdout);
+        if (result.sandbox) std::printf("kernel's process sandbox: %s\n", result.sandbox->c_str());
       }
     }
     if (m_job.profile_mode && result.ok()) {
@@ -114,7 +98,7 @@ class bench_command final : public command {
       return static_cast<int>(exit_status::ok);
     }
     if (!result.ok()) {
-      std::fprintf(stderr, "kopt: %s: %s\n", result.status.c_str(), result.reason.c_str());
+      std::fprintf(stderr, "kopt: %s: %s\n", enum_name(result.status).c_str(), result.reason.c_str());
       // A Python traceback (run_kernel raised, say) says where.
       if (!result.detail.empty()) std::fprintf(stderr, "%s\n", result.detail.c_str());
     }

@@ -108,7 +108,7 @@ class harness_command final : public command {
         ::_exit(static_cast<int>(exit_status::ok));
       }
     }
-    const harness::bench_job job = harness::bench_job_from_json(read_json_file(m_job));
+    const harness::bench_job job = read_document_file<harness::bench_job>(m_job, "the measuring job was not written by this kopt");
     // The kernel's process writes only where its run needs to, from before its library is
     // loaded or any thread starts (a profile under ncu is left as ncu needs it).
     if (!harness::is_reference_role(job) && !job.profile_mode) {
@@ -121,14 +121,13 @@ class harness_command final : public command {
     }
     // A comparison in turns asks for its blocks on standard input, and gets them back there.
     harness::block_channel channel(STDIN_FILENO, key);
-    json result = harness::is_reference_role(job) ? harness::run_reference_job(job)
-                                                  : harness::run_kernel_job(job, job.timing_blocks ? &channel : nullptr);
-    if (sandbox) result["sandbox"] = sandbox->description;
-    if (ahead && result.contains("phases_s") && result["phases_s"].is_object()) {
-      // Spent before the gate, during the build: not part of this process's time after it.
-      result["phases_s"]["gpu_context_made_ahead"] = harness::phase_value(*ahead);
-    }
-    const std::string text = json_text(result);
+    harness::child_report result = harness::is_reference_role(job)
+                                       ? harness::run_reference_job(job)
+                                       : harness::run_kernel_job(job, job.timing_blocks ? &channel : nullptr);
+    if (sandbox) result.sandbox = sandbox->description;
+    // Spent before the gate, during the build: not part of this process's time after it.
+    if (ahead && !result.phases_s.empty()) harness::note_context_ahead(result, *ahead);
+    const std::string text = json_text(to_document(result));
     write_file_atomic(m_result, key ? sealed(*key, text) : text);
     harness::drop_prestarted_runner();  // not taken (the reference failed before it), or ended
     // Leave at once: exit() would run the kernel library's destructors and atexit handlers,

@@ -77,8 +77,8 @@ class loop_command final : public command {
     sub.add_option("--iteration", m_iteration, "the iteration this call evaluates (must be the run's next)")
         ->check(within<std::int64_t>(0, loop::most_iterations, "an iteration"));
     sub.add_flag("--preflight-only", m_settings.preflight_only, "check the environment into the run folder and stop");
-    sub.add_option("--warmup", m_settings.job.warmup, "calls before sampling, at least")->default_val(3)->check(at_least(0, "calls"));
-    sub.add_option("--repeat", m_settings.job.repeat, "samples, at least")->default_val(10)->check(at_least(1, "samples"));
+    sub.add_option("--warmup", m_settings.job.sampling.warmup, "calls before sampling, at least")->default_val(3)->check(at_least(0, "calls"));
+    sub.add_option("--repeat", m_settings.job.sampling.repeat, "samples, at least")->default_val(10)->check(at_least(1, "samples"));
     add_sampling_time_options(sub, m_settings.job);
     sub.add_option("--compare-seconds", m_settings.comparison.max_seconds,
                    "time a comparison in turns with the parent may take [s]; unsettled by then: inconclusive")

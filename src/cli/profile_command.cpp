@@ -47,7 +47,7 @@ class profile_command final : public command {
                                             "solve() calls inside the profiler window (default 1, or enough for "
                                             "--launch-skip + --launch-count)")
                                  ->check(at_least(1, "solve() calls"));
-    sub.add_option("--warmup", m_job.warmup, "solve() calls before the profiler window")->default_val(3)->check(at_least(0, "calls"));
+    sub.add_option("--warmup", m_job.sampling.warmup, "solve() calls before the profiler window")->default_val(3)->check(at_least(0, "calls"));
     sub.add_option("--seed", m_job.seed, "seed of the random inputs")->default_val(0)->check(at_least<std::uint64_t>(0, "a seed"));
     sub.add_flag("--json", m_json, "print profile.json instead of the summary");
     // --verbose: also where the wall time went (preparation, ncu's capture, export, reading).
@@ -89,7 +89,7 @@ class profile_command final : public command {
                            prepared.device.name, record.capture_seconds));
     for (const auto& k : record.kernels) print.line("  " + profile::kernel_summary_line(k));
     std::string phases = fmt::format("wall time {:.2f} s:", record.wall_seconds);
-    for (const auto& [step, seconds] : record.phases_s.items()) phases += fmt::format(" {} {:.2f}", step, seconds.get<double>());
+    for (const auto& [step, seconds] : record.phases_s) phases += fmt::format(" {} {:.2f}", step, seconds);
     print.detail(phases);
     print.result(fmt::format("files in {}: {}", outcome.out.string(), join(record.files, ", ")));
     return static_cast<int>(exit_status::ok);

@@ -5,11 +5,11 @@
 namespace kopt::cli {
 
 void add_sampling_time_options(CLI::App& sub, harness::bench_job& job) {
-  sub.add_option("--min-seconds", job.min_seconds,
+  sub.add_option("--min-seconds", job.sampling.min_seconds,
                  "sampling time per version, at least, before the stopping rule may end it [s]")
-      ->default_val(job.min_seconds)
+      ->default_val(job.sampling.min_seconds)
       ->check(within(0.0, longest_seconds, "seconds"));
-  sub.add_option("--max-seconds", job.max_seconds, "sampling time limit per version [s]")
+  sub.add_option("--max-seconds", job.sampling.max_seconds, "sampling time limit per version [s]")
       ->default_val(10.0)
       ->check(seconds_limit<double>());
 }

@@ -10,12 +10,15 @@
 // an integer outside its type or a number outside its declared range (document_ranges), an
 // enumerator that is not one of the enum's names, a schema other than the type's. Field types:
 // bool, integers, double, std::string, described enums (as their names), std::optional,
-// std::vector, std::map<std::string, T>, described structs, and `json` for parts that are open by
-// nature (what a library reports of itself). Text is parsed with parse_json_checked first.
+// std::vector, std::array, std::map<std::string, T> and named_values<T> (objects, sorted or in
+// their order), described structs, and `json` for parts that are open by nature (what a library
+// reports of itself). Text is parsed with parse_json_checked first.
 
+#include <array>
 #include <cmath>
 #include <concepts>
 #include <cstdint>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <optional>
@@ -26,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
 #include <boost/describe.hpp>
 #include <boost/mp11.hpp>
 
@@ -65,6 +69,10 @@ constexpr field_range<S, M> within(M S::*member, double low, double high) {
 template <typename T>
 inline constexpr auto document_ranges = std::tuple<>();
 
+// A JSON object whose keys keep their order (phases in the order they ran).
+template <typename T>
+using named_values = std::vector<std::pair<std::string, T>>;
+
 namespace document_detail {
 
 // The way to a value, for the error: built into text only when a reader refuses.
@@ -89,7 +97,15 @@ struct is_vector : std::false_type {};
 template <typename T>
 struct is_vector<std::vector<T>> : std::true_type {};
 template <typename T>
+struct is_std_array : std::false_type {};
+template <typename T, std::size_t N>
+struct is_std_array<std::array<T, N>> : std::true_type {};
+template <typename T>
 struct is_string_map : std::false_type {};
+template <typename T>
+struct is_named_values : std::false_type {};
+template <typename T>
+struct is_named_values<std::vector<std::pair<std::string, T>>> : std::true_type {};
 template <typename T>
 struct is_string_map<std::map<std::string, T>> : std::true_type {};
 
@@ -191,7 +207,11 @@ json write_value(const T& value) {
     return value;
   } else if constexpr (is_optional<T>::value) {
     return value ? write_value(*value) : json(nullptr);
-  } else if constexpr (is_vector<T>::value) {
+  } else if constexpr (is_named_values<T>::value) {
+    json out = json::object();
+    for (const auto& [key, element] : value) out[key] = write_value(element);
+    return out;
+  } else if constexpr (is_vector<T>::value || is_std_array<T>::value) {
     json out = json::array();
     for (const auto& element : value) out.push_back(write_value(element));
     return out;
@@ -223,6 +243,15 @@ void read_value(const json& in, T& out, const field_path* path) {
       read_value(in, value, path);
       out = std::move(value);
     }
+  } else if constexpr (is_named_values<T>::value) {
+    if (!in.is_object()) refuse_type(path, "an object", in);
+    out.clear();
+    for (const auto& [key, value] : in.items()) {
+      const field_path at{path, key};
+      typename T::value_type::second_type element{};
+      read_value(value, element, &at);
+      out.emplace_back(key, std::move(element));
+    }
   } else if constexpr (is_vector<T>::value) {
     if (!in.is_array()) refuse_type(path, "an array", in);
     out.clear();
@@ -232,6 +261,14 @@ void read_value(const json& in, T& out, const field_path* path) {
       typename T::value_type element{};
       read_value(in[i], element, &at);
       out.push_back(std::move(element));
+    }
+  } else if constexpr (is_std_array<T>::value) {
+    if (!in.is_array() || in.size() != out.size()) {
+      refuse_type(path, ("an array of " + std::to_string(out.size())).c_str(), in);
+    }
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      const field_path at{path, "", i};
+      read_value(in[i], out[i], &at);
     }
   } else if constexpr (is_string_map<T>::value) {
     if (!in.is_object()) refuse_type(path, "an object", in);
@@ -288,6 +325,13 @@ void read_value(const json& in, T& out, const field_path* path) {
 
 }  // namespace document_detail
 
+// A described enumerator's name, as documents spell it.
+template <typename E>
+requires document_detail::described_enum<E> std::string enum_name(E value) {
+  const char* name = boost::describe::enum_to_string(value, nullptr);
+  return name != nullptr ? name : "?";
+}
+
 // The document as JSON: the schema first (for a schema_document), then every field in order,
 // null where an optional has no value.
 template <typename T>
@@ -303,4 +347,29 @@ T from_document(const json& in) {
   return out;
 }
 
+// The same as a kopt::error for the user: "WHERE: field F: PROBLEM; REMEDY".
+template <typename T>
+T read_document(const json& in, const std::string& where, const std::string& remedy) {
+  try {
+    return from_document<T>(in);
+  } catch (const document_error& e) {
+    throw e.in(where, remedy);
+  }
+}
+
+// A document file, parsed within parse_json_checked's limits and read by its checking reader.
+template <typename T>
+T read_document_file(const std::filesystem::path& path, const std::string& remedy) {
+  return read_document<T>(read_json_file(path), path.string(), remedy);
+}
+
 }  // namespace kopt
+
+// A described enum prints as its name, as documents spell it.
+template <typename E>
+struct fmt::formatter<E, char, std::enable_if_t<kopt::document_detail::described_enum<E>>>
+    : fmt::formatter<std::string_view> {
+  auto format(E value, fmt::format_context& context) const {
+    return fmt::formatter<std::string_view>::format(kopt::enum_name(value), context);
+  }
+};

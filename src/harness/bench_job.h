@@ -10,20 +10,25 @@
 #include <string>
 #include <vector>
 
+#include "core/document.h"
 #include "core/json_io.h"
 #include "harness/evidence_files.h"
 #include "kernel/dimensions.h"
-#include "measure/stopping_rule.h"
+#include "measure/sampling_settings.h"
 
 namespace kopt::harness {
 
+// kernel: run and time the kernel, keep its outputs for the inputs in `evidence_dir`.
+// reference: run the reference on each of `evidence` (made again from their keys), write its
+// outputs there, and time it.
+// problem: a Triton problem's setup() for the validation seeds, its tensors left in
+// `evidence_dir` (pipeline/triton_problem_step.h).
+enum class job_role { kernel, reference, problem };
+BOOST_DESCRIBE_ENUM(job_role, kernel, reference, problem)
+
 struct bench_job {
-  // "kernel": run and time the kernel, keep its outputs for the inputs in `evidence_dir`.
-  // "reference": run the reference on each of `evidence` (made again from their keys), write
-  // its outputs there, and time it.
-  // "problem": a Triton problem's setup() for the validation seeds, its tensors left in
-  // `evidence_dir` (pipeline/triton_problem_step.h).
-  std::string role = "kernel";
+  static constexpr std::string_view document_schema = "kopt.harness_job/v5";
+  job_role role = job_role::kernel;
   std::string evidence_dir;        // "": nothing to keep (no reference to compare with)
   std::vector<evidence_key> evidence;
   // A Triton kernel's problem (triton_problem.h), from the problem step the parent ran first;
@@ -47,12 +52,7 @@ struct bench_job {
   std::vector<std::string> defines;  // -D NAME[=VALUE]: built with them, planned under them
   std::uint64_t seed = 0;
   int validation_seeds = 2;        // seeds validated before timing; one more after
-  bool hot = false;                // warm-cache protocol instead of flushing L2
-  int warmup = 3;                  // calls before sampling, at least
-  int repeat = 10;                 // samples, at least
-  double min_seconds = measure::default_min_sampling_seconds;  // [s] of sampling, at least
-  double max_seconds = 10.0;       // [s] of sampling, at most
-  double target_relative_half_width = 0.005;
+  measure::sampling_settings sampling;
   std::optional<double> atol;
   std::optional<double> rtol;
   // Profile mode: after warm-up, only `profile_calls` solve() calls run between
@@ -76,6 +76,11 @@ struct bench_job {
   // memory, the Python side on CPU tensors; validation only.
   bool host_only = false;
 };
+BOOST_DESCRIBE_STRUCT(bench_job, (),
+                      (role, evidence_dir, evidence, triton_problem, problem_owner, kernel_source, kernel_library,
+                       reference_source, reference_library, python, python_runner, harness_abi_library, backend, dims,
+                       ptr_size, own_flag_names, defines, seed, validation_seeds, sampling, atol, rtol, profile_mode, profile_calls,
+                       validation_only, timing_blocks, turn_peers, idle_peers, host_only))
 
 bool has_python_reference(const bench_job& job);
 // A reference with a solve() of its own (a .cu file).
@@ -83,7 +88,5 @@ bool has_native_reference(const bench_job& job);
 bool is_reference_role(const bench_job& job);
 bool is_problem_role(const bench_job& job);
 
-json to_json(const bench_job& job);
-bench_job bench_job_from_json(const json& document);
 
 }  // namespace kopt::harness

@@ -46,7 +46,7 @@ bench_version bind_version(buffer_memory& memory, void* solve, const kernel::ker
 void run_once(bench_version& v, const char* who) {
   v.call->invoke();
   if (const auto problem = v.buffers->memory().finish_call()) {
-    throw kernel_failure{"crashed", fmt::format("the {} failed on the device: {}", who, *problem)};
+    throw kernel_failure{run_status::crashed, fmt::format("the {} failed on the device: {}", who, *problem)};
   }
 }
 

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/json_limits.h"
 #include "core/result_seal.h"
 
 namespace kopt::harness {
@@ -33,9 +34,9 @@ std::optional<int> block_channel::next_request() {
   return calls;
 }
 
-void block_channel::reply(json block) {
-  block["block"] = m_requests;
-  const std::string text = block.dump();  // one line: dump() without indent has no newline
+void block_channel::reply(block_reply block) {
+  block.block = m_requests;
+  const std::string text = json_text(to_document(block), -1);  // one line: no indent, no newline
   const std::string message = m_key ? sealed(*m_key, text) : text + "\n";
   std::size_t sent = 0;
   while (sent < message.size()) {
@@ -46,12 +47,16 @@ void block_channel::reply(json block) {
   }
 }
 
-std::optional<json> read_block_reply(const std::string& reply, const std::string& key, int number) {
+std::optional<block_reply> read_block_reply(const std::string& reply, const std::string& key, int number) {
   std::optional<std::string> text = key.empty() ? std::optional<std::string>(reply) : unsealed(key, reply);
   if (!text) return std::nullopt;
-  json document = json::parse(*text, nullptr, false);
-  if (!document.is_object() || document.value("block", -1) != number) return std::nullopt;
-  return document;
+  try {
+    block_reply document = from_document<block_reply>(parse_json_checked(*text));
+    if (document.block != number) return std::nullopt;
+    return document;
+  } catch (const document_error&) {
+    return std::nullopt;
+  }
 }
 
 }  // namespace kopt::harness

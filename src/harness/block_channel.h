@@ -10,9 +10,20 @@
 #include <optional>
 #include <string>
 
-#include "core/json_io.h"
+#include "harness/child_report.h"
 
 namespace kopt::harness {
+
+// One reply: the block's number, and its timing or why the version failed in it.
+struct block_reply {
+  int block = 0;                     // the request it answers, from 1
+  run_status status = run_status::ok;
+  std::string reason;
+  std::optional<measure::timing_document> timing;
+  int placement = 0;                 // which of the version's buffer sets it ran on
+  std::optional<std::string> warning;  // another process used the GPU during the block
+};
+BOOST_DESCRIBE_STRUCT(block_reply, (), (block, status, reason, timing, placement, warning))
 
 class block_channel {
  public:
@@ -24,8 +35,8 @@ class block_channel {
   // request that is not a positive count.
   std::optional<int> next_request();
 
-  // Sends `block` with the number of the request it answers added.
-  void reply(json block);
+  // Sends `block` numbered as the request it answers.
+  void reply(block_reply block);
 
  private:
   int m_fd;
@@ -33,8 +44,8 @@ class block_channel {
   int m_requests = 0;
 };
 
-// The parent's side of one reply: the document when its seal holds (or `key` is empty) and it
-// answers request `number`; nothing otherwise.
-std::optional<json> read_block_reply(const std::string& reply, const std::string& key, int number);
+// The parent's side of one reply: the reply when its seal holds (or `key` is empty), its reader
+// takes it and it answers request `number`; nothing otherwise.
+std::optional<block_reply> read_block_reply(const std::string& reply, const std::string& key, int number);
 
 }  // namespace kopt::harness

@@ -32,6 +32,12 @@ context_ahead make_context_ahead(const std::filesystem::path& gpu_lock) {
   return ahead;  // the lock is released here, before the gate
 }
 
-json phase_value(const context_ahead& ahead) { return ahead.made ? json(ahead.seconds) : json(ahead.why_not); }
+void note_context_ahead(child_report& report, const context_ahead& ahead) {
+  if (ahead.made) {
+    report.phases_s.emplace_back("gpu_context_made_ahead", ahead.seconds);
+  } else {
+    report.context_not_made_ahead = ahead.why_not;
+  }
+}
 
 }  // namespace kopt::harness

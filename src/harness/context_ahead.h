@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <string>
 
-#include "core/json_io.h"
+#include "harness/child_report.h"
 
 namespace kopt::harness {
 
@@ -25,7 +25,8 @@ struct context_ahead {
 // context to the run, which reports it as it always does.
 context_ahead make_context_ahead(const std::filesystem::path& gpu_lock);
 
-// What the result's phases say of it: the seconds it took, or why it was not made.
-json phase_value(const context_ahead& ahead);
+// What the report says of it: the seconds it took among its phases (spent before the gate,
+// during the build), or why it was not made.
+void note_context_ahead(child_report& report, const context_ahead& ahead);
 
 }  // namespace kopt::harness

@@ -36,37 +36,7 @@ void write_output_files(const fs::path& dir, const evidence_key& key, const kern
 }  // namespace
 
 std::string folder_name(const evidence_key& key) {
-  return fmt::format("{}_{}", key.what == evidence_key::kind::seed ? "seed" : "call", key.value);
-}
-
-json to_json(const evidence_key& key) {
-  return json{{"kind", key.what == evidence_key::kind::seed ? "seed" : "call"}, {"value", key.value}, {"when", key.when}};
-}
-
-evidence_key evidence_key_from_json(const json& entry) {
-  if (!entry.is_object() || !entry.contains("kind") || !entry.contains("value") || !entry["value"].is_number_unsigned()) {
-    throw error(fmt::format("malformed evidence entry {} in a measuring process's result", entry.dump()));
-  }
-  evidence_key key;
-  const std::string kind = entry["kind"].get<std::string>();
-  if (kind != "seed" && kind != "call") throw error(fmt::format("unknown evidence kind '{}'", kind));
-  key.what = kind == "seed" ? evidence_key::kind::seed : evidence_key::kind::call;
-  key.value = entry["value"].get<std::uint64_t>();
-  key.when = entry.value("when", std::string());
-  return key;
-}
-
-json to_json(const std::vector<evidence_key>& keys) {
-  json list = json::array();
-  for (const auto& key : keys) list.push_back(to_json(key));
-  return list;
-}
-
-std::vector<evidence_key> evidence_keys_from_json(const json& list) {
-  std::vector<evidence_key> keys;
-  if (!list.is_array()) return keys;
-  for (const auto& entry : list) keys.push_back(evidence_key_from_json(entry));
-  return keys;
+  return fmt::format("{}_{}", enum_name(key.kind), key.value);
 }
 
 void write_evidence(const fs::path& dir, const evidence_key& key, const kernel::kernel_plan& plan,
@@ -108,17 +78,7 @@ std::optional<announced_tolerances> read_announced_tolerances(const fs::path& di
   std::error_code ec;
   // The runner writes it whole and renames it into place: a regular file is complete.
   if (fs::symlink_status(path, ec).type() != fs::file_type::regular) return std::nullopt;
-  const json document = read_json_file(path);
-  const auto figure = [&](const char* name) -> std::optional<double> {
-    if (!document.is_object() || !document.contains(name)) {
-      throw error(fmt::format("{} has no {}", path.string(), name));
-    }
-    const json& value = document[name];
-    if (value.is_null()) return std::nullopt;
-    if (!value.is_number()) throw error(fmt::format("{}: {} is not a number", path.string(), name));
-    return value.get<double>();
-  };
-  return announced_tolerances{figure("atol"), figure("rtol")};
+  return read_document_file<tolerance_pair>(path, "kopt's Python runner wrote it: reinstall kopt");
 }
 
 mapped_evidence read_evidence(const fs::path& dir, const evidence_key& key, const kernel::kernel_plan& plan,

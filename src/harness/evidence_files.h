@@ -12,29 +12,28 @@
 #include <string>
 #include <vector>
 
+#include "core/document.h"
 #include "core/json_io.h"
 #include "core/mapped_file.h"
 #include "harness/buffer_contents.h"
 #include "harness/device_buffers.h"
+#include "harness/runner_documents.h"
 #include "kernel/buffer_plan.h"
 
 namespace kopt::harness {
 
+enum class evidence_kind { seed, call };
+BOOST_DESCRIBE_ENUM(evidence_kind, seed, call)
+
 struct evidence_key {
-  enum class kind { seed, call };
-  kind what = kind::seed;
+  evidence_kind kind = evidence_kind::seed;
   std::uint64_t value = 0;  // the seed, or the timed call's index
   std::string when;         // "before timing", "after timing", "timed" (for messages)
 };
+BOOST_DESCRIBE_STRUCT(evidence_key, (), (kind, value, when))
 
 // "seed_3", "call_57": the key's folder name.
 std::string folder_name(const evidence_key& key);
-
-json to_json(const evidence_key& key);
-// Throws kopt::error on a malformed entry.
-evidence_key evidence_key_from_json(const json& entry);
-json to_json(const std::vector<evidence_key>& keys);
-std::vector<evidence_key> evidence_keys_from_json(const json& list);
 
 // Writes every non-input buffer of `outputs` under `dir`/folder_name(key), then marks the key
 // complete (evidence_complete), so that the parent may read it while the writer goes on.
@@ -57,10 +56,8 @@ std::filesystem::path announced_tolerances_file(const std::filesystem::path& dir
 
 // The reference's tolerances as announced in `dir`, once the file is there: (atol, rtol).
 // Nothing while it is not there; kopt::error when it is not what the runner writes.
-struct announced_tolerances {
-  std::optional<double> atol;
-  std::optional<double> rtol;
-};
+// Read by its checking reader: kopt::error naming the field when it is not the runner's document.
+using announced_tolerances = tolerance_pair;
 std::optional<announced_tolerances> read_announced_tolerances(const std::filesystem::path& dir);
 
 // One key's outputs as the parent reads them: the files mapped, not copied (they can be

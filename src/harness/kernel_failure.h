@@ -4,10 +4,12 @@
 
 #include <string>
 
+#include "harness/run_status.h"
+
 namespace kopt::harness {
 
 struct kernel_failure {
-  std::string status;  // "failed" or "crashed"
+  run_status status = run_status::failed;  // failed or crashed
   std::string reason;  // one line; starts with the class of the failure ("no write: ...")
   std::string detail;  // what supports it (a Python traceback, say); may be empty
 };

@@ -14,7 +14,6 @@
 #include "harness/loaded_libraries.h"
 #include "harness/output_checks.h"
 #include "harness/physical_floor.h"
-#include "harness/result_fields.h"
 #include "harness/sampling.h"
 #include "harness/timed_call_checks.h"
 #include "harness/timing_instruments.h"
@@ -26,45 +25,44 @@ using kernel::buffer_role;
 // The validation seed that follows timing: fresh inputs once more.
 constexpr std::uint64_t after_timing_seed_offset = 1000003;
 
-void record_failure(json& result, const kernel_failure& failure) {
-  result["status"] = failure.status;
-  result["reason"] = failure.reason;
-  if (!failure.detail.empty()) result["detail"] = failure.detail;
+void record_failure(child_report& report, const kernel_failure& failure) {
+  report.status = failure.status;
+  report.reason = failure.reason;
+  report.detail = failure.detail;
 }
 
 class protocol_run {
  public:
-  protocol_run(const protocol_setting& setting, json& result)
+  protocol_run(const protocol_setting& setting, child_report& result)
       : m_setting(setting), m_job(setting.job), m_plan(setting.plan), m_buffers(*setting.version.buffers),
         m_pristine(m_buffers.memory(), m_plan.buffers), m_result(result), m_keep(!setting.job.evidence_dir.empty()) {}
 
   void validate(std::uint64_t seed, const char* when) {
-    const evidence_key key{evidence_key::kind::seed, seed, when};
+    const evidence_key key{evidence_kind::seed, seed, when};
     m_setting.seeds.prepare(seed, m_buffers);
     copy_inputs(m_plan, m_buffers, m_pristine);
     m_buffers.memory().synchronize("making a validation seed's inputs");
     run_once(m_setting.version, "kernel");
-    if (const auto found = check_guards_and_inputs(m_plan, m_buffers, m_pristine)) throw kernel_failure{"failed", *found};
+    if (const auto found = check_guards_and_inputs(m_plan, m_buffers, m_pristine)) throw kernel_failure{run_status::failed, *found};
     keep(key, m_buffers);
   }
 
   void time() {
     const gpu_context& gpu = *m_setting.gpu;
     const cuda::driver_api& api = *gpu.api;
-    timing_instruments instruments(gpu, m_job.hot);
+    timing_instruments instruments(gpu, m_job.sampling.hot);
     timed_call_checks::evidence_sink sink;
     if (m_keep) {
       sink = [&](std::uint64_t call, const device_buffers& kernel) {
-        keep(evidence_key{evidence_key::kind::call, call, "timed"}, kernel);
+        keep(evidence_key{evidence_kind::call, call, "timed"}, kernel);
       };
     }
     // The checked calls make their inputs again in the pristine set, beside the kernel's.
     timed_call_checks checks(api, m_plan, m_buffers, m_pristine, *m_setting.generator, m_job.seed, sink);
-    m_result["protocol"] = protocol_description(m_job.hot, static_cast<std::size_t>(gpu.l2_bytes));
-    m_result["warnings"] = json::array();
+    m_result.protocol = protocol_description(m_job.sampling.hot, static_cast<std::size_t>(gpu.l2_bytes));
     if (const auto warning =
             other_processes_warning(gpu.uuid, static_cast<std::size_t>(std::max(0, m_job.idle_peers)))) {
-      m_result["warnings"].push_back(*warning);
+      m_result.warnings.push_back(*warning);
     }
 
     const sampling_options judged = judged_sampling(m_job, m_plan);
@@ -78,21 +76,21 @@ class protocol_run {
     hooks.wants_more = [&] { return checks.wants_more(); };
     version_under_test& version = *m_setting.version.call;
     try {
-      m_result["kernel"] = sample_gpu_time(api, *instruments.recorder, instruments.attribution,
+      m_result.kernel = sample_gpu_time(api, *instruments.recorder, instruments.attribution,
                                            instruments.flusher.get(), [&] { version.invoke(); }, judged, gpu.uuid, hooks);
     } catch (const error& e) {
-      throw kernel_failure{"crashed", fmt::format("the kernel failed while being timed: {}", e.headline())};
+      throw kernel_failure{run_status::crashed, fmt::format("the kernel failed while being timed: {}", e.headline())};
     }
     checks.finish(last_call);
-    m_result["timed_call_checks"] = checks.summary();
+    m_result.timed_call_checks = checks.summary();
     // After the timed calls too: a version that loads a library only once it believes it is
     // timed is named as well.
     add_integrity_flags(m_result, compute_libraries_loaded_since(m_setting.library_baseline));
-    if (!m_job.hot) {
+    if (!m_job.sampling.hot) {
       const double peak = device_peak_dram_bandwidth(gpu);
-      m_result["physical_floor"] = json{{"problem_bytes", problem_bytes(m_plan)}, {"peak_dram_bytes_per_s", peak}};
-      if (const auto warning = floor_warning(headline_ms(m_result["kernel"]), problem_bytes(m_plan), peak)) {
-        m_result["warnings"].push_back(*warning);
+      m_result.physical_floor = physical_floor_record{problem_bytes(m_plan), peak};
+      if (const auto warning = floor_warning(m_result.kernel->headline_ms(), problem_bytes(m_plan), peak)) {
+        m_result.warnings.push_back(*warning);
       }
     }
   }
@@ -111,7 +109,7 @@ class protocol_run {
   const kernel::kernel_plan& m_plan;
   device_buffers& m_buffers;
   device_buffers m_pristine;  // what the kernel was given, to check that its inputs are unchanged
-  json& m_result;
+  child_report& m_result;
   bool m_keep;
   std::vector<evidence_key> m_evidence;
 };
@@ -125,7 +123,7 @@ std::vector<std::uint64_t> validation_seeds_of(const bench_job& job) {
   return seeds;
 }
 
-void run_protocol(const protocol_setting& setting, json& result, phase_clock& clock) {
+void run_protocol(const protocol_setting& setting, child_report& result, phase_clock& clock) {
   const bench_job& job = setting.job;
   if (!job.validation_only && setting.gpu == nullptr) throw error("timing needs the GPU: no GPU is in use here");
   const std::vector<std::uint64_t> seeds = validation_seeds_of(job);
@@ -142,26 +140,24 @@ void run_protocol(const protocol_setting& setting, json& result, phase_clock& cl
   } catch (const kernel_failure& failure) {
     record_failure(result, failure);
   }
-  result["evidence"] = to_json(run.evidence());
+  result.evidence = run.evidence();
 }
 
-void run_profile_window(const protocol_setting& setting, json& result) {
+void run_profile_window(const protocol_setting& setting, child_report& result) {
   const bench_job& job = setting.job;
   if (setting.gpu == nullptr) throw error("the profiler window needs the GPU: no GPU is in use here");
   const cuda::driver_api& api = *setting.gpu->api;
   try {
     setting.seeds.prepare(job.seed, *setting.version.buffers);
     setting.version.buffers->memory().synchronize("making the profiled call's inputs");
-    for (int i = 0; i < job.warmup; ++i) run_once(setting.version, "kernel");
+    for (int i = 0; i < job.sampling.warmup; ++i) run_once(setting.version, "kernel");
     api.profiler_start();
     for (int i = 0; i < job.profile_calls; ++i) run_once(setting.version, "kernel");
     api.profiler_stop();
   } catch (const kernel_failure& failure) {
     record_failure(result, failure);
   }
-  result["profile_mode"] = true;
-  result["profile_calls"] = job.profile_calls;
-  result["correctness"] = json{{"checked", false}, {"passed", nullptr}};
+  result.profile_calls = job.profile_calls;
 }
 
 }  // namespace kopt::harness

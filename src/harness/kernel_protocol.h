@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/json_io.h"
+#include "harness/child_report.h"
 #include "core/phase_clock.h"
 #include "harness/bench_job.h"
 #include "harness/bench_version.h"
@@ -36,14 +36,13 @@ struct protocol_setting {
 // seed before timing, then one more after it.
 std::vector<std::uint64_t> validation_seeds_of(const bench_job& job);
 
-// Fills `result` ("status", "reason", "kernel", "timed_call_checks", "warnings", "evidence",
-// ...). What the version did wrong is the result's status; environment problems throw
-// kopt::error.
-void run_protocol(const protocol_setting& setting, json& result, phase_clock& clock);
+// Fills the report (status, reason, kernel timing, timed calls, warnings, evidence, ...). What
+// the version did wrong is the report's status; environment problems throw kopt::error.
+void run_protocol(const protocol_setting& setting, child_report& result, phase_clock& clock);
 
 // Warm-up, then exactly `profile_calls` calls between cuProfilerStart and cuProfilerStop (for
 // ncu --profile-from-start off), on the first validation seed's inputs: no validation, no
 // flush kernel, no input generation inside the window. Nothing is timed or judged.
-void run_profile_window(const protocol_setting& setting, json& result);
+void run_profile_window(const protocol_setting& setting, child_report& result);
 
 }  // namespace kopt::harness

@@ -6,7 +6,6 @@
 
 #include "core/error.h"
 #include "core/phase_clock.h"
-#include "core/version.h"
 #include "harness/bench_version.h"
 #include "harness/buffer_memory.h"
 #include "harness/gpu_context.h"
@@ -19,19 +18,20 @@
 
 namespace kopt::harness {
 
-json run_kernel_job(const bench_job& job, block_channel* channel) {
+child_report run_kernel_job(const bench_job& job, block_channel* channel) {
   phase_clock clock;
   // Before the kernel's library is loaded: a compute library it links counts as its own.
   const std::vector<std::string> baseline = loaded_compute_libraries();
   const gpu_context gpu = open_gpu_context();
   const job_problem problem(job);
   const kernel::kernel_plan& plan = problem.plan();
-  json result = json{{"kopt_version", version_string}, {"status", "ok"}, {"reason", ""}, {"problem_source", problem.source()}};
+  child_report result = report_of(run_status::ok);
+  result.problem_source = problem.source();
   if (!problem.mismatch().empty()) {
-    result["status"] = "failed";
-    result["reason"] = fmt::format("problem mismatch: {}; the problem belongs to the reference (drop the kernel's "
-                                   "annotation or make it declare the same)",
-                                   problem.mismatch());
+    result.status = run_status::failed;
+    result.reason = fmt::format("problem mismatch: {}; the problem belongs to the reference (drop the kernel's "
+                                "annotation or make it declare the same)",
+                                problem.mismatch());
     return result;
   }
   const auto memory = make_device_memory(*gpu.api);
@@ -56,7 +56,7 @@ json run_kernel_job(const bench_job& job, block_channel* channel) {
   }
   clock.done("gpu_context_and_loading");
   run_protocol(setting, result, clock);
-  result["phases_s"] = clock.phases();
+  result.phases_s = clock.phases();
   return result;
 }
 

@@ -6,17 +6,17 @@
 // compares the two sides' outputs. Runs inside `kopt harness`, never in kopt itself: a kernel
 // that faults or hangs takes this process down, not kopt.
 
-#include "core/json_io.h"
+#include "harness/child_report.h"
 #include "harness/bench_job.h"
 #include "harness/block_channel.h"
 
 namespace kopt::harness {
 
 // Environment and usage problems throw kopt::error; what the kernel did wrong here (a guard
-// overwritten, an input changed, a device fault, work outside the rules) is part of the
-// returned result ("status": "failed" / "crashed"). "evidence" lists the kept inputs' keys.
+// overwritten, an input changed, a device fault, work outside the rules) is the returned
+// report's status (failed, crashed). Its evidence lists the kept inputs' keys.
 // With `job.timing_blocks`, the version is loaded and then timed in the blocks `channel` asks
 // for (a comparison in turns, kernel_protocol.h) instead.
-json run_kernel_job(const bench_job& job, block_channel* channel = nullptr);
+child_report run_kernel_job(const bench_job& job, block_channel* channel = nullptr);
 
 }  // namespace kopt::harness

@@ -44,8 +44,8 @@ fs::path seed_folder(const python_reference_request& request, std::uint64_t seed
 
 // Every seed's inputs written into its folder; the request's list of them. None when the
 // runner makes the inputs itself (request.job).
-json write_seed_files(const python_reference_request& request) {
-  json seeds = json::array();
+std::vector<seed_folder_entry> write_seed_files(const python_reference_request& request) {
+  std::vector<seed_folder_entry> seeds;
   if (request.job != nullptr) return seeds;
   const kernel::kernel_plan& plan = *request.plan;
   for (const auto& [seed, contents] : *request.seeds) {
@@ -55,7 +55,7 @@ json write_seed_files(const python_reference_request& request) {
       const auto& b = plan.buffers[i];
       if (b.role != kernel::buffer_role::out) write_bytes(dir / (b.param.name + ".bin"), contents.at(i));
     }
-    seeds.push_back(json{{"seed", seed}, {"dir", dir.string()}});
+    seeds.push_back(seed_folder_entry{seed, dir.string()});
   }
   return seeds;
 }
@@ -80,33 +80,33 @@ std::map<std::uint64_t, buffer_contents> read_outputs(const python_reference_req
   return outputs;
 }
 
-json parameters_json(const kernel::kernel_plan& plan, const triton_problem* triton) {
-  json parameters = json::array();
+std::vector<runner_parameter> runner_parameters(const kernel::kernel_plan& plan, const triton_problem* triton) {
+  std::vector<runner_parameter> parameters;
   for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
     const auto& b = plan.buffers[i];
-    json parameter{{"name", b.param.name},
-                   {"kind", "buffer"},
-                   {"index", b.param.index},
-                   {"dtype", std::string(b.param.element.name)},
-                   {"elements", b.elements},
-                   {"role", std::string(kernel::to_string(b.role))}};
+    runner_parameter parameter{.name = b.param.name,
+                               .kind = "buffer",
+                               .index = b.param.index,
+                               .dtype = std::string(b.param.element.name),
+                               .elements = b.elements,
+                               .role = std::string(kernel::to_string(b.role))};
     // An output starts as poison, which the runner makes itself: no file of it crosses.
-    if (b.role == kernel::buffer_role::out) parameter["poison"] = poison_hex(b.param.element);
+    if (b.role == kernel::buffer_role::out) parameter.poison = poison_hex(b.param.element);
     if (triton != nullptr) {
-      parameter["shape"] = triton->tensors.at(i).shape;
-      parameter["strides"] = triton->tensors.at(i).strides;
+      parameter.shape = triton->tensors.at(i).shape;
+      parameter.strides = triton->tensors.at(i).strides;
     }
-    parameters.push_back(parameter);
+    parameters.push_back(std::move(parameter));
   }
   if (triton != nullptr) {
     for (const auto& [name, value] : triton->scalars.items()) {
-      parameters.push_back(json{{"name", name}, {"kind", "scalar"}, {"value", value}});
+      parameters.push_back(runner_parameter{.name = name, .kind = "scalar", .value = value});
     }
   }
   for (const auto& s : plan.scalars) {
     json value;
     std::visit([&](auto v) { value = v; }, s.value);
-    parameters.push_back(json{{"name", s.param.name}, {"kind", "scalar"}, {"index", s.param.index}, {"value", value}});
+    parameters.push_back(runner_parameter{.name = s.param.name, .kind = "scalar", .index = s.param.index, .value = value});
   }
   return parameters;
 }
@@ -153,32 +153,18 @@ python_reference_result run_python_reference(const python_reference_request& req
   const kernel::kernel_plan& plan = *request.plan;
   const auto writing_started = std::chrono::steady_clock::now();
   fs::create_directories(request.work_dir);
-  const json seeds = write_seed_files(request);
-  json timing = nullptr;
-  if (request.timing) {
-    const auto& t = *request.timing;
-    timing = json{{"seed", t.seed},
-                  {"hot", t.hot},
-                  {"warmup", t.sampling.warmup},
-                  {"repeat", t.sampling.repeat},
-                  {"min_seconds", t.sampling.min_seconds},
-                  {"max_seconds", t.sampling.max_seconds},
-                  {"target_relative_half_width", t.sampling.target_relative_half_width}};
-  }
+  reference_request document;
+  document.module = request.module.string();
+  document.device = request.device;
+  document.harness_abi_library = request.harness_abi_library.string();
+  document.parameters = runner_parameters(plan, request.triton);
+  document.seeds = write_seed_files(request);
+  if (!request.tolerances_file.empty()) document.tolerances_file = request.tolerances_file.string();
+  document.timing = request.timing;
+  if (request.job != nullptr) document.job = *request.job;
   const fs::path request_file = request.work_dir / "request.json";
   const fs::path result_file = request.work_dir / "result.json";
-  write_json_file(request_file,
-                  with_schema("reference_request", 1,
-                              json{{"module", request.module.string()},
-                                   {"device", request.device},
-                                   {"harness_abi_library", request.harness_abi_library.string()},
-                                   {"parameters", parameters_json(plan, request.triton)},
-                                   {"seeds", seeds},
-                                   {"tolerances_file", request.tolerances_file.empty()
-                                                           ? json(nullptr)
-                                                           : json(request.tolerances_file.string())},
-                                   {"timing", timing},
-                                   {"job", request.job != nullptr ? *request.job : json(nullptr)}}));
+  write_json_file(request_file, to_document(document));
 
   const auto started = std::chrono::steady_clock::now();
   const double writing_s = std::chrono::duration<double>(started - writing_started).count();
@@ -205,18 +191,15 @@ python_reference_result run_python_reference(const python_reference_request& req
   }
   if (!run.succeeded()) throw_runner_problem(run, request.module);
 
-  const json answer = read_json_file(result_file);
   python_reference_result result;
+  result.answer = read_document_file<reference_runner_result>(result_file, "kopt's Python runner wrote a result "
+                                                                            "this kopt cannot read: reinstall kopt");
   // With output folders the outputs stay where the caller reads them.
   if (request.output_folders == nullptr && request.job == nullptr) result.outputs = read_outputs(request);
-  if (answer.contains("atol") && answer["atol"].is_number()) result.atol = answer["atol"].get<double>();
-  if (answer.contains("rtol") && answer["rtol"].is_number()) result.rtol = answer["rtol"].get<double>();
-  result.timing = answer.value("timing", json(nullptr));
-  result.torch = answer.value("torch", json(nullptr));
-  result.overhead = answer.value("overhead", json::object());
-  result.overhead["runner_wall_s"] = wall_s;  // from the gate when prestarted
-  result.overhead["writing_inputs_s"] = writing_s;  // the inputs' files and the request, before the runner reads them
-  result.overhead["runner_prestarted"] = was_prestarted;
+  runner_overhead& overhead = result.answer.overhead;
+  overhead.runner_wall_s = wall_s;         // from the gate when prestarted
+  overhead.writing_inputs_s = writing_s;   // the inputs' files and the request, before the runner reads them
+  overhead.runner_prestarted = was_prestarted;
   return result;
 }
 

@@ -22,17 +22,11 @@
 
 #include "core/json_io.h"
 #include "harness/buffer_contents.h"
-#include "harness/sampling.h"
+#include "harness/runner_documents.h"
 #include "harness/triton_problem.h"
 #include "kernel/buffer_plan.h"
 
 namespace kopt::harness {
-
-struct reference_timing_request {
-  std::uint64_t seed = 0;            // whose data the reference is timed on
-  bool hot = false;
-  sampling_options sampling;
-};
 
 struct python_reference_request {
   std::string python;                // interpreter
@@ -53,7 +47,7 @@ struct python_reference_request {
   // evidence_files.h names them alike) and are not read back: `outputs` stays empty. Null:
   // work_dir/seed_<seed>, and the outputs come back in the result.
   const std::map<std::uint64_t, std::filesystem::path>* output_folders = nullptr;
-  std::optional<reference_timing_request> timing;
+  std::optional<timing_options> timing;  // its seed: whose data the reference is timed on
   std::chrono::seconds timeout{600};
   // Where the runner announces the module's tolerances once it has loaded it, before any
   // outputs (evidence_files.h, announced_tolerances_file); empty: nowhere.
@@ -65,11 +59,9 @@ struct python_reference_request {
 
 struct python_reference_result {
   std::map<std::uint64_t, buffer_contents> outputs;  // per seed (none with output_folders); `in` entries empty
-  std::optional<double> atol;        // the module's attributes, when it sets them
-  std::optional<double> rtol;
-  json timing;                       // the sampling document, null without timing
-  json torch;                        // version, CUDA, TF32 settings of the reference's process
-  json overhead;                     // [s] start-up, data exchange, reference calls, whole run
+  // The runner's answer: the module's tolerances, torch's facts, the timing (none when not
+  // asked), where its time went (with kopt's clock of the runner added).
+  reference_runner_result answer;
 };
 
 // Throws kopt::error when the runner cannot start, the module has no usable `reference`, the

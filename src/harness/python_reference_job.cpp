@@ -6,7 +6,9 @@
 namespace kopt::harness {
 
 sampling_options sampling_of(const bench_job& job) {
-  return {job.warmup, job.repeat, job.min_seconds, job.max_seconds, job.target_relative_half_width};
+  sampling_options options;
+  static_cast<measure::sampling_settings&>(options) = job.sampling;
+  return options;
 }
 
 namespace {
@@ -23,7 +25,12 @@ python_reference_request request_for(const bench_job& job, const kernel::kernel_
   if (job.host_only) request.device = "cpu";
   // The parent compares each key's outputs as they come, with these (pipeline/early_comparisons.h).
   if (!job.evidence_dir.empty()) request.tolerances_file = announced_tolerances_file(job.evidence_dir);
-  if (!job.validation_only) request.timing = reference_timing_request{job.seed, job.hot, sampling_of(job)};
+  if (!job.validation_only) {
+    timing_options timing;
+    static_cast<measure::sampling_settings&>(timing) = job.sampling;
+    timing.seed = job.seed;
+    request.timing = timing;
+  }
   return request;
 }
 
@@ -44,7 +51,7 @@ python_reference_result run_python_reference_job(const bench_job& job, const ker
 python_reference_result run_python_reference_keys(const bench_job& job, const kernel::kernel_plan& plan) {
   const private_folder folder("kopt-reference", "the Python reference's request");
   python_reference_request request = request_for(job, plan, folder.path());
-  const json job_document = to_json(job);
+  const json job_document = to_document(job);
   request.job = &job_document;
   return run_python_reference(request);
 }

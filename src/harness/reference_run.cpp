@@ -8,7 +8,6 @@
 
 #include "core/error.h"
 #include "core/phase_clock.h"
-#include "core/version.h"
 #include "cuda/cupti_activity.h"
 #include "harness/bench_version.h"
 #include "harness/buffer_memory.h"
@@ -32,7 +31,7 @@ namespace {
 // with a bit no seed of kopt's sets.
 constexpr std::uint64_t checked_call_bit = std::uint64_t{1} << 62;
 std::uint64_t runner_key(const evidence_key& key) {
-  return key.what == evidence_key::kind::seed ? key.value : (checked_call_bit | key.value);
+  return key.kind == evidence_kind::seed ? key.value : (checked_call_bit | key.value);
 }
 
 // What the reference's process works with: the GPU (none for a host-only job), the memory its
@@ -77,18 +76,18 @@ bool runner_makes_inputs(const bench_job& job, const job_problem& problem) {
   return problem.triton() == nullptr && !job.host_only;
 }
 
-// The reference's result fields from what the runner reported, on either data path.
-json python_result(const python_reference_result& python) {
-  json result = json::object();
-  if (!python.timing.is_null()) result["reference"] = python.timing;
-  result["reference_runner"] = json{{"torch", python.torch}, {"overhead_s", python.overhead}};
-  result["reference_tolerance"] = json{{"atol", json_or_null(python.atol)}, {"rtol", json_or_null(python.rtol)}};
-  return result;
+// The reference's fields from what the runner reported, on either data path.
+void add_python_result(child_report& result, const reference_runner_result& python) {
+  if (python.timing) {
+    result.reference = python.timing->timing;
+    for (const std::string& warning : python.timing->warnings) result.warnings.push_back("reference timing: " + warning);
+  }
+  result.reference_runner = runner_facts{python.torch, python.overhead};
+  result.reference_tolerance = tolerance_pair{python.atol, python.rtol};
 }
 
-// `overhead`: the runner's own account (python_reference_result::overhead).
-json run_python(reference_side& side, const bench_job& job, const job_problem& problem, phase_clock& clock,
-                json& overhead) {
+void run_python(child_report& result, reference_side& side, const bench_job& job, const job_problem& problem,
+                phase_clock& clock) {
   const kernel::kernel_plan& plan = problem.plan();
   device_buffers scratch(*side.memory, plan.buffers);
   std::map<std::uint64_t, buffer_contents> inputs;
@@ -103,11 +102,11 @@ json run_python(reference_side& side, const bench_job& job, const job_problem& p
   clock.done("making_inputs");
   const python_reference_result python = run_python_reference_job(job, plan, problem.triton(), inputs, &folders);
   clock.done("python_runner");
-  overhead = python.overhead;
-  return python_result(python);
+  add_python_result(result, python.answer);
 }
 
-json run_native(reference_side& side, const bench_job& job, const kernel::kernel_plan& plan, phase_clock& clock) {
+void run_native(child_report& result, reference_side& side, const bench_job& job, const kernel::kernel_plan& plan,
+                phase_clock& clock) {
   if (!side.gpu) throw error("a native reference needs the GPU");
   const gpu_context& gpu = *side.gpu;
   const cuda::driver_api& api = *gpu.api;
@@ -118,58 +117,59 @@ json run_native(reference_side& side, const bench_job& job, const kernel::kernel
     write_evidence(job.evidence_dir, key, plan, *reference.buffers);
   }
   clock.done("outputs");
-  json result = json::object();
-  if (job.validation_only) return result;
+  if (job.validation_only) return;
   std::string trouble;
   cuda::activity_recorder* recorder = cuda::activity_recorder::start(&trouble);
   if (recorder == nullptr) throw error(trouble);
   std::unique_ptr<l2_flusher> flusher;
-  if (!job.hot) flusher = std::make_unique<l2_flusher>(api, static_cast<std::size_t>(gpu.l2_bytes));
+  if (!job.sampling.hot) flusher = std::make_unique<l2_flusher>(api, static_cast<std::size_t>(gpu.l2_bytes));
   sampling_hooks hooks;  // the kernel's protocol: fresh inputs and poisoned outputs before every call
   hooks.before_each = [&](std::uint64_t call) {
     prepare_call_inputs(*side.generator, plan, *reference.buffers, job.seed, call);
   };
   try {
-    result["reference"] = sample_gpu_time(api, *recorder, nullptr, flusher.get(), [&] { reference.call->invoke(); },
+    result.reference = sample_gpu_time(api, *recorder, nullptr, flusher.get(), [&] { reference.call->invoke(); },
                                           sampling_of(job), gpu.uuid, hooks);
   } catch (const error& e) {
-    throw kernel_failure{"crashed", fmt::format("the reference failed while being timed: {}", e.headline())};
+    throw kernel_failure{run_status::crashed, fmt::format("the reference failed while being timed: {}", e.headline())};
   }
   clock.done("timing");
-  return result;
 }
 
 }  // namespace
 
-json run_reference_job(const bench_job& job) {
+child_report run_reference_job(const bench_job& job) {
   phase_clock clock;
   const job_problem problem(job);
-  json result = json{{"kopt_version", version_string}, {"status", "ok"}, {"reason", ""}};
+  child_report result = report_of(run_status::ok);
   if (has_python_reference(job) && runner_makes_inputs(job, problem)) {
     // This process never touches the GPU: the runner makes its own context and inputs.
     clock.done("planning");
-    const python_reference_result python = run_python_reference_keys(job, problem.plan());
-    result.update(python_result(python));
+    add_python_result(result, run_python_reference_keys(job, problem.plan()).answer);
     clock.done("python_runner");
-    result["phases_s"] = with_runner_timing(clock.phases(), python.overhead);
+    result.phases_s = with_runner_timing(clock.phases(), result.reference_runner->overhead_s);
     return result;
   }
   reference_side side(job, problem);
   clock.done("gpu_context_and_planning");
-  json runner_overhead;
   try {
-    result.update(has_python_reference(job) ? run_python(side, job, problem, clock, runner_overhead)
-                                            : run_native(side, job, problem.plan(), clock));
+    if (has_python_reference(job)) {
+      run_python(result, side, job, problem, clock);
+    } else {
+      run_native(result, side, job, problem.plan(), clock);
+    }
   } catch (const kernel_failure& failure) {
-    result["status"] = failure.status;
-    result["reason"] = failure.reason;
+    result.status = failure.status;
+    result.reason = failure.reason;
   } catch (const problem_changed& changed) {
     // The kernel's fault, not the reference's: the parent fails the kernel with this.
-    result["status"] = "failed";
-    result["reason"] = changed.reason;
-    result["kernel_at_fault"] = true;
+    result.status = run_status::failed;
+    result.reason = changed.reason;
+    result.kernel_at_fault = true;
   }
-  result["phases_s"] = with_runner_timing(clock.phases(), runner_overhead);
+  const std::optional<runner_overhead> overhead =
+      result.reference_runner ? std::optional<runner_overhead>(result.reference_runner->overhead_s) : std::nullopt;
+  result.phases_s = with_runner_timing(clock.phases(), overhead);
   return result;
 }
 

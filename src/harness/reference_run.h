@@ -7,13 +7,13 @@
 // A native .cu reference runs here; a .py reference runs in kopt's Python runner, started
 // from here with the inputs as files.
 
-#include "core/json_io.h"
+#include "harness/child_report.h"
 #include "harness/bench_job.h"
 
 namespace kopt::harness {
 
 // Environment problems, and a Python reference at fault, throw kopt::error; a native
 // reference that faults on the device is a result with status "crashed".
-json run_reference_job(const bench_job& job);
+child_report run_reference_job(const bench_job& job);
 
 }  // namespace kopt::harness

@@ -4,17 +4,14 @@
 
 namespace kopt::harness {
 
-json with_runner_timing(json phases, const json& overhead) {
-  if (!overhead.is_object() || !phases.is_object()) return phases;
-  const auto timing = overhead.find("timing_s");
-  const auto runner = phases.find("python_runner");
-  if (timing == overhead.end() || !timing->is_number() || runner == phases.end() || !runner->is_number()) {
-    return phases;
-  }
+phase_seconds with_runner_timing(phase_seconds phases, const std::optional<runner_overhead>& overhead) {
+  if (!overhead || !overhead->timing_s) return phases;
+  const auto runner = std::find_if(phases.begin(), phases.end(), [](const auto& p) { return p.first == "python_runner"; });
+  if (runner == phases.end()) return phases;
   // The runner's clock and this process's differ by its start; never a negative remainder.
-  const double sampling = std::min(timing->get<double>(), runner->get<double>());
-  phases["python_runner"] = runner->get<double>() - sampling;
-  phases["timing"] = sampling;
+  const double sampling = std::min(*overhead->timing_s, runner->second);
+  runner->second -= sampling;
+  phases.insert(runner + 1, {"timing", sampling});
   return phases;
 }
 

@@ -4,12 +4,16 @@
 // phases then show it as `timing`, as a native reference's, and `python_runner` keeps only the
 // runner's own costs. The phases' sum is unchanged.
 
-#include "core/json_io.h"
+#include <optional>
+
+#include "core/phase_clock.h"
+#include "harness/runner_documents.h"
 
 namespace kopt::harness {
 
-// `phases` with the runner's timing moved out of `python_runner` into `timing`; as given when
-// `overhead` reports no timing (validation only, a runner that failed) or there is no runner phase.
-json with_runner_timing(json phases, const json& overhead);
+// `phases` with the runner's timing moved out of `python_runner` into `timing` (just after
+// it); as given when `overhead` reports no timing (validation only, a runner that failed, a
+// native reference) or there is no runner phase.
+phase_seconds with_runner_timing(phase_seconds phases, const std::optional<runner_overhead>& overhead);
 
 }  // namespace kopt::harness

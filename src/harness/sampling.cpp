@@ -23,10 +23,9 @@
 namespace kopt::harness {
 namespace {
 
-json clocks_json(const std::optional<cuda::sm_clocks>& clocks) {
-  if (!clocks) return nullptr;
-  return json{{"sm_mhz", clocks->sm_now_mhz}, {"sm_max_mhz", clocks->sm_max_mhz},
-              {"event_reasons", clocks->event_reasons}, {"throttled", clocks->throttled}};
+std::optional<measure::clock_reading> reading_of(const std::optional<cuda::sm_clocks>& clocks) {
+  if (!clocks) return std::nullopt;
+  return measure::clock_reading{clocks->sm_now_mhz, clocks->sm_max_mhz, clocks->event_reasons, clocks->throttled};
 }
 
 // The SM clock as NVML saw it right after a sample (one every `clock_interval`): the lowest
@@ -95,7 +94,7 @@ std::string judge_sample(const call_sample& sample, std::uint64_t call, std::uin
   return "";
 }
 
-json sample_gpu_time(const cuda::driver_api& api, cuda::activity_recorder& recorder,
+measure::timing_document sample_gpu_time(const cuda::driver_api& api, cuda::activity_recorder& recorder,
                      cuda::launch_attribution* attribution, l2_flusher* flusher,
                      const std::function<void()>& call, const sampling_options& options,
                      const std::string& device_uuid, const sampling_hooks& hooks) {
@@ -119,7 +118,7 @@ json sample_gpu_time(const cuda::driver_api& api, cuda::activity_recorder& recor
     overhead.add_ms("persisting_l2_reset", s.l2_reset_host_ns / 1e6);
     if (options.judge_work) {
       if (const std::string verdict = judge_sample(s, calls, options.output_bytes); !verdict.empty()) {
-        throw kernel_failure{"failed", verdict};
+        throw kernel_failure{run_status::failed, verdict};
       }
     }
     if (s.persisting_l2_bytes > 0) ++persisting_l2_calls;
@@ -157,7 +156,7 @@ json sample_gpu_time(const cuda::driver_api& api, cuda::activity_recorder& recor
     rule.target_relative_half_width = -1;  // never "converged" (not even on equal samples): the block is its count
   }
   measure::stopping_monitor monitor(rule);
-  sampling_record record;
+  measure::sampling_record record;
   clock_watch watch;
   const auto started = std::chrono::steady_clock::now();
   auto last_clock_read = started;
@@ -190,12 +189,12 @@ json sample_gpu_time(const cuda::driver_api& api, cuda::activity_recorder& recor
   }
   if (options.judge_work) {
     if (const std::string late = timer.late_foreign_work(late_work_settle); !late.empty()) {
-      throw kernel_failure{"failed", fmt::format("host thread: {} (after the last call); solve() must launch its work "
+      throw kernel_failure{run_status::failed, fmt::format("host thread: {} (after the last call); solve() must launch its work "
                                                  "before it returns", late)};
     }
   }
   if (const std::uint64_t dropped = recorder.dropped_records() - dropped_before; dropped > 0) {
-    throw kernel_failure{"failed", fmt::format("lost GPU records: CUPTI dropped {} activity records while timing, so "
+    throw kernel_failure{run_status::failed, fmt::format("lost GPU records: CUPTI dropped {} activity records while timing, so "
                                                "the calls' work cannot all be counted (fewer launches per call help)",
                                                dropped)};
   }
@@ -204,74 +203,17 @@ json sample_gpu_time(const cuda::driver_api& api, cuda::activity_recorder& recor
   record.warmup_calls = static_cast<int>(warmup_ms.size());
   record.warmup_end = std::string(measure::to_string(warmup_end));
   record.host_overhead_ms = overhead.medians();
-  record.clocks_before = clocks_json(clocks_before);
+  record.clocks_before = reading_of(clocks_before);
   record.sm_mhz_min = watch.min_mhz;
   record.sm_mhz_max = watch.max_mhz;
   record.throttled_samples = watch.throttled_samples;
   record.throttle_reasons.assign(watch.reasons.begin(), watch.reasons.end());
-  return timing_document(record);
+  return measure::timing_document_of(record);
 }
 
 std::string protocol_description(bool hot, std::size_t l2_bytes) {
   return hot ? "hot: no flush; every call's inputs freshly generated just before it (left in L2 by the generator)"
              : fmt::format("cold: L2 flushed before every sample by reading {}", format_bytes(2.0 * static_cast<double>(l2_bytes)));
-}
-
-namespace {
-
-double median_or_zero(const std::vector<double>& values) {
-  return values.empty() ? 0 : measure::summarize(values).median;
-}
-
-}  // namespace
-
-json timing_document(const sampling_record& record) {
-  const auto g = measure::summarize(record.gpu_ms);
-  // The spans are whole nanoseconds from CUPTI; rounding undoes the conversion to ms.
-  std::vector<std::uint64_t> span_ns;
-  for (const double ms : record.gpu_ms) span_ns.push_back(static_cast<std::uint64_t>(std::llround(ms * 1e6)));
-  const std::uint64_t tick = measure::timer_tick_ns(span_ns);
-  const measure::headline_estimate estimate = measure::headline(record.gpu_ms, tick);
-  const auto h = measure::summarize(record.host_ms);
-  const double kernel_sum_median = median_or_zero(record.kernel_sum_ms);
-  const json throttling = json{{"samples_throttled", record.throttled_samples.size()},
-                               {"throttled_sample_indices", record.throttled_samples},
-                               {"reasons", record.throttle_reasons}};
-  return json{{"estimate_ms", estimate.value_ms},
-              {"estimator", estimate.estimator},
-              {"timer_tick_ns", tick},
-              {"median_ms", g.median},
-              {"average_ms", g.mean},
-              {"min_ms", g.min},
-              {"max_ms", g.max},
-              {"stdev_ms", g.stdev},
-              {"p10_ms", g.p10},
-              {"p90_ms", g.p90},
-              {"median_ci95_ms", json::array({g.median_ci95.low, g.median_ci95.high})},
-              {"sample_count", g.count},
-              {"warmup_calls", record.warmup_calls},
-              {"warmup_end", record.warmup_end},
-              {"kopt_host_ms_per_call", record.host_overhead_ms},
-              {"stop_reason", record.stop_reason},
-              {"time_source",
-               "GPU: CUPTI activity records of every kernel, copy and memset the call issued (matched by correlation "
-               "id), from the first start to the last end; the call's launches queued behind a short hold so that "
-               "they run back to back, as in a program whose host runs ahead"},
-              {"kernel_sum_median_ms", kernel_sum_median},
-              {"kernels_per_call", record.kernels_per_call},
-              {"kernel_names", record.kernel_names},
-              {"memory_ops_per_call", record.memory_ops_per_call},
-              {"streams", record.streams},
-              {"side_streams", record.side_streams},
-              {"persisting_l2_calls", record.persisting_l2_calls},
-              {"host_end_to_end_median_ms", h.median},
-              {"host_issue_median_ms", median_or_zero(record.issue_ms)},
-              {"launch_hold_median_us", median_or_zero(record.hold_us)},
-              {"clocks", json{{"before_sampling", record.clocks_before},
-                              {"sm_mhz_min_during_sampling", record.sm_mhz_min},
-                              {"sm_mhz_max_during_sampling", record.sm_mhz_max},
-                              {"throttling", throttling}}},
-              {"samples_ms", record.gpu_ms}};
 }
 
 }  // namespace kopt::harness

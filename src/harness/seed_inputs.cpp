@@ -45,7 +45,7 @@ std::unique_ptr<seed_inputs> problem_seed_inputs(const triton_problem& problem, 
 
 void prepare_key_inputs(seed_inputs& seeds, input_generator* generator, const kernel::kernel_plan& plan,
                         device_buffers& target, std::uint64_t run_seed, const evidence_key& key) {
-  if (key.what == evidence_key::kind::seed) {
+  if (key.kind == evidence_kind::seed) {
     seeds.prepare(key.value, target);
     return;
   }

@@ -56,7 +56,7 @@ void timed_call_checks::check(std::uint64_t call) {
   prepare_call(m_scratch, call);
   synchronize(m_api, "making a checked call's inputs again");
   if (const auto problem = check_guards_and_inputs(m_plan, m_kernel, m_scratch)) {
-    throw kernel_failure{"failed", fmt::format("timed call {} (checked at random): {}", call, *problem)};
+    throw kernel_failure{run_status::failed, fmt::format("timed call {} (checked at random): {}", call, *problem)};
   }
   m_checked.push_back(call);
   if (!m_keep) return;
@@ -74,16 +74,12 @@ void timed_call_checks::check(std::uint64_t call) {
   ++m_outputs_kept;
 }
 
-json timed_call_checks::summary() const {
-  return json{{"calls", m_calls},
-              {"checked", m_checked.size()},
-              {"checked_calls", m_checked},
-              {"outputs_kept", m_outputs_kept},
-              {"outputs_unchecked_for_memory", m_skipped_for_memory},
-              {"rule", fmt::format("fresh inputs from (seed, call) and poisoned outputs before every call; about 1 in {} "
-                                   "calls checked at random, then 1 in {} until at least max({}, calls/{}), and the "
-                                   "last call",
-                                   sampling_check_odds, top_up_check_odds, minimum_checks, sampling_check_odds)}};
+timed_call_summary timed_call_checks::summary() const {
+  return timed_call_summary{
+      m_calls, m_checked.size(), m_checked, m_outputs_kept, m_skipped_for_memory,
+      fmt::format("fresh inputs from (seed, call) and poisoned outputs before every call; about 1 in {} calls checked "
+                  "at random, then 1 in {} until at least max({}, calls/{}), and the last call",
+                  sampling_check_odds, top_up_check_odds, minimum_checks, sampling_check_odds)};
 }
 
 }  // namespace kopt::harness

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "core/json_io.h"
+#include "harness/child_report.h"
 #include "cuda/driver_api.h"
 #include "harness/buffer_contents.h"
 #include "harness/device_buffers.h"
@@ -51,7 +51,7 @@ class timed_call_checks {
   void finish(std::uint64_t last_call);
 
   // {"calls", "checked", "checked_calls", "outputs_kept", "outputs_unchecked_for_memory", "rule"}
-  json summary() const;
+  timed_call_summary summary() const;
 
  private:
   void check(std::uint64_t call);

@@ -22,22 +22,21 @@ namespace {
 constexpr int most_placements = 8;
 constexpr std::uint64_t placement_budget_bytes = std::uint64_t{2} << 30;
 
-void serve(const turn_setting& setting, json& result, block_channel& channel) {
+void serve(const turn_setting& setting, child_report& result, block_channel& channel) {
   const gpu_context& gpu = setting.gpu;
   const cuda::driver_api& api = *gpu.api;
   const bench_job& job = setting.job;
-  timing_instruments instruments(gpu, job.hot);
+  timing_instruments instruments(gpu, job.sampling.hot);
   // Every set starts as a validation seed would leave it: guards full of the canary.
   for (bench_version* placement : setting.placements) setting.seeds.prepare(job.seed, *placement->buffers);
   buffer_memory& memory = setting.placements.front()->buffers->memory();
   memory.synchronize("making the first seed's inputs");
   device_buffers pristine(memory, setting.plan.buffers);  // each checked call's inputs, made again
   sampling_options block = judged_sampling(job, setting.plan);
-  block.warmup = std::max(1, std::min(job.warmup, 3));
+  block.warmup = std::max(1, std::min(job.sampling.warmup, 3));
   std::uint64_t calls_before = 0;
   std::uint64_t last_call = 0;
   int blocks = 0;
-  json checks_summary = json::array();
   while (const std::optional<int> calls = channel.next_request()) {
     bench_version& version =
         *setting.placements[static_cast<std::size_t>(blocks) % setting.placements.size()];
@@ -50,32 +49,28 @@ void serve(const turn_setting& setting, json& result, block_channel& channel) {
       checks.after_call(last_call);
     };
     block.exact_samples = static_cast<std::size_t>(*calls);
-    json timing;
+    measure::timing_document timing;
     try {
       timing = sample_gpu_time(
           api, *instruments.recorder, instruments.attribution, instruments.flusher.get(),
           [&] { version.call->invoke(); }, block, gpu.uuid, hooks);
     } catch (const error& e) {
-      throw kernel_failure{"crashed", fmt::format("the kernel failed while being timed: {}", e.headline())};
+      throw kernel_failure{run_status::crashed, fmt::format("the kernel failed while being timed: {}", e.headline())};
     }
     checks.finish(last_call);  // the block's last call, on the buffers it ran on
-    checks_summary.push_back(checks.summary());
+    result.block_call_checks.push_back(checks.summary());
     calls_before = last_call;
     ++blocks;
-    json reply = json{{"status", "ok"},
-                      {"timing", std::move(timing)},
-                      {"placement", (blocks - 1) % setting.placements.size()}};
-    if (const auto warning =
-            other_processes_warning(gpu.uuid, static_cast<std::size_t>(std::max(0, job.turn_peers)))) {
-      reply["warning"] = *warning;
-    }
+    block_reply reply;
+    reply.timing = std::move(timing);
+    reply.placement = static_cast<int>((blocks - 1) % static_cast<int>(setting.placements.size()));
+    reply.warning = other_processes_warning(gpu.uuid, static_cast<std::size_t>(std::max(0, job.turn_peers)));
     channel.reply(std::move(reply));
   }
-  result["timing_blocks"] = blocks;
-  result["placements"] = setting.placements.size();
-  result["timed_call_checks"] = std::move(checks_summary);
+  result.timing_blocks = blocks;
+  result.placements = static_cast<int>(setting.placements.size());
   // The bench's flags (side streams, persisting L2) are its own; a library is named here too.
-  result["libraries_loaded_by_kernel"] = compute_libraries_loaded_since(setting.library_baseline);
+  result.libraries_loaded_by_kernel = compute_libraries_loaded_since(setting.library_baseline);
 }
 
 }  // namespace
@@ -87,16 +82,19 @@ int placements_for(const kernel::kernel_plan& plan) {
   return static_cast<int>(std::clamp<std::uint64_t>(placement_budget_bytes / bytes, 1, most_placements));
 }
 
-void run_timing_blocks(const turn_setting& setting, json& result, block_channel& channel) {
+void run_timing_blocks(const turn_setting& setting, child_report& result, block_channel& channel) {
   try {
     serve(setting, result, channel);
   } catch (const kernel_failure& failure) {
-    result["status"] = failure.status;
-    result["reason"] = failure.reason;
+    result.status = failure.status;
+    result.reason = failure.reason;
     // The parent is waiting for this block's reply: it gets the failure instead (unless it
     // has gone already; the result file says it too).
     try {
-      channel.reply(json{{"status", failure.status}, {"reason", failure.reason}});
+      block_reply reply;
+      reply.status = failure.status;
+      reply.reason = failure.reason;
+      channel.reply(std::move(reply));
     } catch (const error&) {
     }
   }

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/json_io.h"
+#include "harness/child_report.h"
 #include "harness/bench_job.h"
 #include "harness/bench_version.h"
 #include "harness/block_channel.h"
@@ -37,8 +37,8 @@ struct turn_setting {
 // How many buffer sets a version takes turns over: 8, fewer when they would pass 2 GiB, at least 1.
 int placements_for(const kernel::kernel_plan& plan);
 
-// Fills `result` ("status", "reason", "timing_blocks", "timed_call_checks"); a failure is also
-// the reply to the block it happened in. Environment problems throw kopt::error.
-void run_timing_blocks(const turn_setting& setting, json& result, block_channel& channel);
+// Fills the report (status, reason, the blocks and their checks); a failure is also the reply to
+// the block it happened in. Environment problems throw kopt::error.
+void run_timing_blocks(const turn_setting& setting, child_report& result, block_channel& channel);
 
 }  // namespace kopt::harness

@@ -17,11 +17,13 @@
 #include "core/error.h"
 #include "core/files.h"
 #include "core/json_io.h"
+#include "core/json_limits.h"
 #include "core/result_seal.h"
 #include "core/phase_clock.h"
-#include "core/version.h"
 #include "harness/bench_job.h"
 #include "harness/bench_version.h"
+#include "harness/child_report.h"
+#include "harness/runner_documents.h"
 #include "harness/buffer_memory.h"
 #include "harness/gpu_context.h"
 #include "harness/integrity_flags.h"
@@ -58,10 +60,14 @@ class callback_version final : public harness::version_under_test {
   void invoke() override {
     std::vector<char> failure(failure_capacity, '\0');
     if (m_call(m_context, failure.data(), failure.size()) == 0) return;
-    const json reason = json::parse(text_of(failure), nullptr, false);
-    if (!reason.is_object()) throw harness::kernel_failure{"failed", "run_kernel() failed (the runner gave no reason)"};
-    throw harness::kernel_failure{reason.value("status", "failed"), reason.value("reason", "run_kernel() failed"),
-                                  reason.value("detail", "")};
+    harness::call_failure reported;
+    try {
+      reported = kopt::from_document<harness::call_failure>(kopt::parse_json_checked(text_of(failure)));
+    } catch (const kopt::document_error& e) {
+      throw harness::kernel_failure{harness::run_status::failed,
+                                    "run_kernel() failed, and the runner's report of why is unreadable: " + e.headline()};
+    }
+    throw harness::kernel_failure{reported.status, reported.reason, reported.detail};
   }
 
  private:
@@ -69,7 +75,35 @@ class callback_version final : public harness::version_under_test {
   void* m_context;
 };
 
-json run_job(const harness::bench_job& job, const char* kernel_setup_json, kopt_bind_callback bind,
+// The runner's facts where the report has them; a report the reader refuses fails the run: the
+// runner shares its process with the module under test.
+void add_runner_facts(harness::child_report& result, const std::string& text) {
+  harness::triton_runner_facts facts;
+  try {
+    facts = kopt::from_document<harness::triton_runner_facts>(kopt::parse_json_checked(text));
+  } catch (const kopt::document_error& e) {
+    if (result.ok()) {
+      result.status = harness::run_status::failed;
+      result.reason = "the runner's account of the run is unreadable (" + e.headline() + "): its process was tampered with";
+    }
+    return;
+  }
+  result.triton = facts.triton;
+  result.python_runner = facts.python_runner;
+  result.signature = facts.signature;
+  result.dims = facts.dims;
+  result.sandbox = facts.sandbox;
+  if (facts.triton.is_object() && facts.triton.contains("launched_kernels") &&
+      facts.triton["launched_kernels"].is_array()) {
+    std::vector<std::string> launched;
+    for (const json& name : facts.triton["launched_kernels"]) {
+      if (name.is_string()) launched.push_back(name.get<std::string>());
+    }
+    harness::add_library_kernels_flag(result, launched);
+  }
+}
+
+harness::child_report run_job(const harness::bench_job& job, const char* kernel_setup_json, kopt_bind_callback bind,
              kopt_text_callback call, kopt_text_callback facts, void* context) {
   kopt::phase_clock clock;
   const harness::job_problem problem(job);
@@ -83,7 +117,8 @@ json run_job(const harness::bench_job& job, const char* kernel_setup_json, kopt_
     gpu = harness::open_gpu_context();
     memory = harness::make_device_memory(*gpu->api);
   }
-  json result{{"kopt_version", kopt::version_string}, {"status", "ok"}, {"reason", ""}, {"problem_source", problem.source()}};
+  harness::child_report result = harness::report_of(harness::run_status::ok);
+  result.problem_source = problem.source();
   harness::bench_version version;
   version.buffers = std::make_unique<harness::device_buffers>(*memory, plan.buffers);
   version.call = std::make_unique<callback_version>(call, context);
@@ -91,10 +126,12 @@ json run_job(const harness::bench_job& job, const char* kernel_setup_json, kopt_
     throw kopt::error("the Python runner could not make its tensors over kopt's buffers");
   }
   std::string mismatch;
-  if (kernel_setup_json != nullptr) mismatch = harness::declared_mismatch(*problem.triton(), json::parse(kernel_setup_json));
+  if (kernel_setup_json != nullptr) {
+    mismatch = harness::declared_mismatch(*problem.triton(), kopt::parse_json_checked(kernel_setup_json));
+  }
   if (!mismatch.empty()) {
-    result["status"] = "failed";
-    result["reason"] = fmt::format("problem mismatch: {}; the problem belongs to the reference (drop the kernel's "
+    result.status = harness::run_status::failed;
+    result.reason = fmt::format("problem mismatch: {}; the problem belongs to the reference (drop the kernel's "
                                    "setup() or make it return the same)",
                                    mismatch);
   } else {
@@ -111,18 +148,8 @@ json run_job(const harness::bench_job& job, const char* kernel_setup_json, kopt_
     }
   }
   std::vector<char> added(facts_capacity, '\0');
-  if (facts(context, added.data(), added.size()) == 0) {
-    const json more = json::parse(text_of(added), nullptr, false);
-    if (more.is_object()) {
-      for (const auto& [key, value] : more.items()) {
-        if (!result.contains(key)) result[key] = value;  // the protocol's fields are not the runner's to change
-      }
-    }
-  }
-  if (result.contains("triton") && result["triton"].contains("launched_kernels")) {
-    harness::add_library_kernels_flag(result, result["triton"]["launched_kernels"].get<std::vector<std::string>>());
-  }
-  if (!job.profile_mode) result["phases_s"] = clock.phases();
+  if (facts(context, added.data(), added.size()) == 0) add_runner_facts(result, text_of(added));
+  if (!job.profile_mode) result.phases_s = clock.phases();
   return result;
 }
 
@@ -132,9 +159,9 @@ extern "C" int kopt_run_kernel_job(const char* job_json, const char* kernel_setu
                                    kopt_bind_callback bind, kopt_text_callback call, kopt_text_callback facts,
                                    void* context, char** error) {
   try {
-    const harness::bench_job job = harness::bench_job_from_json(json::parse(job_json));
-    const json result = run_job(job, kernel_setup_json, bind, call, facts, context);
-    const std::string text = kopt::json_text(result);
+    const harness::bench_job job = kopt::read_document<harness::bench_job>(kopt::parse_json_checked(job_json), "the kernel's job", "a kopt bug: report it");
+    const harness::child_report result = run_job(job, kernel_setup_json, bind, call, facts, context);
+    const std::string text = kopt::json_text(kopt::to_document(result));
     kopt::write_file_atomic(result_path, result_key ? kopt::sealed(*result_key, text) : text);
   } catch (const kopt::error& e) {
     *error = kopt::harness_abi::copy_out(e.headline());

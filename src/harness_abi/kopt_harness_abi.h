@@ -20,13 +20,13 @@ extern "C" {
  * else stops the timing. */
 typedef int (*kopt_timing_callback)(void* context);
 
-/* Times `call` under the options in `options_json` ({"hot": false, "warmup": 3, "repeat": 10,
- * "min_seconds": 0.1, "max_seconds": 10, "target_relative_half_width": 0.005}; missing keys
- * take these defaults). The caller's CUDA context must be current on the calling thread
- * (torch makes it so once a tensor lives on the device). `before_each` may be NULL. Returns 0
- * and sets *result_json to the timing document (with "protocol" and "warnings"), or nonzero
- * and a one-line reason (1: the environment, 2: a callback returned nonzero, 3: the device
- * failed). */
+/* Times `call` under the options in `options_json` (harness::timing_options, every field
+ * given; the reference runner passes on what kopt's request gave it). The caller's CUDA
+ * context must be current on the calling thread (torch makes it so once a tensor lives on the
+ * device). `before_each` may be NULL. Returns 0 and sets *result_json to a
+ * harness::sampled_timing (the timing document, the protocol, warnings), or nonzero and a
+ * one-line reason (1: the environment or the options, 2: a callback returned nonzero, 3: the
+ * device failed, 4: the judge's verdict {"status", "reason"}). */
 KOPT_HARNESS_API int kopt_timing_sample(kopt_timing_callback call, kopt_timing_callback before_each, void* context,
                                         const char* options_json, char** result_json);
 

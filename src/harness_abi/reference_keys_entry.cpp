@@ -14,6 +14,7 @@
 #include "abi_text.h"
 #include "core/error.h"
 #include "core/json_io.h"
+#include "core/json_limits.h"
 #include "harness/bench_job.h"
 #include "harness/buffer_memory.h"
 #include "harness/evidence_files.h"
@@ -52,15 +53,14 @@ int run_keys(const harness::bench_job& job, kopt_bind_callback bind, kopt_key_ca
   for (const harness::evidence_key& key : job.evidence) {
     harness::prepare_key_inputs(*seeds, &generator, plan, buffers, job.seed, key);
     memory->synchronize("making the reference's inputs");
-    if (!call_back(each, context, json{{"kind", key.what == harness::evidence_key::kind::seed ? "seed" : "call"},
-                                        {"value", key.value}})) {
+    if (!call_back(each, context, kopt::to_document(key))) {
       return stopped_by_the_runner;
     }
     harness::write_evidence(job.evidence_dir, key, plan, buffers);
   }
   if (!job.validation_only) {
     harness::prepare_key_inputs(*seeds, &generator, plan, buffers, job.seed,
-                                harness::evidence_key{harness::evidence_key::kind::seed, job.seed, "timed"});
+                                harness::evidence_key{harness::evidence_kind::seed, job.seed, "timed"});
     memory->synchronize("making the inputs the reference is timed on");
     if (!call_back(each, context, json{{"kind", "timing"}})) return stopped_by_the_runner;
   }
@@ -72,7 +72,7 @@ int run_keys(const harness::bench_job& job, kopt_bind_callback bind, kopt_key_ca
 extern "C" int kopt_run_reference_keys(const char* job_json, kopt_bind_callback bind, kopt_key_callback each,
                                        void* context, char** error) {
   try {
-    return run_keys(harness::bench_job_from_json(json::parse(job_json)), bind, each, context);
+    return run_keys(kopt::read_document<harness::bench_job>(kopt::parse_json_checked(job_json), "the reference's job", "a kopt bug: report it"), bind, each, context);
   } catch (const kopt::error& e) {
     *error = kopt::harness_abi::copy_out(e.headline());
   } catch (const std::exception& e) {

@@ -7,12 +7,14 @@
 
 #include "core/error.h"
 #include "core/json_io.h"
+#include "core/json_limits.h"
 #include "cuda/cupti_activity.h"
 #include "cuda/driver_api.h"
 #include "cuda/launch_attribution.h"
 #include "harness/gpu_sharing.h"
 #include "harness/kernel_failure.h"
 #include "harness/l2_flush.h"
+#include "harness/runner_documents.h"
 #include "harness/sampling.h"
 #include "kopt_harness_abi.h"
 
@@ -52,16 +54,14 @@ extern "C" int kopt_timing_sample(kopt_timing_callback call, kopt_timing_callbac
     const kopt::cuda::driver_api* api = kopt::cuda::load_driver_api(&problem);
     if (api == nullptr) throw kopt::error(problem);
     const current_device device = find_current_device(*api);
-    const json options = json::parse(options_json != nullptr ? options_json : "{}");
+    const auto options = kopt::read_document<kopt::harness::timing_options>(
+        kopt::parse_json_checked(options_json != nullptr ? options_json : "null"), "the timing options",
+        "give every field of kopt.timing options (kopt_harness_abi.h)");
     kopt::harness::sampling_options sampling;
-    sampling.warmup = options.value("warmup", sampling.warmup);
-    sampling.repeat = options.value("repeat", sampling.repeat);
-    sampling.min_seconds = options.value("min_seconds", sampling.min_seconds);
-    sampling.max_seconds = options.value("max_seconds", sampling.max_seconds);
-    sampling.target_relative_half_width = options.value("target_relative_half_width", sampling.target_relative_half_width);
-    sampling.judge_work = options.value("judge", false);
-    sampling.output_bytes = options.value("output_bytes", std::uint64_t{0});
-    const bool hot = options.value("hot", false);
+    static_cast<kopt::measure::sampling_settings&>(sampling) = options;
+    sampling.judge_work = options.judge;
+    sampling.output_bytes = options.output_bytes;
+    const bool hot = options.hot;
     kopt::cuda::activity_recorder* recorder = kopt::cuda::activity_recorder::start(&problem);
     if (recorder == nullptr) throw kopt::error(problem);
     // Only the version under test is judged; a reference's process is left unwatched.
@@ -84,16 +84,17 @@ extern "C" int kopt_timing_sample(kopt_timing_callback call, kopt_timing_callbac
         if (before_each(context) != 0) throw callback_failed{};
       };
     }
-    json result = kopt::harness::sample_gpu_time(*api, *recorder, attribution, hot ? nullptr : flusher.get(),
-                                                 invoke, sampling, device.uuid, hooks);
-    result["protocol"] = kopt::harness::protocol_description(hot, device.l2_bytes);
-    result["warnings"] = json::array();
-    if (const auto warning = kopt::harness::other_processes_warning(device.uuid)) result["warnings"].push_back(*warning);
-    *result_json = copy_out(kopt::json_text(result, -1));
+    kopt::harness::sampled_timing result;
+    result.timing = kopt::harness::sample_gpu_time(*api, *recorder, attribution, hot ? nullptr : flusher.get(), invoke,
+                                                   sampling, device.uuid, hooks);
+    result.protocol = kopt::harness::protocol_description(hot, device.l2_bytes);
+    if (const auto warning = kopt::harness::other_processes_warning(device.uuid)) result.warnings.push_back(*warning);
+    *result_json = copy_out(kopt::json_text(kopt::to_document(result), -1));
     return 0;
   } catch (const kopt::harness::kernel_failure& failure) {
     // The judge's verdict on the timed code: status and reason for the caller's result.
-    *result_json = copy_out(kopt::json_text(json{{"status", failure.status}, {"reason", failure.reason}}, -1));
+    *result_json = copy_out(kopt::json_text(
+        kopt::to_document(kopt::harness::call_failure{failure.status, failure.reason, failure.detail}), -1));
     return 4;
   } catch (const callback_failed&) {
     *result_json = copy_out("the timed code failed");

@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include <boost/describe.hpp>
+
 namespace kopt::kernel {
 
 struct dimension_arg {
@@ -10,5 +12,6 @@ struct dimension_arg {
   std::string value;          // as typed; parsed against the parameter's type later
   bool via_dim_flag = false;  // given as --dim NAME=VALUE
 };
+BOOST_DESCRIBE_STRUCT(dimension_arg, (), (name, value, via_dim_flag))
 
 }  // namespace kopt::kernel

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/files.h"
+#include "pipeline/bench_text.h"
 
 namespace kopt::loop {
 
@@ -16,18 +17,9 @@ void write_bench_texts(const std::filesystem::path& dir, const pipeline::bench_o
                       bench.prepared.failed_build->result.compiler_output);
   } else {
     const pipeline::bench_result& r = bench.result;
-    out = fmt::format("status: {}\n", r.status);
-    if (r.kernel.is_object()) {
-      out += fmt::format("kernel median: {} ms ({})\n", r.kernel.value("median_ms", 0.0), r.protocol);
-    }
-    if (r.reference.is_object()) {
-      out += fmt::format("reference median: {} ms\n", r.reference.value("median_ms", 0.0));
-    }
-    if (r.speedup_vs_reference) {
-      out += fmt::format("speedup vs reference: {:.3f}x\n", *r.speedup_vs_reference);
-    }
-    for (const auto& w : r.warnings) out += "warning: " + w + "\n";
-    if (!r.ok()) err = fmt::format("{}: {}\n{}\n", r.status, r.reason, r.detail);
+    // What kopt bench prints for the same result, by the same printer.
+    out = fmt::format("status: {}\n", enum_name(r.status)) + pipeline::bench_text(r) + pipeline::phases_text(r);
+    if (!r.ok()) err = fmt::format("{}: {}\n{}\n", enum_name(r.status), r.reason, r.detail);
   }
   write_file_atomic(dir / "benchmark.stdout.txt", out);
   write_file_atomic(dir / "benchmark.stderr.txt", err);

@@ -55,12 +55,12 @@ run_manifest new_manifest(const loop_settings& s, const fs::path& dir) {
   m.frozen.dims = dimension_flags(s.target);
   m.frozen.check_dims = check_labels(s.check_shapes);
   m.frozen.check_problem_sha256.resize(m.frozen.check_dims.size());
-  m.settings = {{"warmup", s.job.warmup},
-                {"repeat", s.job.repeat},
-                {"min_seconds", s.job.min_seconds},
-                {"max_seconds", s.job.max_seconds},
+  m.settings = {{"warmup", s.job.sampling.warmup},
+                {"repeat", s.job.sampling.repeat},
+                {"min_seconds", s.job.sampling.min_seconds},
+                {"max_seconds", s.job.sampling.max_seconds},
                 {"seed", s.job.seed},
-                {"hot", s.job.hot},
+                {"hot", s.job.sampling.hot},
                 {"gpu", s.target.gpu},
                 {"kernel_name_regex", s.capture.kernel_name_regex}};
   return m;

@@ -23,7 +23,7 @@ std::string failure_of(const pipeline::bench_outcome& bench) {
     return "build failed: " + first_line(bench.prepared.failed_build->result.failure_reason);
   }
   if (bench.result.ok()) return "";
-  return first_line(bench.result.reason.empty() ? bench.result.status : bench.result.reason);
+  return first_line(bench.result.reason.empty() ? enum_name(bench.result.status) : bench.result.reason);
 }
 
 }  // namespace

@@ -31,20 +31,18 @@ std::string build_failure_line(const compile::compile_result& build) {
 }
 
 // The kernel timing samples a bench result holds (none for a failed run), and its timer step.
-std::vector<double> kernel_samples(const json& document) {
-  if (!document.contains("kernel") || !document["kernel"].is_object()) return {};
-  return document["kernel"].value("samples_ms", std::vector<double>{});
+std::vector<double> kernel_samples(const pipeline::bench_result& result) {
+  return result.kernel ? result.kernel->samples_ms : std::vector<double>{};
 }
 
-double timer_tick_ms(const json& document) {
-  if (!document.contains("kernel") || !document["kernel"].is_object()) return 0;
-  const json tick = document["kernel"].value("timer_tick_ns", json(nullptr));
-  return tick.is_number() ? tick.get<double>() / 1e6 : 0;
+double timer_tick_ms(const pipeline::bench_result& result) {
+  return result.kernel ? static_cast<double>(result.kernel->timer_tick_ns) / 1e6 : 0;
 }
 
 }  // namespace
 
-memory::outcome_evidence compare_bench_results(const json& candidate, const json& incumbent) {
+memory::outcome_evidence compare_bench_results(const pipeline::bench_result& candidate,
+                                               const pipeline::bench_result& incumbent) {
   return memory::classify_against(kernel_samples(candidate), kernel_samples(incumbent),
                                   std::max(timer_tick_ms(candidate), timer_tick_ms(incumbent)));
 }
@@ -86,9 +84,11 @@ version_evaluation evaluate_steps(const loop_settings& settings, const loop_serv
     fs::copy_file(library, kept);
     e.library_sha256 = sha256_hex(read_text_file(kept, "kept kernel library"));
   }
-  e.median_ms = result.kernel.value("median_ms", 0.0);
-  e.median_ci95_ms = result.kernel.value("median_ci95_ms", json(nullptr));
-  if (result.reference.is_object()) e.reference_median_ms = result.reference.value("median_ms", 0.0);
+  if (result.kernel) {
+    e.median_ms = result.kernel->median_ms;
+    e.median_ci95_ms = to_document(result.kernel->median_ci95_ms);
+  }
+  if (result.reference) e.reference_median_ms = result.reference->median_ms;
   e.speedup_vs_reference = result.speedup_vs_reference;
 
   // Before the profile: a version wrong at another shape is rejected without costing an ncu pass.
@@ -139,7 +139,7 @@ version_evaluation evaluate_version(const loop_settings& settings, const loop_se
                                     const std::function<void(const version_evaluation&)>& while_exporting) {
   phase_clock clock;
   version_evaluation e = evaluate_steps(settings, services, backend, dir, progress, while_exporting, clock);
-  e.step_seconds = clock.phases();
+  e.step_seconds = to_document(clock.phases());
   return e;
 }
 

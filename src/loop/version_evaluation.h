@@ -46,6 +46,7 @@ inline constexpr const char* kept_library_name = "kernel_library.so";
 // The outcome of the candidate's kernel against the incumbent's, from the samples of their two
 // bench results (memory::classify_against, with the coarser of their timer steps): for versions
 // that cannot take turns.
-memory::outcome_evidence compare_bench_results(const json& candidate, const json& incumbent);
+memory::outcome_evidence compare_bench_results(const pipeline::bench_result& candidate,
+                                               const pipeline::bench_result& incumbent);
 
 }  // namespace kopt::loop

@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 
-#include "core/document.h"
 #include "core/error.h"
 #include "core/files.h"
 #include "core/hash.h"
@@ -96,8 +95,9 @@ void compare_with_parent(const step_context& ctx, version_record& r, const fs::p
   const bool in_turns = ctx.services.compare && pipeline::takes_turns(m.backend) && parent != nullptr &&
                         !r.library_sha256.empty() && !parent->library_sha256.empty();
   if (!in_turns) {
-    const memory::outcome_evidence verdict = compare_bench_result_files(evidence_dir / "benchmark_result.json",
-                                                                        parent_dir / "benchmark_result.json");
+    const memory::outcome_evidence verdict =
+        compare_bench_results(pipeline::read_bench_result_file(evidence_dir / "benchmark_result.json"),
+                              pipeline::read_bench_result_file(parent_dir / "benchmark_result.json"));
     r.comparison = memory::to_json(verdict);
     r.comparison["method"] = "separate runs: each version's samples from its own bench";
     take_outcome(r, verdict, "separate runs");
@@ -131,43 +131,6 @@ void compare_with_parent(const step_context& ctx, version_record& r, const fs::p
 
 }  // namespace
 
-namespace {
-
-// What of a bench result its samples are compared from, as the bench writes it; the rest is
-// the bench's to read.
-struct kernel_timing {
-  static constexpr bool document_open = true;
-  std::optional<std::vector<double>> samples_ms;
-  std::optional<double> timer_tick_ns;
-};
-BOOST_DESCRIBE_STRUCT(kernel_timing, (), (samples_ms, timer_tick_ns))
-
-struct bench_timing {
-  static constexpr bool document_open = true;
-  std::optional<kernel_timing> kernel;
-};
-BOOST_DESCRIBE_STRUCT(bench_timing, (), (kernel))
-
-json checked_bench_result(const fs::path& file) {
-  json document = read_json_file(file);
-  try {
-    const bench_timing timing = from_document<bench_timing>(document);
-    // Absent when the run failed; null is no bench's.
-    if (timing.kernel && !timing.kernel->samples_ms && document["kernel"].contains("samples_ms")) {
-      throw document_error("kernel.samples_ms", "must be an array of numbers, found null");
-    }
-  } catch (const document_error& e) {
-    throw e.in(file.string(), "the run folder was changed outside kopt; restore it, or start a new run");
-  }
-  return document;
-}
-
-}  // namespace
-
-memory::outcome_evidence compare_bench_result_files(const fs::path& candidate, const fs::path& incumbent) {
-  return compare_bench_results(checked_bench_result(candidate), checked_bench_result(incumbent));
-}
-
 void judge_version(const step_context& ctx, std::int64_t iteration, const fs::path& evidence_dir,
                    version_record& r, const std::string& what) {
   run_manifest& m = ctx.run.manifest;
@@ -181,7 +144,7 @@ void judge_version(const step_context& ctx, std::int64_t iteration, const fs::pa
     phase_clock clock;
     compare_with_parent(ctx, r, evidence_dir);
     clock.done("compare");
-    compare_seconds = clock.phases();
+    compare_seconds = to_document(clock.phases());
   };
   const auto compare_meanwhile = [&](const version_evaluation& so_far) {
     if (!r.parent) return;

@@ -10,7 +10,6 @@
 #include <string>
 
 #include "loop/run_manifest.h"
-#include "memory/strategy_outcome.h"
 #include "loop/step_context.h"
 
 namespace kopt::loop {
@@ -25,12 +24,6 @@ void judge_version(const step_context& ctx, std::int64_t iteration, const std::f
 // Where a version's folder keeps the whole comparison with its parent (every sample, the
 // round ratios); the manifest keeps its summary.
 inline constexpr const char* comparison_file_name = "comparison.json";
-
-// The outcome of a version against its parent from their two bench results' own samples (when
-// the two cannot be timed in turns). Throws kopt::error naming the file whose kernel timing is
-// not what a bench writes (the run folder changed behind kopt's back).
-memory::outcome_evidence compare_bench_result_files(const std::filesystem::path& candidate,
-                                                    const std::filesystem::path& incumbent);
 
 // The version declared another problem than v0: rejected, and the run must stop.
 bool declared_another_problem(const version_record& r);

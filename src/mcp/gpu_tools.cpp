@@ -11,6 +11,7 @@
 #include "mcp/tool.h"
 #include "memory/memory_store.h"
 #include "pipeline/bench_pipeline.h"
+#include "pipeline/bench_text.h"
 #include "pipeline/comparison_pipeline.h"
 #include "pipeline/measuring_worker.h"
 #include "pipeline/profile_pipeline.h"
@@ -40,21 +41,13 @@ pipeline::bench_target target_of(const tool_call& call, const char* command) {
   return target;
 }
 
-std::string timing_line(const char* who, const json& timing) {
-  if (!timing.is_object()) return "";
-  const json ci = timing.value("median_ci95_ms", json::array());
-  return fmt::format("{} {:.4f} ms (95 % interval {}), {} samples, {}\n", who, timing.value("estimate_ms", 0.0),
-                     ci.size() == 2 ? fmt::format("{:.4f}-{:.4f}", ci[0].get<double>(), ci[1].get<double>()) : "n/a",
-                     timing.value("sample_count", 0), timing.value("stop_reason", ""));
-}
-
 tool_output bench(const tool_call& call) {
   pipeline::bench_request request;
   request.target = target_of(call, "kopt bench");
-  request.job.hot = call.arguments.value("hot", false);
+  request.job.sampling.hot = call.arguments.value("hot", false);
   if (call.arguments.contains("min_seconds"))
-    request.job.min_seconds = call.arguments["min_seconds"].get<double>();
-  if (call.arguments.contains("max_seconds")) request.job.max_seconds = call.arguments["max_seconds"].get<double>();
+    request.job.sampling.min_seconds = call.arguments["min_seconds"].get<double>();
+  if (call.arguments.contains("max_seconds")) request.job.sampling.max_seconds = call.arguments["max_seconds"].get<double>();
   if (call.arguments.contains("seed")) request.job.seed = call.arguments["seed"].get<std::uint64_t>();
   if (call.arguments.contains("atol")) request.atol = call.arguments["atol"].get<double>();
   if (call.arguments.contains("rtol")) request.rtol = call.arguments["rtol"].get<double>();
@@ -68,27 +61,17 @@ tool_output bench(const tool_call& call) {
                 outcome.prepared.failed_build->result.compiler_output.substr(0, 4000));
   }
   const pipeline::bench_result& r = outcome.result;
-  std::string summary = r.ok() ? "passed: " : fmt::format("{}: {}\n", r.status, r.reason);
-  if (r.ok()) summary += fmt::format("{} validated against the reference; {}\n", r.correctness.checked ? "outputs" : "not",
-                                     r.protocol);
-  summary += timing_line("kernel", r.kernel) + timing_line("reference", r.reference);
-  if (r.reference_timing_cache.is_object() && r.reference_timing_cache.value("from_cache", false)) {
-    summary += fmt::format("(the reference's timing is kept from {}; fresh_reference times it again)\n",
-                           r.reference_timing_cache.value("measured_at", std::string("an earlier run")));
-  }
-  if (r.speedup_vs_reference) {
-    summary += fmt::format("speedup vs reference {:.3f}x: {}\n", *r.speedup_vs_reference,
-                           r.kernel_vs_reference.value("verdict", std::string("")));
-  }
-  for (const auto& w : r.warnings) summary += "warning: " + w + "\n";
-  json structured{{"status", r.status},
+  // The text kopt bench prints, by the same printer.
+  const std::string summary =
+      (r.ok() ? "passed\n" : fmt::format("{}: {}\n", enum_name(r.status), r.reason)) + pipeline::bench_text(r);
+  json structured{{"status", enum_name(r.status)},
                   {"reason", r.reason},
                   {"protocol", r.protocol},
-                  {"kernel_ms", r.kernel.is_object() ? r.kernel.value("estimate_ms", json(nullptr)) : json(nullptr)},
-                  {"kernel_ci95_ms", r.kernel.is_object() ? r.kernel.value("median_ci95_ms", json(nullptr)) : json(nullptr)},
-                  {"reference_ms", r.reference.is_object() ? r.reference.value("estimate_ms", json(nullptr)) : json(nullptr)},
-                  {"speedup_vs_reference", r.speedup_vs_reference ? json(*r.speedup_vs_reference) : json(nullptr)},
-                  {"kernel_vs_reference", r.kernel_vs_reference},
+                  {"kernel_ms", r.kernel ? json(r.kernel->headline_ms()) : json(nullptr)},
+                  {"kernel_ci95_ms", r.kernel ? to_document(r.kernel->median_ci95_ms) : json(nullptr)},
+                  {"reference_ms", r.reference ? json(r.reference->headline_ms()) : json(nullptr)},
+                  {"speedup_vs_reference", json_or_null(r.speedup_vs_reference)},
+                  {"kernel_vs_reference", to_document(r.kernel_vs_reference)},
                   {"warnings", r.warnings},
                   {"gpu", r.gpu_name}};
   if (string_argument(call.arguments, "detail") == "full") structured["result"] = outcome.document;
@@ -124,7 +107,7 @@ tool_output compare(const tool_call& call) {
   request.target.command_name = "kopt compare";
   request.baseline = call.root.resolve(string_argument(call.arguments, "baseline"));
   request.candidate = call.root.resolve(string_argument(call.arguments, "candidate"));
-  request.job.hot = call.arguments.value("hot", false);
+  request.job.sampling.hot = call.arguments.value("hot", false);
   if (call.arguments.contains("max_seconds")) request.settings.max_seconds = call.arguments["max_seconds"].get<double>();
   call.progress("building both versions, then timing them in turns");
   const auto worker = pipeline::make_process_worker();

@@ -109,12 +109,8 @@ comparison compare_samples(const std::vector<double>& a, const std::vector<doubl
   return c;
 }
 
-json to_json(const comparison& c) {
-  return json{{"verdict", to_string(c.outcome)},
-              {"reason", c.reason},
-              {"median_ratio", c.median_ratio},
-              {"median_ratio_ci95", json::array({c.ratio_ci95.low, c.ratio_ci95.high})},
-              {"mann_whitney", json{{"u", c.test.u}, {"z", c.test.z}, {"p_value", c.test.p_value}}}};
+comparison_record record_of(const comparison& c) {
+  return comparison_record{c.outcome, std::string(c.reason), c.median_ratio, {c.ratio_ci95.low, c.ratio_ci95.high}, c.test};
 }
 
 }  // namespace kopt::measure

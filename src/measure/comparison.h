@@ -4,11 +4,13 @@
 // median ratio B/A for "by how much", and a minimum effect so that a real but negligible
 // shift is still called the same.
 
+#include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
-#include "core/json_io.h"
+#include "core/document.h"
 #include "measure/statistics.h"
 
 namespace kopt::measure {
@@ -18,6 +20,7 @@ struct mann_whitney_result {
   double z = 0;        // normal approximation, tie- and continuity-corrected
   double p_value = 1;  // two-sided
 };
+BOOST_DESCRIBE_STRUCT(mann_whitney_result, (), (u, z, p_value))
 
 mann_whitney_result mann_whitney_u(const std::vector<double>& a, const std::vector<double>& b);
 
@@ -27,6 +30,7 @@ interval bootstrap_median_ratio(const std::vector<double>& a, const std::vector<
                                 double confidence = 0.95);
 
 enum class verdict { faster, slower, same };  // of B relative to A (lower time is faster)
+BOOST_DESCRIBE_ENUM(verdict, faster, slower, same)
 
 std::string_view to_string(verdict v);
 
@@ -47,6 +51,16 @@ struct comparison {
 comparison compare_samples(const std::vector<double>& a, const std::vector<double>& b,
                            const comparison_rule& rule = {});
 
-json to_json(const comparison& c);
+// A comparison as documents carry it (a bench result's kernel_vs_reference).
+struct comparison_record {
+  measure::verdict verdict = measure::verdict::same;
+  std::string reason;
+  double median_ratio = 1;
+  std::array<double, 2> median_ratio_ci95{};
+  mann_whitney_result mann_whitney;
+};
+BOOST_DESCRIBE_STRUCT(comparison_record, (), (verdict, reason, median_ratio, median_ratio_ci95, mann_whitney))
+
+comparison_record record_of(const comparison& c);
 
 }  // namespace kopt::measure

@@ -29,17 +29,16 @@ int calls_for(double block_ms, double per_call_ms) {
 // the median, but not stuck on the timer's steps). Seen on an H200: the medians of blocks of a
 // 4.6 µs kernel sit on the 32 ns steps of the timer, so that the ratio of two of them jumps by
 // 1.4 % at a time and an unchanged kernel was called slower.
-double block_estimate(const json& timing) {
-  return measure::trimmed_mean(timing.value("samples_ms", std::vector<double>{}), block_trim);
+double block_estimate(const measure::timing_document& timing) {
+  return measure::trimmed_mean(timing.samples_ms, block_trim);
 }
 
 double median_of(const std::vector<double>& samples) {
   return samples.empty() ? 0 : measure::summarize(samples).median;
 }
 
-void append_samples(std::vector<double>& all, const json& timing) {
-  const std::vector<double> samples = timing.value("samples_ms", std::vector<double>{});
-  all.insert(all.end(), samples.begin(), samples.end());
+void append_samples(std::vector<double>& all, const measure::timing_document& timing) {
+  all.insert(all.end(), timing.samples_ms.begin(), timing.samples_ms.end());
 }
 
 }  // namespace
@@ -61,12 +60,12 @@ turns_outcome compare_in_turns(block_timing& session, double expected_ms, const 
   while (true) {
     // Candidate first in even rounds, incumbent first in odd ones.
     const bool candidate_first = out.rounds % 2 == 0;
-    json timings[2];
+    measure::timing_document timings[2];
     const auto round_started = clock::now();
     for (const std::size_t version : {candidate_first ? 0u : 1u, candidate_first ? 1u : 0u}) {
       timing_block block = session.time_block(version, out.block_calls);
-      if (!block.failure.empty()) {
-        note_failure(out, static_cast<int>(version), block.failure);
+      if (!block.failure.empty() || !block.timing) {
+        note_failure(out, static_cast<int>(version), block.failure.empty() ? "a block came back untimed" : block.failure);
         out.seconds = elapsed_s();
         return out;
       }
@@ -75,15 +74,14 @@ turns_outcome compare_in_turns(block_timing& session, double expected_ms, const 
         out.warnings.push_back(block.warning);
       }
       out.blocks.push_back(block_record{out.rounds, static_cast<int>(version), block.placement,
-                                        block.timing.value("samples_ms", std::vector<double>{}).size(),
-                                        block_estimate(block.timing)});
-      timings[version] = std::move(block.timing);
+                                        block.timing->samples_ms.size(), block_estimate(*block.timing)});
+      timings[version] = std::move(*block.timing);
     }
     const double round_ms = std::chrono::duration<double, std::milli>(clock::now() - round_started).count();
     append_samples(out.candidate_ms, timings[0]);
     append_samples(out.incumbent_ms, timings[1]);
-    for (const json& t : timings) {
-      out.timer_tick_ms = std::max(out.timer_tick_ms, t.value("timer_tick_ns", 0.0) / 1e6);
+    for (const measure::timing_document& t : timings) {
+      out.timer_tick_ms = std::max(out.timer_tick_ms, static_cast<double>(t.timer_tick_ns) / 1e6);
     }
     // This round's two records, candidate's and incumbent's, whichever went first.
     const block_record& first = out.blocks[out.blocks.size() - 2];

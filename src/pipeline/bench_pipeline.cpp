@@ -7,6 +7,7 @@
 #include "core/after_the_answer.h"
 #include "core/phase_clock.h"
 #include "core/private_folder.h"
+#include "core/version.h"
 
 #include "pipeline/judged_run.h"
 #include "pipeline/sanitizer_pass.h"
@@ -15,32 +16,43 @@ namespace kopt::pipeline {
 namespace {
 
 // A sanitizer pass that found errors ends the run before timing: the result says why.
-json sanitizer_failure(const json& pass) {
+bench_result sanitizer_failure(const sanitizer_record& pass) {
   std::string first;
-  for (const auto& line : pass["report"]) {
-    const std::string text = line.get<std::string>();
+  for (const std::string& text : pass.report) {
     if (!text.empty() && text.front() != ' ' && text.rfind("Program hit", 0) != 0) {
       first = text;
       break;
     }
   }
-  const std::string reason =
-      pass["status"] == "errors"
-          ? fmt::format("compute-sanitizer {} found {} error(s){}", pass["tool"].get<std::string>(),
-                        pass["errors"].get<int>(), first.empty() ? "" : ": " + first)
-          : fmt::format("the kernel failed under compute-sanitizer {}: {}", pass["tool"].get<std::string>(),
-                        pass.value("reason", std::string("see its report")));
-  return json{{"status", "failed"}, {"reason", reason}, {"correctness", json{{"checked", false}, {"passed", nullptr}}}};
+  bench_result failed;
+  failed.kopt_version = version_string;
+  failed.status = harness::run_status::failed;
+  failed.reason = pass.status == sanitizer_status::errors
+                      ? fmt::format("compute-sanitizer {} found {} error(s){}", pass.tool, pass.errors,
+                                    first.empty() ? "" : ": " + first)
+                      : fmt::format("the kernel failed under compute-sanitizer {}: {}", pass.tool,
+                                    pass.reason.value_or("see its report"));
+  return failed;
+}
+
+// The provenance over the result's: a Triton kernel's signature and dimensions are its runner's
+// (run_kernel()'s, setup()'s), which the verdict took from the kernel's report.
+void add_provenance(bench_result& result, run_provenance provenance) {
+  if (provenance.signature.empty()) {
+    provenance.signature = result.signature;
+    provenance.dims = result.dims;
+  }
+  static_cast<run_provenance&>(result) = std::move(provenance);
 }
 
 }  // namespace
 
 void check_sampling_times(const harness::bench_job& job) {
-  if (job.min_seconds < 0 || job.min_seconds > job.max_seconds) {
+  if (job.sampling.min_seconds < 0 || job.sampling.min_seconds > job.sampling.max_seconds) {
     throw error(
         fmt::format("sampling's minimum time ({} s, --min-seconds) is not between 0 and its limit ({} s, "
                     "--max-seconds): give a minimum at or below the limit",
-                    job.min_seconds, job.max_seconds));
+                    job.sampling.min_seconds, job.sampling.max_seconds));
   }
 }
 
@@ -63,21 +75,20 @@ bench_outcome run_bench(const bench_request& request, measuring_worker& worker) 
   outcome.prepared = prepare_bench(request.target, job, worker, &folders);
   clock.done("preparation");  // planning, checks, the GPU probe, builds (or the compile cache)
   if (outcome.prepared.failed_build) {
-    outcome.result.status = "failed";
+    outcome.result.kopt_version = version_string;
+    outcome.result.status = harness::run_status::failed;
     outcome.result.reason = "compile failed: " + outcome.prepared.failed_build->result.failure_reason;
     outcome.status = exit_status::kernel_failed;
     return outcome;
   }
   if (outcome.prepared.failed_problem) {
     // The module's setup() made no problem to judge it on (seed blindness): a result all the same.
-    json failed{{"status", "failed"},
-                {"reason", *outcome.prepared.failed_problem},
-                {"correctness", json{{"checked", false}, {"passed", nullptr}}}};
-    add_provenance(failed, outcome.prepared, job);
-    outcome.result = bench_result_from_child(failed);
-    outcome.result.backend = std::string(kernel::to_string(outcome.prepared.plan.backend));
+    outcome.result.kopt_version = version_string;
+    outcome.result.status = harness::run_status::failed;
+    outcome.result.reason = *outcome.prepared.failed_problem;
+    add_provenance(outcome.result, provenance_of(outcome.prepared, job));
     outcome.status = exit_status::kernel_failed;
-    outcome.document = to_json(outcome.result);
+    outcome.document = to_document(outcome.result);
     return outcome;
   }
   if (request.atol) job.atol = request.atol;
@@ -93,25 +104,30 @@ bench_outcome run_bench(const bench_request& request, measuring_worker& worker) 
     timing_cache.emplace(reference_timing_use{reference_timing_cache(*request.reference_timing_folder),
                                               outcome.prepared.gpus.driver_version});
   }
-  json result = outcome.sanitizer.is_null() || outcome.sanitizer["status"] == "clean"
-                    ? run_judged(worker, job, outcome.prepared.device, request.target.timeout_s, folders,
-                                 request.progress, timing_cache ? &*timing_cache : nullptr)
-                    : sanitizer_failure(outcome.sanitizer);
-  if (!outcome.sanitizer.is_null()) result["sanitizer"] = outcome.sanitizer;
+  bench_result result = !outcome.sanitizer || outcome.sanitizer->status == sanitizer_status::clean
+                            ? run_judged(worker, job, outcome.prepared.device, request.target.timeout_s, folders,
+                                         request.progress, timing_cache ? &*timing_cache : nullptr)
+                            : sanitizer_failure(*outcome.sanitizer);
+  result.sanitizer = outcome.sanitizer;
   // Both sides' kept outputs (gigabytes for a large output) are freed before the answer, or in
   // the warm worker right after it.
   clock.done("judged_run");
   after_the_answer([evidence] { evidence->remove_now(); });
   clock.done("removing_evidence");
-  if (!result.contains("phases_s") || !result["phases_s"].is_object()) result["phases_s"] = json::object();
-  json own_phases = clock.phases();
-  own_phases.erase("judged_run");  // run_judged's own phases say where that went
-  result["phases_s"].update(own_phases);
-  add_provenance(result, outcome.prepared, job);
-  outcome.result = bench_result_from_child(result);
-  outcome.result.backend = std::string(kernel::to_string(outcome.prepared.plan.backend));
+  // run_judged's own steps say where "judged_run" went: the parent's steps are the rest, in order.
+  phase_seconds steps;
+  for (const auto& [name, seconds] : clock.phases()) {
+    if (name != "judged_run") {
+      steps.emplace_back(name, seconds);
+    } else {
+      steps.insert(steps.end(), result.phases_s.steps.begin(), result.phases_s.steps.end());
+    }
+  }
+  result.phases_s.steps = std::move(steps);
+  add_provenance(result, provenance_of(outcome.prepared, job));
+  outcome.result = std::move(result);
   outcome.status = outcome.result.ok() ? exit_status::ok : exit_status::kernel_failed;
-  outcome.document = to_json(outcome.result);
+  outcome.document = to_document(outcome.result);
   return outcome;
 }
 

@@ -34,7 +34,7 @@ struct bench_request {
 
 struct bench_outcome {
   prepared_bench prepared;         // what was planned and built (provenance, the plan)
-  json sanitizer = nullptr;        // the compute-sanitizer pass, when one was asked for
+  std::optional<sanitizer_record> sanitizer;  // the compute-sanitizer pass, when one was asked for
   bench_result result;             // what the run found (status "failed" and no timings after a failed build)
   json document = nullptr;         // to_json(result); null after a failed build
   exit_status status = exit_status::ok;  // ok, or kernel_failed (build, validation, timing)

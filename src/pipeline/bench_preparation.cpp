@@ -103,7 +103,7 @@ prepared_bench prepare_bench(const bench_target& options, harness::bench_job& jo
       // Its process runs at once: only a kopt that keeps processes warm starts one (for the next
       // command, when this one finds none waiting).
       harness::bench_job problem_job = job;
-      problem_job.role = "problem";
+      problem_job.role = harness::job_role::problem;
       problem_job.evidence_dir.clear();
       worker.prestart(problem_job, p.device);
     }
@@ -111,13 +111,13 @@ prepared_bench prepare_bench(const bench_target& options, harness::bench_job& jo
       // A Triton kernel's runner loads torch and Triton meanwhile; a CUDA kernel's process
       // makes its GPU context while the kernel builds (prestarted_child.h).
       harness::bench_job kernel_job = job;
-      kernel_job.role = "kernel";
+      kernel_job.role = harness::job_role::kernel;
       kernel_job.evidence_dir = p.ref_file.empty() ? "" : prestart->kernel.string();
       worker.prestart(kernel_job, p.device);
     }
     if (p.ref_file.extension() == ".py") {
       harness::bench_job reference_job = job;
-      reference_job.role = "reference";
+      reference_job.role = harness::job_role::reference;
       reference_job.evidence_dir = prestart->reference.string();
       worker.prestart(reference_job, p.device);
     }
@@ -155,9 +155,9 @@ prepared_bench prepare_bench(const bench_target& options, harness::bench_job& jo
   return p;
 }
 
-json run_measuring_child(measuring_worker& worker, const harness::bench_job& job, const env::gpu_device& device,
-                         int timeout_s, measuring_side side) {
-  const wrapped_child_run child = worker.run({}, job, device, timeout_s);
+wrapped_child_run run_child(measuring_worker& worker, const harness::bench_job& job, const env::gpu_device& device,
+                            int timeout_s) {
+  wrapped_child_run child = worker.run({}, job, device, timeout_s);
   const process_result& run = child.process;
   if (run.exit_code == static_cast<int>(exit_status::usage_or_environment)) {
     std::string message = run.stderr_text;
@@ -166,65 +166,92 @@ json run_measuring_child(measuring_worker& worker, const harness::bench_job& job
     const std::string detail = line_end == std::string::npos ? "" : message.substr(line_end + 1);
     throw error(std::string(trim(message.substr(0, line_end))), std::string(trim(detail)));
   }
-  return child_verdict(child, timeout_s, side);
+  return child;
 }
 
-json child_verdict(const wrapped_child_run& child, int timeout_s, measuring_side side, const char* limit_source) {
+harness::child_report run_measuring_child(measuring_worker& worker, const harness::bench_job& job,
+                                          const env::gpu_device& device, int timeout_s, measuring_side side) {
+  return child_verdict(run_child(worker, job, device, timeout_s), timeout_s, side);
+}
+
+harness::child_report child_verdict(const wrapped_child_run& child, int timeout_s, measuring_side side,
+                                    const char* limit_source) {
+  using harness::report_of;
+  using harness::run_status;
   const process_result& run = child.process;
   const bool hung = run.timed_out;
   const char* process = side == measuring_side::kernel      ? "the"
                         : side == measuring_side::reference ? "the reference's"
                                                             : "the problem's";
+  // What the child wrote, through its checking reader: a report it refuses is never "ok".
+  std::optional<harness::child_report> report;
+  std::string unreadable;
+  if (child.result && !child.forged_result) {
+    try {
+      report = from_document<harness::child_report>(*child.result);
+    } catch (const document_error& e) {
+      unreadable = e.headline();
+    }
+  }
   if (!run.left_running.empty()) {
     // EXPLOITS.md #13, #20, #23: work, or a hand on kopt's files, that outlives the call. The
     // outputs it kept are still compared: a failure among them came first.
-    json failed{{"status", "failed"},
-                {"reason", fmt::format("detached process: {} measuring process left {} process{} running after it "
-                                       "ended ({}); kopt killed {}: a version's work must end with its call",
-                                       process, run.left_running.size(), run.left_running.size() == 1 ? "" : "es",
-                                       run.left_running.front(), run.left_running.size() == 1 ? "it" : "them")},
-                {"correctness", json{{"checked", false}, {"passed", nullptr}}}};
-    if (child.result && child.result->contains("evidence")) failed["evidence"] = (*child.result)["evidence"];
+    harness::child_report failed = report_of(
+        run_status::failed,
+        fmt::format("detached process: {} measuring process left {} process{} running after it ended ({}); kopt "
+                    "killed {}: a version's work must end with its call",
+                    process, run.left_running.size(), run.left_running.size() == 1 ? "" : "es",
+                    run.left_running.front(), run.left_running.size() == 1 ? "it" : "them"));
+    if (report) failed.evidence = report->evidence;
     return failed;
   }
   if (child.forged_result) {
     // EXPLOITS.md #20: the file is not what kopt's harness wrote.
-    return json{{"status", "failed"},
-                {"reason", fmt::format("forged result: {} measuring process's result does not carry the seal kopt "
-                                       "gave that process: something other than kopt's harness wrote it",
-                                       process)},
-                {"correctness", json{{"checked", false}, {"passed", nullptr}}}};
+    return report_of(run_status::failed,
+                     fmt::format("forged result: {} measuring process's result does not carry the seal kopt gave that "
+                                 "process: something other than kopt's harness wrote it",
+                                 process));
   }
-  if (run.succeeded() && child.result) return *child.result;
+  if (run.succeeded() && child.result) {
+    if (report) return *report;
+    // Sealed, so kopt's harness wrote it: a field it lacks or gets wrong is a kopt version
+    // mismatch or a harness bug, never a pass.
+    return report_of(run_status::failed,
+                     fmt::format("unreadable result: {} measuring process's result does not read as a kopt child "
+                                 "report ({}); the kopt that ran it is not this one, or has a bug: reinstall kopt",
+                                 process, unreadable));
+  }
   // "the kernel did not finish: the measuring process ...", "the reference ...: its ...".
   const char* who = side == measuring_side::kernel ? "the kernel" : side == measuring_side::reference ? "the reference" : "setup()";
   const char* its = side == measuring_side::kernel ? "the" : "its";
-  return json{{"status", hung ? "timed_out" : "crashed"},
-              {"reason", hung ? fmt::format("{} did not finish: {} measuring process was killed after {} s ({})", who,
-                                            its, timeout_s, limit_source)
-                              : fmt::format("{} measuring process died ({}): {}", process, run.describe_end(),
-                                            std::string(trim(run.stderr_text)))},
-              {"correctness", json{{"checked", false}, {"passed", nullptr}}}};
+  return report_of(hung ? run_status::timed_out : run_status::crashed,
+                   hung ? fmt::format("{} did not finish: {} measuring process was killed after {} s ({})", who, its,
+                                      timeout_s, limit_source)
+                        : fmt::format("{} measuring process died ({}): {}", process, run.describe_end(),
+                                      std::string(trim(run.stderr_text))));
 }
 
-void add_provenance(json& result, const prepared_bench& prepared, const harness::bench_job& job) {
-  result["kernel_file"] = prepared.kernel_file.string();
-  result["reference_file"] = prepared.ref_file.string();
-  result["gpu_name"] = prepared.device.name;
-  result["gpu_uuid"] = prepared.device.uuid;
-  result["arch"] = prepared.kernel_build.arch.name;
-  result["driver_version"] = prepared.gpus.driver_version;
-  result["driver_cuda_version"] = env::format_cuda_version(prepared.gpus.driver_cuda_version);
-  result["nvcc_command"] = prepared.kernel_build.command;
-  result["nvcc_version"] = prepared.kernel_build.nvcc_version;
-  result["seed"] = job.seed;
-  result["buffer_bytes"] = prepared.plan.total_bytes;
+run_provenance provenance_of(const prepared_bench& prepared, const harness::bench_job& job) {
+  run_provenance result;
+  result.kernel_file = prepared.kernel_file.string();
+  result.reference_file = prepared.ref_file.string();
+  result.gpu_name = prepared.device.name;
+  result.gpu_uuid = prepared.device.uuid;
+  result.arch = prepared.kernel_build.arch.name;
+  result.driver_version = prepared.gpus.driver_version;
+  result.driver_cuda_version = env::format_cuda_version(prepared.gpus.driver_cuda_version);
+  if (!prepared.kernel_build.command.empty()) result.nvcc_command = prepared.kernel_build.command;
+  result.nvcc_version = prepared.kernel_build.nvcc_version;
+  result.seed = job.seed;
+  result.buffer_bytes = prepared.plan.total_bytes;
+  result.backend = std::string(kernel::to_string(prepared.plan.backend));
   // A Triton result carries run_kernel()'s signature and the dimensions as setup() got them.
-  if (prepared.plan.backend == kernel::backend::triton) return;
-  result["dims"] = kernel::to_json(prepared.plan)["dimensions"];
+  if (prepared.plan.backend == kernel::backend::triton) return result;
+  result.dims = kernel::to_json(prepared.plan)["dimensions"];
   std::vector<std::string> parameters;
   for (const auto& p : prepared.plan.solve->parameters) parameters.push_back(p.spelled_type + " " + p.name);
-  result["signature"] = fmt::format("void solve({})", fmt::join(parameters, ", "));
+  result.signature = fmt::format("void solve({})", fmt::join(parameters, ", "));
+  return result;
 }
 
 }  // namespace kopt::pipeline

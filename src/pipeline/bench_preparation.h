@@ -13,6 +13,8 @@
 #include "compile/compiler.h"
 #include "core/private_folder.h"
 #include "core/json_io.h"
+#include "harness/child_report.h"
+#include "pipeline/bench_result.h"
 #include "env/gpu_probe.h"
 #include "harness/bench_job.h"
 #include "kernel/buffer_plan.h"
@@ -77,20 +79,26 @@ prepared_bench prepare_bench(const bench_target& target, harness::bench_job& job
 // Which side a measuring child runs, for the messages when it dies or hangs.
 enum class measuring_side { kernel, reference, problem };
 
-// Runs a measuring child on `job`; a child that crashes or hangs becomes a result with
-// status "crashed" / "timed_out". An environment error in the child (exit 2) is rethrown as
-// kopt::error.
-json run_measuring_child(measuring_worker& worker, const harness::bench_job& job, const env::gpu_device& device,
-                         int timeout_s, measuring_side side = measuring_side::kernel);
+// Runs a measuring child on `job` as it is. An environment error in the child (exit 2) is
+// rethrown as kopt::error; anything else is the caller's to judge.
+wrapped_child_run run_child(measuring_worker& worker, const harness::bench_job& job, const env::gpu_device& device,
+                            int timeout_s);
+
+// run_child judged by child_verdict: a child that crashes or hangs becomes a report with status
+// crashed / timed_out.
+harness::child_report run_measuring_child(measuring_worker& worker, const harness::bench_job& job,
+                                          const env::gpu_device& device, int timeout_s,
+                                          measuring_side side = measuring_side::kernel);
 
 // How a measuring child that has ended is judged (run_measuring_child after its check for an
 // environment problem, and a comparison's processes as they close): a process it left running,
-// a result without its seal, a death or a hang (after `timeout_s`, set by `limit_source`)
-// become a failed result; otherwise its own result.
-json child_verdict(const wrapped_child_run& child, int timeout_s, measuring_side side = measuring_side::kernel,
-                   const char* limit_source = "--timeout");
+// a result without its seal or that its checking reader refuses, a death or a hang (after
+// `timeout_s`, set by `limit_source`) become a failed report; otherwise its own report.
+harness::child_report child_verdict(const wrapped_child_run& child, int timeout_s,
+                                    measuring_side side = measuring_side::kernel,
+                                    const char* limit_source = "--timeout");
 
-// The provenance fields every bench result carries.
-void add_provenance(json& result, const prepared_bench& prepared, const harness::bench_job& job);
+// The provenance every bench result and profile carries.
+run_provenance provenance_of(const prepared_bench& prepared, const harness::bench_job& job);
 
 }  // namespace kopt::pipeline

@@ -5,15 +5,16 @@
 // so no other kopt measures between the blocks.
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "core/json_io.h"
+#include "measure/timing_document.h"
 
 namespace kopt::pipeline {
 
 struct timing_block {
-  json timing = nullptr;  // the block's timing document (samples_ms, timer_tick_ns, clocks, ...)
+  std::optional<measure::timing_document> timing;  // the block's timing; none when it failed
   std::string warning;    // another process used the GPU during the block ("" if none did)
   std::string failure;    // "" when timed; else why not (the version crashed, hung, broke a rule)
   int placement = -1;     // which of the version's buffer sets it ran on (-1: not said)

@@ -83,17 +83,17 @@ class block_timing_processes final : public block_timing {
       block.failure = v.failure;
       return block;
     }
-    const std::optional<json> document = harness::read_block_reply(*reply, key, ++v.blocks);
+    const std::optional<harness::block_reply> document = harness::read_block_reply(*reply, key, ++v.blocks);
     if (!document) {
       v.failure =
-          "forged result: a timing block came without the seal kopt gave the measuring process, or out of "
-          "order";
-    } else if (document->value("status", "") != "ok") {
-      v.failure = fmt::format("{}: {}", document->value("status", "failed"), document->value("reason", ""));
+          "forged result: a timing block came without the seal kopt gave the measuring process, out of order, or "
+          "unreadable";
+    } else if (document->status != harness::run_status::ok || !document->timing) {
+      v.failure = fmt::format("{}: {}", enum_name(document->status), document->reason);
     } else {
-      block.timing = document->at("timing");
-      block.warning = document->value("warning", "");
-      block.placement = document->value("placement", -1);
+      block.timing = document->timing;
+      block.warning = document->warning.value_or("");
+      block.placement = document->placement;
       return block;
     }
     v.process->finish(closing_limit);
@@ -112,11 +112,10 @@ class block_timing_processes final : public block_timing {
         end.process = v.process->finish(closing_limit);
         end.result = v.launch->seal.read(v.launch->result_file, end.forged_result);
         // Judged as bench judges an ended measuring child.
-        const json verdict = child_verdict(end, static_cast<int>(closing_limit.count()), measuring_side::kernel,
-                                           "the comparison's limit for a process to end");
-        if (verdict.value("status", "ok") != "ok") {
-          failure = fmt::format("{}: {}", verdict.value("status", ""), verdict.value("reason", ""));
-        }
+        const harness::child_report verdict = child_verdict(end, static_cast<int>(closing_limit.count()),
+                                                            measuring_side::kernel,
+                                                            "the comparison's limit for a process to end");
+        if (!verdict.ok()) failure = fmt::format("{}: {}", enum_name(verdict.status), verdict.reason);
       }
       v.process.reset();
       v.launch.reset();

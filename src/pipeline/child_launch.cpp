@@ -61,7 +61,7 @@ void child_launch::write_job(const harness::bench_job& job) const {
   std::error_code ec;
   fs::remove(job_file, ec);
   fs::remove(result_file, ec);
-  write_json_file(job_file, harness::to_json(job));
+  write_json_file(job_file, to_document(job));
 }
 
 std::filesystem::path gpu_lock_path(const env::gpu_device& device) {

@@ -11,7 +11,7 @@ namespace {
 
 harness::bench_job turn_job(const harness::bench_job& base, const compared_version& version) {
   harness::bench_job job = base;
-  job.role = "kernel";
+  job.role = harness::job_role::kernel;
   job.kernel_source = std::filesystem::absolute(version.source).string();
   job.kernel_library = std::filesystem::absolute(version.library).string();
   job.reference_source.clear();

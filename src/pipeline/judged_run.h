@@ -9,7 +9,7 @@
 #include <functional>
 #include <string>
 
-#include "core/json_io.h"
+#include "pipeline/bench_result.h"
 #include "env/gpu_probe.h"
 #include "harness/bench_job.h"
 #include "pipeline/measuring_worker.h"
@@ -25,7 +25,7 @@ struct reference_timing_use {
   std::string driver_version;
 };
 
-// The result document of the run (before provenance), with the verdict. A Triton job carries
+// The result of the run (before provenance), with the verdict (bench_verdict.h). A Triton job carries
 // its problem (the problem step's, triton_problem_step.h): both children make their inputs
 // from it, and the reference's checks that the kernel's did not change its files. Throws
 // kopt::error as run_measuring_child does.
@@ -36,8 +36,9 @@ struct reference_timing_use {
 // the kernel's process could not have written it (the reference's process then only makes
 // its outputs), and stored there when the reference was timed; `reference_timing_cache` in
 // the result says which, or why neither.
-json run_judged(measuring_worker& worker, const harness::bench_job& job, const env::gpu_device& device, int timeout_s,
-                const evidence_folders& folders, const std::function<void(const std::string&)>& progress = {},
-                const reference_timing_use* timing_cache = nullptr);
+bench_result run_judged(measuring_worker& worker, const harness::bench_job& job, const env::gpu_device& device,
+                        int timeout_s, const evidence_folders& folders,
+                        const std::function<void(const std::string&)>& progress = {},
+                        const reference_timing_use* timing_cache = nullptr);
 
 }  // namespace kopt::pipeline

@@ -8,6 +8,7 @@
 namespace kopt::pipeline {
 namespace {
 using harness::evidence_key;
+using harness::evidence_kind;
 using kernel::buffer_role;
 
 // An `out` buffer is poisoned with NaN before each run: a kernel that reads it before writing
@@ -39,7 +40,7 @@ std::string read_before_write_hint(const kernel::kernel_plan& plan, const json& 
 
 std::string failure_reason(const kernel::kernel_plan& plan, const evidence_key& key,
                            const harness::outputs_verdict& verdict) {
-  if (key.what == evidence_key::kind::call) {
+  if (key.kind == evidence_kind::call) {
     return fmt::format("timed call {} (checked at random): {}", key.value, *verdict.failure);
   }
   return fmt::format("validation failed (seed {}): {}{}{}", key.value, *verdict.failure,
@@ -49,23 +50,17 @@ std::string failure_reason(const kernel::kernel_plan& plan, const evidence_key& 
 
 }  // namespace
 
-void judge_outputs(json& result, const kernel::kernel_plan& plan, const std::vector<evidence_key>& keys,
-                   const evidence_folders* folders, const validate::tolerance_overrides& tolerances,
-                   const std::vector<std::optional<harness::outputs_verdict>>* compared_already) {
-  json correctness = json{{"checked", folders != nullptr}, {"passed", nullptr}};
-  json seeds = json::array();
-  // A kernel that failed in its own process failed after every kept key (a key is kept once
-  // its checks there passed): a failing output of a kept key came first, and is the verdict.
-  const bool ok_so_far = result.value("status", "") == "ok";
-  bool outputs_passed = true;
-  std::size_t compared = 0;
+outputs_judgement judge_outputs(const kernel::kernel_plan& plan, const std::vector<evidence_key>& keys,
+                                const evidence_folders* folders, const validate::tolerance_overrides& tolerances,
+                                const std::vector<std::optional<harness::outputs_verdict>>* compared_already) {
+  outputs_judgement judged;
+  correctness_summary& correctness = judged.correctness;
+  correctness.checked = folders != nullptr;
   for (std::size_t index = 0; index < keys.size(); ++index) {
     const evidence_key& key = keys[index];
     if (folders == nullptr) {
-      if (key.what == evidence_key::kind::seed) {
-        // Run and checked for guards and inputs, but not compared: there is nothing to compare with.
-        seeds.push_back(json{{"seed", key.value}, {"when", key.when}, {"passed", nullptr}, {"outputs", json::array()}});
-      }
+      // Run and checked for guards and inputs, but not compared: there is nothing to compare with.
+      if (key.kind == evidence_kind::seed) correctness.seeds.push_back(seed_check{key.value, key.when, std::nullopt});
       continue;
     }
     harness::outputs_verdict verdict;
@@ -78,49 +73,29 @@ void judge_outputs(json& result, const kernel::kernel_plan& plan, const std::vec
       } catch (const error& e) {
         // What the kernel's process left is missing, cut short or a link: its code had the folder
         // to write in, so this is the code under test's doing, and the run's verdict.
-        if (outputs_passed) {
-          outputs_passed = false;
-          result["status"] = "failed";
-          result["reason"] = "evidence tampering: " + e.headline();
-          result.erase("detail");
-        }
+        if (!judged.failure) judged.failure = "evidence tampering: " + e.headline();
         break;
       }
       const harness::mapped_evidence reference_side =
           harness::read_evidence(folders->reference, key, plan, "the reference's measuring process");
       verdict = harness::compare_outputs(plan, kernel_side.buffers, reference_side.buffers, tolerances);
     }
-    ++compared;
-    if (key.what == evidence_key::kind::seed) {
-      seeds.push_back(json{{"seed", key.value}, {"when", key.when}, {"passed", !verdict.failure}, {"outputs", verdict.outputs}});
+    ++judged.compared;
+    if (key.kind == evidence_kind::seed) {
+      correctness.seeds.push_back(seed_check{key.value, key.when, !verdict.failure, verdict.outputs});
     }
-    if (verdict.failure && outputs_passed) {
-      outputs_passed = false;
-      result["status"] = "failed";
-      result["reason"] = failure_reason(plan, key, verdict);
-      result.erase("detail");
-    }
+    if (verdict.failure && !judged.failure) judged.failure = failure_reason(plan, key, verdict);
   }
-  if (folders != nullptr && compared == 0 && ok_so_far && outputs_passed) {
-    outputs_passed = false;
-    result["status"] = "failed";
-    result["reason"] = "nothing was compared: the kernel's measuring process kept no outputs (a kopt bug: "
-                       "report it with the command line)";
-  }
-  if (folders != nullptr) correctness["passed"] = outputs_passed && ok_so_far;
   // The Python toolkit's fields: one atol/rtol (the first output's) and the output count.
-  std::size_t outputs = 0;
   for (const auto& b : plan.buffers) {
     if (b.role == buffer_role::in) continue;
-    if (outputs++ == 0) {
+    if (correctness.output_tensor_count++ == 0) {
       const validate::tolerance tol = validate::resolve_tolerance(b.param.element, tolerances);
-      correctness["atol"] = tol.atol;
-      correctness["rtol"] = tol.rtol;
+      correctness.atol = tol.atol;
+      correctness.rtol = tol.rtol;
     }
   }
-  correctness["output_tensor_count"] = outputs;
-  correctness["seeds"] = seeds;
-  result["correctness"] = correctness;
+  return judged;
 }
 
 }  // namespace kopt::pipeline

@@ -42,8 +42,15 @@ profile::capture_facts facts_of(const wrapped_child_run& run, bool report_writte
   facts.profile_calls = profile_calls;
   facts.child_wrote_result = run.result.has_value();
   if (run.result) {
-    facts.child_status = run.result->value("status", "");
-    facts.child_reason = run.result->value("reason", "");
+    // Under ncu the result carries no seal; what it says goes through its checking reader all the same.
+    try {
+      const auto report = from_document<harness::child_report>(*run.result);
+      facts.child_status = enum_name(report.status);
+      facts.child_reason = report.reason;
+    } catch (const document_error& e) {
+      facts.child_status = "failed";
+      facts.child_reason = "its result does not read as a kopt child report (" + e.headline() + ")";
+    }
   }
   facts.report_written = report_written;
   return facts;
@@ -61,7 +68,7 @@ std::string by_hand_command(const fs::path& ncu, const fs::path& out, const prof
   if (target.ptr_size) argv.insert(argv.end(), {"--ptr-size", std::to_string(*target.ptr_size)});
   argv.insert(argv.end(), {"--gpu", std::to_string(target.gpu)});
   for (const auto& dim : job.dims) argv.insert(argv.end(), {"--dim", dim.name + "=" + dim.value});
-  argv.insert(argv.end(), {"--seed", std::to_string(job.seed), "--warmup", std::to_string(job.warmup),
+  argv.insert(argv.end(), {"--seed", std::to_string(job.seed), "--warmup", std::to_string(job.sampling.warmup),
                            "--profile-mode", "--profile-calls", std::to_string(job.profile_calls)});
   return profile::shell_command_line(argv);
 }
@@ -118,7 +125,7 @@ profile_outcome run_profile(const profile_request& request, measuring_worker& wo
   record.ncu_version = ncu.version;
   record.capture = request.capture;
   record.profile_calls = job.profile_calls;
-  record.warmup = job.warmup;
+  record.warmup = job.sampling.warmup;
   record.ncu_argv = profile::capture_argv(ncu.path, request.capture, outcome.out / "full");
   std::vector<std::string> shown = record.ncu_argv;
   const std::vector<std::string> measuring = measuring_child_argv(job, "JOB.json", "RESULT.json");
@@ -165,7 +172,7 @@ profile_outcome run_profile(const profile_request& request, measuring_worker& wo
   record.wall_seconds = seconds_since(started);
   record.phases_s = phases.phases();
   outcome.document = profile::profile_document(record);
-  add_provenance(outcome.document, prepared, job);
+  outcome.document.update(to_document(provenance_of(prepared, job)));
   write_file_atomic(files.staged("ncu_command.txt"),
                     fmt::format("# ncu as kopt profile ran it (JOB.json / RESULT.json: kopt's temporary job files)\n"
                                 "{}\n# the same capture by hand, through kopt bench's profile mode\n{}\n",

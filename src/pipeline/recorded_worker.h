@@ -31,7 +31,7 @@ class recorded_turns final : public block_timing {
 
   timing_block time_block(std::size_t version, int calls) override {
     m_events.push_back(fmt::format("block {} {}", version, calls));
-    if (!m_failures.at(version).empty()) return timing_block{nullptr, "", m_failures[version]};
+    if (!m_failures.at(version).empty()) return timing_block{std::nullopt, "", m_failures[version]};
     timing_block block = m_respond(m_jobs.at(version), calls);
     m_failures[version] = block.failure;
     return block;
@@ -67,13 +67,13 @@ class recorded_worker final : public measuring_worker {
   wrapped_child_run run(const std::vector<std::string>& wrapper, const harness::bench_job& job,
                         const env::gpu_device& device, int timeout_s) override {
     m_runs.push_back({wrapper, job, device, timeout_s});
-    m_events.push_back("run " + job.role);
+    m_events.push_back("run " + enum_name(job.role));
     return m_respond(job);
   }
 
   void prestart(const harness::bench_job& job, const env::gpu_device& device) override {
     m_prestarts.push_back({{}, job, device, 0});
-    m_events.push_back("prestart " + job.role);
+    m_events.push_back("prestart " + enum_name(job.role));
   }
 
   void drop_prestarted() override { m_events.push_back("drop prestarted"); }

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "core/document.h"
 #include "core/error.h"
 #include "core/files.h"
 #include "core/hash.h"
@@ -16,18 +15,6 @@ namespace {
 
 // Changed when what a key covers changes, so that old entries are never read as new ones.
 constexpr int key_version = 1;
-
-// An entry as it is stored: its writer and its checking reader from this one field list.
-struct timing_entry {
-  static constexpr std::string_view document_schema = "kopt.reference_timing/v1";
-  std::string key;
-  std::string measured_at;            // UTC, ISO 8601
-  std::int64_t measured_at_unix = 0;  // [s] since the epoch
-  json fields;                        // reference_timing_key_fields, for a person to read
-  json torch;
-  json timing;
-};
-BOOST_DESCRIBE_STRUCT(timing_entry, (), (key, measured_at, measured_at_unix, fields, torch, timing))
 
 std::int64_t unix_now() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -68,12 +55,7 @@ json reference_timing_key_fields(const harness::bench_job& job, const kernel::ke
       {"problem", problem_sha256(plan)},
       {"triton_problem", triton_problem.is_null() ? json(nullptr) : json(sha256_hex(json_text(triton_problem, -1)))},
       {"seed", job.seed},
-      {"protocol", json{{"hot", job.hot},
-                        {"warmup", job.warmup},
-                        {"repeat", job.repeat},
-                        {"min_seconds", job.min_seconds},
-                        {"max_seconds", job.max_seconds},
-                        {"target_relative_half_width", job.target_relative_half_width}}},
+      {"protocol", to_document(job.sampling)},
       {"tolerances", json{{"atol", json_or_null(job.atol)}, {"rtol", json_or_null(job.rtol)}}},
       {"gpu", json{{"name", device.name}, {"uuid", device.uuid}}},
       {"driver", driver_version},
@@ -82,9 +64,9 @@ json reference_timing_key_fields(const harness::bench_job& job, const kernel::ke
 
 std::string reference_timing_key(const json& fields) { return sha256_hex(json_text(fields, -1)); }
 
-bool out_of_kernel_reach(const json& sandbox, const fs::path& folder) {
-  if (!sandbox.is_string()) return false;
-  const std::string text = sandbox.get<std::string>();
+bool out_of_kernel_reach(const std::optional<std::string>& sandbox, const fs::path& folder) {
+  if (!sandbox) return false;
+  const std::string& text = *sandbox;
   const std::string marker = "writes only under ";
   const std::size_t at = text.find(marker);
   if (at == std::string::npos) return false;  // not restricted: it could write anywhere kopt can
@@ -107,27 +89,28 @@ std::optional<cached_reference_timing> reference_timing_cache::find(const std::s
   const fs::path path = m_folder / (key + ".json");
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) return std::nullopt;
-  timing_entry entry;
+  reference_timing_entry entry;
   try {
-    entry = from_document<timing_entry>(read_json_file(path));
+    entry = from_document<reference_timing_entry>(read_json_file(path));
   } catch (const error&) {
-    return std::nullopt;  // damaged, foreign or another kopt's: timed afresh
+    return std::nullopt;
   }
-  if (entry.key != key || !entry.timing.is_object()) return std::nullopt;
+  if (entry.key != key) return std::nullopt;
+  // Stale, or from a clock that jumped (compared so that no stored time can overflow).
   const std::int64_t now = unix_now();
-  // Stale, or from a clock that jumped (compared so that no value can overflow).
   if (entry.measured_at_unix > now + 60 || entry.measured_at_unix < now - m_max_age.count()) return std::nullopt;
-  return cached_reference_timing{entry.timing, entry.torch, entry.measured_at, key};
+  return cached_reference_timing{std::move(entry.timing), std::move(entry.torch), std::move(entry.measured_at), key};
 }
 
-std::string reference_timing_cache::store(const std::string& key, const json& fields, const json& timing,
-                                          const json& torch) const {
+std::string reference_timing_cache::store(const std::string& key, const json& fields,
+                                          const measure::timing_document& timing,
+                                          const std::optional<harness::torch_facts>& torch) const {
   try {
     std::error_code ec;
     fs::create_directories(m_folder, ec);
     if (ec) return fmt::format("cannot make {}: {}", m_folder.string(), ec.message());
     write_json_file(m_folder / (key + ".json"),
-                    to_document(timing_entry{key, utc_timestamp(), unix_now(), fields, torch, timing}));
+                    to_document(reference_timing_entry{key, utc_timestamp(), unix_now(), fields, torch, timing}));
   } catch (const error& e) {
     return e.headline();
   }

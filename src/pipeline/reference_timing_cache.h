@@ -20,10 +20,13 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/json_io.h"
 #include "env/gpu_probe.h"
 #include "harness/bench_job.h"
+#include "harness/runner_documents.h"
+#include "measure/timing_document.h"
 #include "kernel/buffer_plan.h"
 
 namespace kopt::pipeline {
@@ -42,11 +45,23 @@ std::string reference_timing_key(const json& fields);
 
 // Whether a kernel's process whose result said `sandbox` ("Landlock ABI N: writes only under
 // A, B, ...") could not write under `folder`: false when it was not restricted at all.
-bool out_of_kernel_reach(const json& sandbox, const std::filesystem::path& folder);
+bool out_of_kernel_reach(const std::optional<std::string>& sandbox, const std::filesystem::path& folder);
+
+// One entry of the cache, as its file holds it.
+struct reference_timing_entry {
+  static constexpr std::string_view document_schema = "kopt.reference_timing/v2";
+  std::string key;
+  std::string measured_at;              // UTC, ISO 8601
+  std::int64_t measured_at_unix = 0;    // [s]
+  json fields = nullptr;                // what the key covers (reference_timing_key_fields)
+  std::optional<harness::torch_facts> torch;  // a Python reference's torch when it was timed (version, TF32)
+  measure::timing_document timing;      // the reference's timing document, as its process reported it
+};
+BOOST_DESCRIBE_STRUCT(reference_timing_entry, (), (key, measured_at, measured_at_unix, fields, torch, timing))
 
 struct cached_reference_timing {
-  json timing;            // the reference's timing document, as its process wrote it
-  json torch = nullptr;   // a Python reference's torch facts when it was timed (version, TF32)
+  measure::timing_document timing;
+  std::optional<harness::torch_facts> torch;
   std::string measured_at;  // UTC, ISO 8601
   std::string key;
 };
@@ -65,7 +80,8 @@ class reference_timing_cache {
 
   // Writes the entry atomically (a reader sees the old one or the new one). A cache that
   // cannot be written is not an error of the bench: returns why, "" when stored.
-  std::string store(const std::string& key, const json& fields, const json& timing, const json& torch) const;
+  std::string store(const std::string& key, const json& fields, const measure::timing_document& timing,
+                    const std::optional<harness::torch_facts>& torch) const;
 
   const std::filesystem::path& folder() const { return m_folder; }
 

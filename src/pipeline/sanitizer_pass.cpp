@@ -9,6 +9,7 @@
 #include "compile/toolchain.h"
 #include "core/error.h"
 #include "core/text.h"
+#include "pipeline/bench_preparation.h"
 
 namespace kopt::pipeline {
 namespace {
@@ -54,7 +55,7 @@ sanitizer_findings parse_sanitizer_output(const std::string& output) {
   return findings;
 }
 
-json run_sanitizer_pass(measuring_worker& worker, const std::string& tool, harness::bench_job job,
+sanitizer_record run_sanitizer_pass(measuring_worker& worker, const std::string& tool, harness::bench_job job,
                        const env::gpu_device& device, int timeout_s) {
   const compile::located_tool sanitizer = compile::require_compute_sanitizer();
   // The kernel alone, once: one seed, no reference, no timing.
@@ -69,18 +70,15 @@ json run_sanitizer_pass(measuring_worker& worker, const std::string& tool, harne
   std::vector<std::string> command = wrapper;
   const std::vector<std::string> measuring = measuring_child_argv(job, "JOB", "RESULT");
   command.insert(command.end(), measuring.begin(), measuring.end());
-  json pass{{"tool", tool},
-            {"command", command},
-            {"compute_sanitizer_version", sanitizer.version},
-            {"errors", findings.errors},
-            {"report", findings.report}};
+  sanitizer_record pass{tool, command, sanitizer.version, findings.errors, findings.report};
+  const harness::child_report report = child_verdict(run, timeout_s);
   if (findings.errors > 0 || run.process.exit_code == errors_found_status) {
-    pass["status"] = "errors";
-  } else if (!run.process.succeeded() || !run.result || run.result->value("status", "") != "ok") {
-    pass["status"] = "failed";
-    pass["reason"] = run.result ? run.result->value("reason", "") : run.process.describe_end();
+    pass.status = sanitizer_status::errors;
+  } else if (!report.ok()) {
+    pass.status = sanitizer_status::failed;
+    pass.reason = report.reason;
   } else {
-    pass["status"] = "clean";
+    pass.status = sanitizer_status::clean;
   }
   return pass;
 }

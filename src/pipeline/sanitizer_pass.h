@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/json_io.h"
+#include "pipeline/bench_result.h"
 #include "env/gpu_probe.h"
 #include "harness/bench_job.h"
 #include "pipeline/measuring_worker.h"
@@ -24,10 +24,9 @@ sanitizer_findings parse_sanitizer_output(const std::string& output);
 // Throws kopt::error for an unknown tool name.
 void check_sanitizer_tool(const std::string& tool);
 
-// Runs the pass and returns {"tool", "command", "errors", "report", "status"} where status is
-// "clean", "errors" or "failed" (the kernel failed in another way under the tool). Throws
-// kopt::error when compute-sanitizer is missing.
-json run_sanitizer_pass(measuring_worker& worker, const std::string& tool, harness::bench_job job,
+// Runs the pass: clean, errors, or failed (the kernel failed in another way under the tool).
+// Throws kopt::error when compute-sanitizer is missing.
+sanitizer_record run_sanitizer_pass(measuring_worker& worker, const std::string& tool, harness::bench_job job,
                        const env::gpu_device& device, int timeout_s);
 
 }  // namespace kopt::pipeline

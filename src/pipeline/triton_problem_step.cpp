@@ -28,15 +28,17 @@ std::string file_digest(const fs::path& path) {
   return digest.hex_digest();
 }
 
-harness::triton_problem problem_of(const json& answer, const fs::path& dir, const std::vector<std::uint64_t>& seeds) try {
+harness::triton_problem problem_of(const harness::problem_answer& answer, const fs::path& dir,
+                                   const std::vector<std::uint64_t>& seeds) try {
   harness::triton_problem problem;
   problem.dir = dir;
-  problem.owner = answer.at("owner").get<std::string>();
-  problem.module = answer.at("module").get<std::string>();
+  problem.owner = answer.owner;
+  problem.module = answer.module;
   problem.seeds = seeds;
-  problem.order = answer.at("order").get<std::vector<std::string>>();
-  problem.scalars = answer.at("scalars");
-  for (const auto& t : answer.at("tensors")) {
+  problem.order = answer.order;
+  problem.scalars = answer.scalars;
+  if (!answer.tensors.is_array()) throw error("the Triton problem step's tensors are not a list (a kopt bug: report it)");
+  for (const auto& t : answer.tensors) {
     harness::triton_tensor tensor = harness::triton_tensor_layout_from_json(t);
     const auto element = kernel::element_type_by_name(tensor.dtype);
     if (!element) throw error(fmt::format("setup() returned {} as {}, which kopt cannot compare", tensor.name, tensor.dtype));
@@ -77,17 +79,23 @@ triton_problem_run run_triton_problem_step(measuring_worker& worker, const harne
                                            const env::gpu_device& device, int timeout_s) {
   triton_problem_run run;
   harness::bench_job step = job;
-  step.role = "problem";
+  step.role = harness::job_role::problem;
   // Kept warm from the last command: its process writes only in its own folder.
   run.folder = worker.warm_problem_folder(step, device);
   if (!run.folder) run.folder = new_problem_folder();
   step.evidence_dir = run.folder->path().string();
   step.evidence.clear();
   const std::vector<std::uint64_t> seeds = harness::validation_seeds_of(job);
-  for (const std::uint64_t seed : seeds) step.evidence.push_back({harness::evidence_key::kind::seed, seed, ""});
-  const json answer = run_measuring_child(worker, step, device, timeout_s, measuring_side::problem);
-  if (answer.value("status", "") != "ok") {
-    throw error(fmt::format("setup() could not make the problem: {}", answer.value("reason", std::string("it failed"))));
+  for (const std::uint64_t seed : seeds) step.evidence.push_back({harness::evidence_kind::seed, seed, ""});
+  const wrapped_child_run child = run_child(worker, step, device, timeout_s);
+  if (!child.process.succeeded() || !child.result || !child.process.left_running.empty()) {
+    const harness::child_report failed = child_verdict(child, timeout_s, measuring_side::problem);
+    throw error(fmt::format("setup() could not make the problem: {}", failed.reason));
+  }
+  const auto answer = read_document<harness::problem_answer>(*child.result, "the Triton problem step's answer",
+                                                             "a kopt bug: report it with the command line");
+  if (answer.status != harness::run_status::ok) {
+    throw error(fmt::format("setup() could not make the problem: {}", answer.reason.empty() ? "it failed" : answer.reason));
   }
   run.problem = problem_of(answer, run.folder->path(), seeds);
   if (auto blind = seed_blindness(run.problem)) {

@@ -40,7 +40,7 @@ json profile_document(const profile_record& r) {
                    {"kernels", kernels},
                    {"capture_seconds", r.capture_seconds},
                    {"wall_seconds", r.wall_seconds},
-                   {"phases_s", r.phases_s}};
+                   {"phases_s", to_document(r.phases_s)}};
   return with_schema("profile", 1, body);
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/json_io.h"
+#include "core/phase_clock.h"
 #include "profile/ncu_command.h"
 #include "profile/raw_csv_kernels.h"
 
@@ -25,7 +26,7 @@ struct profile_record {
   std::vector<profiled_kernel> kernels;
   double capture_seconds = 0;              // [s] wall time of the ncu run
   double wall_seconds = 0;                 // [s] wall time of kopt profile up to the export
-  json phases_s = json::object();          // [s] where that time went: preparation, capture, export, reading
+  phase_seconds phases_s;                  // [s] where that time went: preparation, capture, export, reading
 };
 
 // The body of profile.json, schema key first; the caller adds the build and GPU provenance.

@@ -70,10 +70,10 @@ TEST(GatedHarness, AKernelsProcessStartedAheadRefusesAJobNeedingOtherFolders) {
   std::this_thread::sleep_for(200ms);
   EXPECT_TRUE(harness.waiting());
   harness::bench_job job;
-  job.role = "kernel";
+  job.role = harness::job_role::kernel;
   job.backend = "cuda";
   job.evidence_dir = (dir.path() / "elsewhere").string();
-  dir.write("work/job.json", harness::to_json(job).dump());
+  dir.write("work/job.json", to_document(job).dump());
   const process_result end = harness.open("go", 30s);
   EXPECT_EQ(end.exit_code, 2) << end.stderr_text;
   EXPECT_NE(testing::first_line(end.stderr_text).find("elsewhere"), std::string::npos) << end.stderr_text;

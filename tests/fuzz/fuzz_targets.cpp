@@ -10,10 +10,12 @@
 #include "core/hash.h"
 #include "core/json_limits.h"
 #include "loop/run_summaries.h"
-#include "loop/version_judgement.h"
+#include "loop/version_evaluation.h"
 #include "mcp/server.h"
 #include "mcp/workspace.h"
 #include "memory/memory_files.h"
+#include "pipeline/bench_result.h"
+#include "pipeline/bench_verdict.h"
 #include "pipeline/reference_timing_cache.h"
 #include "profile/raw_csv.h"
 #include "profile/rule_advice.h"
@@ -22,6 +24,7 @@
 #include "report/report_json.h"
 #include "report/run_report.h"
 #include "support/kopt_process.h"
+#include "support/timings.h"
 
 namespace kopt::fuzz {
 namespace fs = std::filesystem;
@@ -121,18 +124,34 @@ fuzz_target run_folder_target(const fs::path& work) {
           }};
 }
 
-// A version's bench result read against its parent's, as the loop decides an outcome when it
-// cannot compare the two in turns.
-fuzz_target comparison_target(const fs::path& work) {
-  const fs::path folder = work / "comparison";
-  fs::create_directories(folder);
-  const fs::path incumbent = fixture_run() / "iter_v0" / "benchmark_result.json";
-  const json candidate = seed_json(fixture_run() / "iter_v1" / "benchmark_result.json");
+// A bench result with both sides timed and checked, as kopt writes it.
+pipeline::bench_result bench_result_example(double kernel_ms) {
+  pipeline::bench_result r;
+  r.kernel = testing::timing_around(kernel_ms, 40);
+  r.reference = testing::timing_around(0.0613, 40);
+  r.correctness.checked = true;
+  r.correctness.passed = true;
+  r.correctness.seeds = {pipeline::seed_check{0, "before timing", true}};
+  pipeline::add_timing_conclusions(r);
+  return r;
+}
+
+// A version's bench result, read as the loop reads a run folder's, then compared with its
+// parent's from their own samples (when the two cannot be timed in turns).
+fuzz_target comparison_target() {
+  const json candidate = to_document(bench_result_example(0.05));
+  const pipeline::bench_result incumbent = bench_result_example(0.06122);
   return {"comparison_record", [candidate](std::mt19937_64& random) { return mutate_json(candidate, random); },
-          [folder, incumbent](const mutant& m) {
-            put(folder / "benchmark_result.json", m.text);
-            (void)loop::compare_bench_result_files(folder / "benchmark_result.json", incumbent);
-            (void)loop::compare_bench_result_files(incumbent, folder / "benchmark_result.json");
+          [incumbent](const mutant& m) {
+            json document;
+            try {
+              document = parse_json_checked(m.text);
+            } catch (const document_error& e) {
+              throw e.in("benchmark_result.json", "");
+            }
+            const pipeline::bench_result read = pipeline::read_bench_result(document, "benchmark_result.json");
+            (void)loop::compare_bench_results(read, incumbent);
+            (void)loop::compare_bench_results(incumbent, read);
           },
           {}};
 }
@@ -143,9 +162,7 @@ fuzz_target reference_cache_target(const fs::path& work) {
   fs::create_directories(folder);
   const std::string key = std::string(64, 'a');
   const pipeline::reference_timing_cache cache(folder);
-  const std::string stored = cache.store(key, json{{"problem", "fuzz"}},
-                                         json{{"median_ms", 0.01}, {"samples_ms", json::array({0.01, 0.011})}},
-                                         json{{"version", "2.11.0"}});
+  const std::string stored = cache.store(key, json{{"problem", "fuzz"}}, testing::timing_around(0.0613, 40), {});
   if (!stored.empty()) throw error("cannot seed the reference timing cache: " + stored);
   const json entry = seed_json(folder / (key + ".json"));
   return {"reference_timing_cache", [entry](std::mt19937_64& random) { return mutate_json(entry, random); },
@@ -233,7 +250,7 @@ std::vector<fuzz_target> fuzz_targets(const fs::path& work) {
   targets.push_back(
       memory_target("memory_toolkit", data() / "memory" / "python_toolkit_global_strategy_memory.json", work));
   targets.push_back(run_folder_target(work));
-  targets.push_back(comparison_target(work));
+  targets.push_back(comparison_target());
   targets.push_back(reference_cache_target(work));
   targets.push_back(ncu_target(work));
   return targets;

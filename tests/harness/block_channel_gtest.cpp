@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
+#include "support/timings.h"
 
 namespace kopt::harness {
 namespace {
@@ -44,11 +45,16 @@ TEST(BlockChannel, ARequestIsACountAndItsReplyIsSealedAndNumbered) {
   block_channel channel(pair.child, std::string("secret key"));
   pair.send("64\n25\n");
   EXPECT_EQ(channel.next_request(), std::optional<int>(64));
-  channel.reply(json{{"status", "ok"}, {"timing", {{"median_ms", 0.5}}}});
+  block_reply reply;
+  reply.timing = testing::timing_around(0.5);
+  reply.placement = 3;
+  channel.reply(reply);
   const std::string first = pair.receive();
   const auto document = read_block_reply(first, "secret key", 1);
   ASSERT_TRUE(document.has_value()) << first;
-  EXPECT_EQ((*document)["timing"]["median_ms"], 0.5);
+  ASSERT_TRUE(document->timing.has_value());
+  EXPECT_EQ(document->timing->median_ms, reply.timing->median_ms);
+  EXPECT_EQ(document->placement, 3);
   // The same reply cannot stand for the next block, nor be read with another key.
   EXPECT_FALSE(read_block_reply(first, "secret key", 2).has_value());
   EXPECT_FALSE(read_block_reply(first, "another key", 1).has_value());
@@ -56,11 +62,23 @@ TEST(BlockChannel, ARequestIsACountAndItsReplyIsSealedAndNumbered) {
   EXPECT_FALSE(read_block_reply("{\"block\":1,\"status\":\"ok\"}\n", "secret key", 1).has_value());
 
   EXPECT_EQ(channel.next_request(), std::optional<int>(25));
-  channel.reply(json{{"status", "ok"}});
-  EXPECT_TRUE(read_block_reply(pair.receive(), "secret key", 2).has_value());
+  channel.reply(block_reply{.status = run_status::failed, .reason = "host thread: work after solve() returned"});
+  const auto failed = read_block_reply(pair.receive(), "secret key", 2);
+  ASSERT_TRUE(failed.has_value());
+  EXPECT_EQ(failed->status, run_status::failed);
+  EXPECT_EQ(failed->reason, "host thread: work after solve() returned");
   ::close(pair.parent);
   pair.parent = -1;
   EXPECT_FALSE(channel.next_request().has_value());  // the parent is done
+}
+
+TEST(BlockChannel, AReplyItsReaderRefusesIsNoReply) {
+  // Unsealed here (no key) so that only the document's shape is at stake.
+  EXPECT_FALSE(read_block_reply("{\"block\":1,\"status\":\"ok\"}", "", 1).has_value());
+  EXPECT_FALSE(read_block_reply("{\"block\":1,\"status\":\"fine\",\"reason\":\"\",\"timing\":null,"
+                                "\"placement\":0,\"warning\":null}", "", 1).has_value());
+  EXPECT_TRUE(read_block_reply("{\"block\":1,\"status\":\"ok\",\"reason\":\"\",\"timing\":null,"
+                               "\"placement\":0,\"warning\":null}", "", 1).has_value());
 }
 
 TEST(BlockChannel, ARequestThatIsNotAPositiveCountIsAnError) {

@@ -32,7 +32,7 @@ buffer_contents outputs_of(const kernel::kernel_plan& plan, std::byte fill) {
 TEST(EvidenceFiles, OutputsComeBackAsTheyWereLeft) {
   testing::scratch_dir dir;
   const kernel::kernel_plan plan = axpy_plan();
-  const evidence_key key{evidence_key::kind::call, 41, "timed"};
+  const evidence_key key{evidence_kind::call, 41, "timed"};
   write_evidence(dir.path(), key, plan, outputs_of(plan, std::byte{0x5a}));
   const mapped_evidence back = read_evidence(dir.path(), key, plan, "the kernel's measuring process");
   ASSERT_EQ(back.buffers.size(), plan.buffers.size());
@@ -52,7 +52,7 @@ TEST(EvidenceFiles, OutputsWrittenFromTheBuffersHoldTheirBytes) {
   std::vector<std::byte> y(20);
   for (std::size_t i = 0; i < y.size(); ++i) y[i] = static_cast<std::byte>(i + 1);
   buffers.upload(1, y);
-  const evidence_key key{evidence_key::kind::seed, 2, "before timing"};
+  const evidence_key key{evidence_kind::seed, 2, "before timing"};
   write_evidence(dir.path(), key, plan, outputs_of(plan, std::byte{0x77}));  // an older, other content
   write_evidence(dir.path(), key, plan, buffers);
   const mapped_evidence back = read_evidence(dir.path(), key, plan, "the kernel's measuring process");
@@ -64,7 +64,7 @@ TEST(EvidenceFiles, OutputsWrittenFromTheBuffersHoldTheirBytes) {
 TEST(EvidenceFiles, ALinkedFileOrFolderIsRefused) {
   testing::scratch_dir dir;
   const kernel::kernel_plan plan = axpy_plan();
-  const evidence_key seed{evidence_key::kind::seed, 0, "before timing"};
+  const evidence_key seed{evidence_kind::seed, 0, "before timing"};
   write_evidence(dir.path() / "elsewhere", seed, plan, outputs_of(plan, std::byte{1}));
   fs::create_directories(dir.path() / "kernel" / "seed_0");
   fs::create_symlink(dir.path() / "elsewhere" / "seed_0" / "y.out.bin", dir.path() / "kernel" / "seed_0" / "y.out.bin");
@@ -74,7 +74,7 @@ TEST(EvidenceFiles, ALinkedFileOrFolderIsRefused) {
   } catch (const error& e) {
     EXPECT_EQ(e.headline(), "the kernel's measuring process left y of seed_0 as a link or special file, not a file of its own");
   }
-  const evidence_key call{evidence_key::kind::call, 3, "timed"};
+  const evidence_key call{evidence_kind::call, 3, "timed"};
   fs::create_directory_symlink(dir.path() / "elsewhere" / "seed_0", dir.path() / "kernel" / "call_3");
   try {
     read_evidence(dir.path() / "kernel", call, plan, "the kernel's measuring process");
@@ -87,7 +87,7 @@ TEST(EvidenceFiles, ALinkedFileOrFolderIsRefused) {
 TEST(EvidenceFiles, AMissingOrTruncatedFileNamesTheSideAndTheKey) {
   testing::scratch_dir dir;
   const kernel::kernel_plan plan = axpy_plan();
-  const evidence_key key{evidence_key::kind::seed, 1, "before timing"};
+  const evidence_key key{evidence_kind::seed, 1, "before timing"};
   try {
     read_evidence(dir.path(), key, plan, "the reference's measuring process");
     FAIL() << "a missing file must be an error";
@@ -105,9 +105,10 @@ TEST(EvidenceFiles, AMissingOrTruncatedFileNamesTheSideAndTheKey) {
 }
 
 TEST(EvidenceFiles, AMalformedKeyIsRefused) {
-  EXPECT_THROW(evidence_key_from_json(json{{"kind", "guess"}, {"value", 1}}), error);
-  EXPECT_THROW(evidence_key_from_json(json{{"kind", "seed"}, {"value", -1}}), error);
-  EXPECT_THROW(evidence_key_from_json(json::array()), error);
+  EXPECT_THROW((void)from_document<evidence_key>(json{{"kind", "guess"}, {"value", 1}, {"when", ""}}), document_error);
+  EXPECT_THROW((void)from_document<evidence_key>(json{{"kind", "seed"}, {"value", -1}, {"when", ""}}), document_error);
+  EXPECT_THROW((void)from_document<evidence_key>(json::array()), document_error);
+  EXPECT_EQ(from_document<evidence_key>(json{{"kind", "call"}, {"value", 17}, {"when", "timed"}}).value, 17U);
 }
 
 }  // namespace

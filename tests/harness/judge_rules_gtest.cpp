@@ -118,17 +118,20 @@ kernel::kernel_plan plan_of(const std::string& source, std::int64_t n = 1000) {
 constexpr const char* solve_text = "extern \"C\" void solve(const float* x, float* y, int N) {}\n";
 
 TEST(IntegrityFlags, KernelsATritonModuleRanThatTritonDidNotCompileAreALibrarysWork) {
-  json result{{"warnings", json::array()},
-              {"kernel", {{"kernel_names", {"twice_kernel", "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize64x64x32"}}}}};
+  child_report result;
+  result.kernel = measure::timing_document{};
+  result.kernel->kernel_names = {"twice_kernel", "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize64x64x32"};
   add_library_kernels_flag(result, {"twice_kernel"});
-  ASSERT_EQ(result["warnings"].size(), 1u);
-  const std::string warning = result["warnings"][0].get<std::string>();
+  ASSERT_EQ(result.warnings.size(), 1u);
+  const std::string& warning = result.warnings[0];
   EXPECT_EQ(warning.rfind("library call: run_kernel() ran 1 kernel(s) Triton did not compile (sm90_xmma_gemm", 0), 0u)
       << warning;
-  EXPECT_EQ(result["library_kernels"].size(), 1u);
-  json honest{{"warnings", json::array()}, {"kernel", {{"kernel_names", {"twice_kernel"}}}}};
+  EXPECT_EQ(result.library_kernels.size(), 1u);
+  child_report honest;
+  honest.kernel = measure::timing_document{};
+  honest.kernel->kernel_names = {"twice_kernel"};
   add_library_kernels_flag(honest, {"twice_kernel"});
-  EXPECT_TRUE(honest["warnings"].empty());
+  EXPECT_TRUE(honest.warnings.empty());
 }
 
 TEST(WorkAttribution, TheNamesOfTheCallsOwnKernelsAreKept) {
@@ -202,27 +205,30 @@ namespace kopt::harness {
 namespace {
 
 TEST(IntegrityFlags, EachFlagStartsWithItsClass) {
-  json result{{"kernel", {{"streams", 2}, {"side_streams", 1}, {"persisting_l2_calls", 3}}},
-              {"timed_call_checks", {{"calls", 40}}},
-              {"warnings", json::array()}};
+  child_report result;
+  result.kernel = measure::timing_document{};
+  result.kernel->streams = 2;
+  result.kernel->side_streams = 1;
+  result.kernel->persisting_l2_calls = 3;
+  result.timed_call_checks = timed_call_summary{};
+  result.timed_call_checks->calls = 40;
   add_integrity_flags(result, {"libcublas.so.13"});
-  ASSERT_EQ(result["warnings"].size(), 3u);
-  EXPECT_EQ(result["warnings"][0].get<std::string>().rfind("side stream: the kernel's work ran on 1 stream(s) besides "
-                                                           "the default one (2 in all)",
-                                                           0),
+  ASSERT_EQ(result.warnings.size(), 3u);
+  EXPECT_EQ(result.warnings[0].rfind("side stream: the kernel's work ran on 1 stream(s) besides the default one (2 in "
+                                     "all)",
+                                     0),
             0u);
-  EXPECT_EQ(result["warnings"][1].get<std::string>().rfind("persisting L2: solve() set a persisting-L2 limit in 3 of 40 "
-                                                           "calls",
-                                                           0),
-            0u);
-  EXPECT_EQ(result["warnings"][2], "library call: solve() loaded libcublas.so.13; their work is timed as the kernel's");
-  EXPECT_EQ(result["libraries_loaded_by_kernel"], json::array({"libcublas.so.13"}));
+  EXPECT_EQ(result.warnings[1].rfind("persisting L2: solve() set a persisting-L2 limit in 3 of 40 calls", 0), 0u);
+  EXPECT_EQ(result.warnings[2], "library call: solve() loaded libcublas.so.13; their work is timed as the kernel's");
+  EXPECT_EQ(result.libraries_loaded_by_kernel, (std::vector<std::string>{"libcublas.so.13"}));
 }
 
 TEST(IntegrityFlags, HonestWorkIsNotFlagged) {
-  json result{{"kernel", {{"streams", 1}, {"side_streams", 0}, {"persisting_l2_calls", 0}}}, {"warnings", json::array()}};
+  child_report result;
+  result.kernel = measure::timing_document{};
+  result.kernel->streams = 1;
   add_integrity_flags(result, {});
-  EXPECT_TRUE(result["warnings"].empty());
+  EXPECT_TRUE(result.warnings.empty());
 }
 
 TEST(LaunchHold, CoversTheLastCallsIssueTimeWithAMarginUpToACap) {

@@ -59,7 +59,7 @@ TEST_F(OutputChecks, OutputsAndInoutBuffersMayChange) {
 TEST_F(OutputChecks, TheOutputsKeptForTheVerdictAreTheBuffersBytes) {
   testing::scratch_dir dir;
   poke(m_kernel, 1, 3, 4.0f);
-  const evidence_key key{evidence_key::kind::call, 9, "timed"};
+  const evidence_key key{evidence_kind::call, 9, "timed"};
   write_evidence(dir.path(), key, m_plan, m_kernel);
   const mapped_evidence back = read_evidence(dir.path(), key, m_plan, "the kernel's measuring process");
   ASSERT_EQ(back.buffers.size(), 3u);

@@ -79,13 +79,15 @@ TEST(PythonReference, OutputsOfEverySeedComeBack) {
   EXPECT_EQ(as_floats(result.outputs.at(0)[2]), (std::vector<float>{11, 22, 33, 44}));
   EXPECT_EQ(as_floats(result.outputs.at(7)[2]), (std::vector<float>{0, -1, -2, -3}));
   EXPECT_TRUE(result.outputs.at(0)[0].empty());  // inputs do not come back
-  EXPECT_EQ(result.atol, std::optional<double>(1e-6));
-  EXPECT_EQ(result.rtol, std::optional<double>(2e-5));
-  EXPECT_TRUE(result.timing.is_null());
-  EXPECT_EQ(result.torch["version"].get<std::string>().rfind("2.", 0), 0u) << result.torch.dump();
-  EXPECT_TRUE(result.torch.contains("tf32_matmul"));
-  EXPECT_GE(result.overhead["startup_s"].get<double>(), 0.0);
-  EXPECT_GE(result.overhead["runner_wall_s"].get<double>(), result.overhead["total_s"].get<double>());
+  const reference_runner_result& answer = result.answer;
+  EXPECT_EQ(answer.atol, std::optional<double>(1e-6));
+  EXPECT_EQ(answer.rtol, std::optional<double>(2e-5));
+  EXPECT_FALSE(answer.timing.has_value());
+  EXPECT_EQ(answer.torch.version.rfind("2.", 0), 0u) << answer.torch.version;
+  EXPECT_EQ(answer.torch.float32_matmul_precision, "highest");
+  ASSERT_TRUE(answer.overhead.startup_s && answer.overhead.runner_wall_s && answer.overhead.total_s);
+  EXPECT_GE(*answer.overhead.startup_s, 0.0);
+  EXPECT_GE(*answer.overhead.runner_wall_s, *answer.overhead.total_s);
 }
 
 // The module's tolerances are left where kopt compares from, before the outputs: with a module
@@ -108,15 +110,17 @@ TEST(PythonReference, ARunnerStartedAheadGivesTheSameOutputsWithTorchLoadedAlrea
   const auto result = run_python_reference(f.request);
   EXPECT_EQ(as_floats(result.outputs.at(0)[2]), (std::vector<float>{11, 22, 33, 44}));
   EXPECT_EQ(as_floats(result.outputs.at(7)[2]), (std::vector<float>{0, -1, -2, -3}));
-  EXPECT_TRUE(result.overhead["runner_prestarted"].get<bool>());
+  const runner_overhead& overhead = result.answer.overhead;
+  EXPECT_EQ(overhead.runner_prestarted, true);
   // Where its time went before the gate: torch's import, then the wait for kopt.
-  EXPECT_GT(result.overhead["preload_s"].get<double>(), 0.0) << result.overhead.dump();
-  EXPECT_GE(result.overhead["gate_wait_s"].get<double>(), 0.0);
-  EXPECT_GE(result.overhead["writing_inputs_s"].get<double>(), 0.0);
+  ASSERT_TRUE(overhead.preload_s && overhead.gate_wait_s && overhead.writing_inputs_s);
+  EXPECT_GT(*overhead.preload_s, 0.0);
+  EXPECT_GE(*overhead.gate_wait_s, 0.0);
+  EXPECT_GE(*overhead.writing_inputs_s, 0.0);
   // The next run has no runner waiting: it starts its own, as before.
   const auto again = run_python_reference(f.request);
-  EXPECT_FALSE(again.overhead["runner_prestarted"].get<bool>());
-  EXPECT_FALSE(again.overhead.contains("preload_s"));
+  EXPECT_EQ(again.answer.overhead.runner_prestarted, false);
+  EXPECT_FALSE(again.answer.overhead.preload_s.has_value());
   EXPECT_EQ(as_floats(again.outputs.at(0)[2]), (std::vector<float>{11, 22, 33, 44}));
 }
 
@@ -124,7 +128,7 @@ TEST(PythonReference, ARunnerStartedAheadForAnotherPythonIsNotUsed) {
   fixture f("def reference(*, A, B, C, N, **_):\n    C[:N].copy_(A[:N] + B[:N])\n");
   prestart_python_runner(f.request.python, f.request.runner.string() + ".other");
   const auto result = run_python_reference(f.request);
-  EXPECT_FALSE(result.overhead["runner_prestarted"].get<bool>());
+  EXPECT_EQ(result.answer.overhead.runner_prestarted, false);
   drop_prestarted_runner();
 }
 
@@ -134,14 +138,14 @@ TEST(PythonReference, ARunnerStartedAheadForAnotherPythonIsNotUsed) {
 TEST(PythonReference, InputsMadeInTheRunnerNeedTheGpuAndSaySo) {
   fixture f("def reference(*, A, B, C, N, **_):\n    C.copy_(A + B)\n");
   bench_job job;
-  job.role = "reference";
+  job.role = job_role::reference;
   job.backend = "cuda";
   job.kernel_source = f.dir.write("vector_add.cu", vector_add).string();
   job.dims = {{"N", "4", false}};
   job.host_only = true;
-  job.evidence = {evidence_key{evidence_key::kind::seed, 0, "before timing"}};
+  job.evidence = {evidence_key{evidence_kind::seed, 0, "before timing"}};
   job.evidence_dir = (f.dir.path() / "evidence").string();
-  const json document = to_json(job);
+  const json document = to_document(job);
   f.request.job = &document;
   f.request.harness_abi_library = kopt::testing::kopt_binary().parent_path().parent_path() / "lib" / "libkopt_harness_abi.so";
   const std::string problem = f.problem();
@@ -181,7 +185,7 @@ TEST(PythonReference, OutputsLeftInTheFoldersTheCallerNames) {
   EXPECT_EQ(as_floats(std::vector<std::byte>(c7.bytes().begin(), c7.bytes().begin() + 8)), (std::vector<float>{0, -1}));
   // Each key marked complete once its outputs were written, as kopt's harness marks its own.
   for (const auto& [seed, folder] : folders) {
-    EXPECT_TRUE(evidence_complete(folder.parent_path(), evidence_key{evidence_key::kind::seed, seed, ""})) << folder;
+    EXPECT_TRUE(evidence_complete(folder.parent_path(), evidence_key{evidence_kind::seed, seed, ""})) << folder;
   }
 }
 

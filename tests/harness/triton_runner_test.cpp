@@ -43,10 +43,10 @@ class cpu_worker final : public pipeline::measuring_worker {
 
   pipeline::wrapped_child_run run(const std::vector<std::string>&, const bench_job& job, const env::gpu_device&,
                                   int timeout_s) override {
-    const fs::path job_file = m_dir / (job.role + "-job.json");
-    const fs::path result_file = m_dir / (job.role + "-result.json");
+    const fs::path job_file = m_dir / (enum_name(job.role) + "-job.json");
+    const fs::path result_file = m_dir / (enum_name(job.role) + "-result.json");
     fs::remove(result_file);
-    write_json_file(job_file, to_json(job));
+    write_json_file(job_file, to_document(job));
     pipeline::wrapped_child_run run;
     // `kopt harness` is this test's kopt, not the test program that is running.
     std::vector<std::string> argv = pipeline::measuring_child_argv(job, job_file.string(), result_file.string());
@@ -100,8 +100,9 @@ struct triton_fixture {
       bench_job judged = job;
       judged.triton_problem = to_json(problem.problem);
       const private_folder evidence("kopt-evidence", "the outputs");
-      r.result = pipeline::run_judged(worker, judged, env::gpu_device{}, 240,
-                                      {evidence.path() / "kernel", evidence.path() / "reference"});
+      // Both children's reports went through the parent's checking reader on the way.
+      r.result = to_document(pipeline::run_judged(worker, judged, env::gpu_device{}, 240,
+                                                  {evidence.path() / "kernel", evidence.path() / "reference"}));
     } catch (const error& e) {
       r.exit_code = 2;
       r.stderr_text = e.headline() + "\n" + e.detail();
@@ -118,7 +119,6 @@ TEST(TritonRunner, CorrectKernelPassesEverySeed) {
   const runner_run r = f.run();
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   EXPECT_EQ(r.result["status"], "ok") << r.result.dump(2);
-  EXPECT_EQ(r.result["device"], "cpu");
   const json& correctness = r.result["correctness"];
   EXPECT_TRUE(correctness["checked"].get<bool>());
   EXPECT_TRUE(correctness["passed"].get<bool>());
@@ -134,7 +134,7 @@ TEST(TritonRunner, CorrectKernelPassesEverySeed) {
   EXPECT_EQ(r.result["dims"]["n"], 1000);
   EXPECT_TRUE(r.result["triton"]["interpreted"].get<bool>());
   EXPECT_EQ(r.result["triton"]["version"], "3.6.0");
-  EXPECT_FALSE(r.result.contains("kernel"));  // nothing timed without a GPU
+  EXPECT_TRUE(r.result["kernel"].is_null());  // nothing timed without a GPU
 }
 
 TEST(TritonRunner, FlagTolerancesWinOverTheReferenceModule) {

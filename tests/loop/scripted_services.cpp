@@ -10,6 +10,7 @@
 #include "kernel/scalar_binding.h"
 #include "measure/statistics.h"
 #include "pipeline/bench_result.h"
+#include "support/timings.h"
 #include "support/kopt_process.h"
 
 namespace kopt::loop::testing {
@@ -50,7 +51,7 @@ class scripted_turns final : public pipeline::block_timing {
       samples.push_back(m_baseline_ms * m_speeds.at(version) * drift * (1 + 0.003 * std::sin(1.7 * i + 0.4 * m_blocks)));
     }
     pipeline::timing_block block;
-    block.timing = {{"median_ms", measure::summarize(samples).median}, {"timer_tick_ns", 32}, {"samples_ms", samples}};
+    block.timing = kopt::testing::timing_of_samples(samples);
     return block;
   }
 
@@ -89,19 +90,19 @@ loop_services scripted_gpu::services() {
     pipeline::bench_result& r = outcome.result;
     r.backend = "cuda";
     if (source.find("// fails validation") != std::string::npos || fails_at(source, request.target.dims)) {
-      r.status = "failed";
+      r.status = harness::run_status::failed;
       r.reason = "validation failed (seed 0): wrong values: 12 of 4194304 elements";
       outcome.status = exit_status::kernel_failed;
     } else if (request.job.validation_only) {
-      r.reference = nullptr;  // judged, not timed
+      r.reference.reset();  // judged, not timed
     } else {
       const double median = baseline_ms * speed_of(source);
       const auto samples = samples_around(median);
-      r.kernel = {{"median_ms", median},
-                  {"median_ci95_ms", json::array({median * 0.998, median * 1.002})},
-                  {"timer_tick_ns", 32},
-                  {"samples_ms", samples}};
-      r.reference = {{"median_ms", reference_ms}};
+      r.kernel = kopt::testing::timing_of_samples(samples);
+      r.kernel->median_ms = median;
+      r.kernel->estimate_ms = median;
+      r.kernel->median_ci95_ms = {median * 0.998, median * 1.002};
+      r.reference = kopt::testing::timing_of_samples({reference_ms});
       r.speedup_vs_reference = reference_ms / median;
       // The "library" bench measured: the source itself, so that each version's differs.
       const fs::path library = fs::path(request.target.kernel).parent_path() /
@@ -111,7 +112,7 @@ loop_services scripted_gpu::services() {
     }
     r.correctness.checked = true;
     r.correctness.passed = r.ok();
-    outcome.document = pipeline::to_json(r);
+    outcome.document = to_document(r);
     return outcome;
   };
   s.profile = [this](const pipeline::profile_request& request) {

@@ -17,6 +17,7 @@
 #include "pipeline/comparison_pipeline.h"
 #include "pipeline/recorded_worker.h"
 #include "recorded_h200.h"
+#include "support/timings.h"
 
 namespace kopt::pipeline {
 namespace {
@@ -32,7 +33,7 @@ class scripted_versions final : public block_timing {
     order.push_back(static_cast<int>(version));
     calls_asked.push_back(calls);
     if (static_cast<int>(order.size()) == fail_at_block)
-      return timing_block{nullptr, "", "crashed: an illegal address"};
+      return timing_block{std::nullopt, "", "crashed: an illegal address"};
     const double drift = 1 + m_drift * std::sin(0.05 * static_cast<double>(order.size()));
     std::vector<double> samples;
     for (int i = 0; i < calls; ++i) {
@@ -40,8 +41,7 @@ class scripted_versions final : public block_timing {
       samples.push_back(0.010 * m_speeds.at(version) * drift * (1 + jitter));
     }
     timing_block block;
-    block.timing = {
-        {"median_ms", measure::summarize(samples).median}, {"timer_tick_ns", 32}, {"samples_ms", samples}};
+    block.timing = testing::timing_of_samples(samples);
     if (order.size() == 3) block.warning = "another process used the GPU";
     block.placement = static_cast<int>(blocks_of[version]++ % 8);  // each version's own buffer sets in turn
     return block;
@@ -151,13 +151,11 @@ TEST(RunComparison, AsksTheWorkerForBothVersionsTimedInBlocks) {
   worker.respond_to_blocks([&](const harness::bench_job& job, int calls) {
     sources.push_back(job.kernel_source);
     EXPECT_TRUE(job.timing_blocks);
-    EXPECT_EQ(job.role, "kernel");
+    EXPECT_EQ(job.role, harness::job_role::kernel);
     EXPECT_TRUE(job.evidence_dir.empty());
     EXPECT_TRUE(job.reference_source.empty());
     const double ms = job.kernel_source.find("slow") != std::string::npos ? 0.0206 : 0.020;
-    return timing_block{
-        json{{"median_ms", ms}, {"timer_tick_ns", 32}, {"samples_ms", std::vector<double>(calls, ms)}}, "",
-        ""};
+    return timing_block{testing::timing_of_samples(std::vector<double>(static_cast<std::size_t>(calls), ms)), "", ""};
   });
   comparison_request request;
   request.job.backend = "cuda";

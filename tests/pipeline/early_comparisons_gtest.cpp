@@ -21,6 +21,7 @@ namespace kopt::pipeline {
 namespace {
 namespace fs = std::filesystem;
 using harness::evidence_key;
+using harness::evidence_kind;
 
 kernel::kernel_plan axpy_plan() {
   const std::string source = "extern \"C\" void solve(const float* x, float* y, int N) {}\n";
@@ -68,17 +69,21 @@ class EarlyComparisons : public ::testing::Test {
     return early.take(module_named);
   }
 
+  // What the verdict makes of the outputs, as a document to compare whole.
   json verdict(const compared_keys* early) const {
-    json result{{"status", "ok"}};
-    judge_outputs(result, m_plan, m_keys, &m_folders, m_tolerances, early);
-    return result;
+    outputs_judgement judged = judge_outputs(m_plan, m_keys, &m_folders, m_tolerances, early);
+    judged.correctness.passed = !judged.failure;
+    return json{{"status", judged.failure ? "failed" : "ok"},
+                {"reason", judged.failure.value_or("")},
+                {"compared", judged.compared},
+                {"correctness", to_document(judged.correctness)}};
   }
 
   testing::scratch_dir m_dir;
   const kernel::kernel_plan m_plan = axpy_plan();
-  const std::vector<evidence_key> m_keys{{evidence_key::kind::seed, 1, "before timing"},
-                                         {evidence_key::kind::call, 5, "timed"},
-                                         {evidence_key::kind::call, 9, "timed"}};
+  const std::vector<evidence_key> m_keys{{evidence_kind::seed, 1, "before timing"},
+                                         {evidence_kind::call, 5, "timed"},
+                                         {evidence_kind::call, 9, "timed"}};
   const evidence_folders m_folders{m_dir.path() / "kernel", m_dir.path() / "reference"};
   const validate::tolerance_overrides m_tolerances{};
 };

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "harness/child_report.h"
+
 #include "core/error.h"
 #include "pipeline/recorded_worker.h"
 #include "recorded_h200.h"
@@ -48,7 +50,7 @@ TEST_F(ProfilePipeline, AWindowWithNoKernelIsNothingCapturedAndPublishesNothing)
   child.process.started = true;
   child.process.exit_code = 0;
   child.process.stdout_text = "==PROF== Connected to process 4242\n==WARNING== No kernels were profiled.\n";
-  child.result = json{{"status", "ok"}, {"reason", ""}};
+  child.result = to_document(harness::report_of(harness::run_status::ok));
   recorded_worker worker(recorded_h200(), child);
   std::string announced;
   const profile_outcome outcome =
@@ -71,7 +73,8 @@ TEST_F(ProfilePipeline, AKernelThatCrashesUnderNcuIsTheKernelsFailure) {
   child.process.started = true;
   child.process.exit_code = 1;
   child.process.stdout_text = "==PROF== Connected to process 4242\n";
-  child.result = json{{"status", "crashed"}, {"reason", "the kernel failed on the device: CUDA_ERROR_ILLEGAL_ADDRESS"}};
+  child.result = to_document(harness::report_of(harness::run_status::crashed,
+                                                "the kernel failed on the device: CUDA_ERROR_ILLEGAL_ADDRESS"));
   recorded_worker worker(recorded_h200(), child);
   const profile_outcome outcome = run_profile(vector_add(), worker);
   ASSERT_TRUE(outcome.failure.has_value());

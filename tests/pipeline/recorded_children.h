@@ -1,16 +1,19 @@
 #pragma once
-// Measuring children for pipelines run through a recorded worker: each answers with the result
-// a real child gave on the H200 (tests/data/pipeline) and leaves outputs where a real one
-// leaves them, so the parent's verdict runs on real files.
+// Measuring children for pipelines run through a recorded worker: each answers with a child
+// report of the shape a real child gives (the figures of a 16M-element vector add on an H200)
+// and leaves outputs where a real one leaves them, so the parent's verdict runs on real files.
+// The report crosses as JSON, through the parent's checking reader, as a real child's does.
 
 #include <cstring>
 #include <vector>
 
 #include "core/json_io.h"
+#include "harness/child_report.h"
 #include "harness/evidence_files.h"
 #include "harness/job_problem.h"
 #include "pipeline/recorded_worker.h"
 #include "support/kopt_process.h"
+#include "support/timings.h"
 
 namespace kopt::pipeline {
 
@@ -22,7 +25,33 @@ inline wrapped_child_run child_that_wrote(const json& result) {
   return run;
 }
 
-inline json recorded(const char* name) { return read_json_file(testing::source_dir() / "tests/data/pipeline" / name); }
+inline wrapped_child_run child_that_wrote(const harness::child_report& report) {
+  return child_that_wrote(to_document(report));
+}
+
+// The kernel's process of a passing run: timed (median 0.06122 ms over 82 samples), its outputs
+// kept for the two seeds before timing, timed call 17 and the seed after timing.
+inline harness::child_report kernel_report_ok() {
+  harness::child_report r = harness::report_of(harness::run_status::ok);
+  r.problem_source = "reference";
+  r.protocol = "cold: L2 flushed before every sample by reading 120.00 MiB";
+  r.kernel = testing::timing_around(0.06122, 82);
+  r.timed_call_checks = harness::timed_call_summary{92, 10, {17}, 10, 0, "1 in 32"};
+  r.evidence = {{harness::evidence_kind::seed, 0, "before timing"},
+                {harness::evidence_kind::seed, 1, "before timing"},
+                {harness::evidence_kind::call, 17, "timed"},
+                {harness::evidence_kind::seed, 1000003, "after timing"}};
+  r.phases_s = {{"gpu_context_and_loading", 0.12}, {"validation", 0.05}, {"timing", 0.2}, {"after_timing", 0.01}};
+  return r;
+}
+
+// The reference's process of that run: timed (median 0.06130 ms over 80 samples).
+inline harness::child_report reference_report_ok() {
+  harness::child_report r = harness::report_of(harness::run_status::ok);
+  r.reference = testing::timing_around(0.06130, 80);
+  r.phases_s = {{"gpu_context_and_planning", 0.11}, {"outputs", 0.02}, {"timing", 0.2}};
+  return r;
+}
 
 // Every output element of every kept key set to `value` in the side's evidence folder.
 inline void leave_outputs(const harness::bench_job& job, float value) {
@@ -47,14 +76,14 @@ inline recorded_worker::responder two_children(float kernel_value, std::uint64_t
   return [=](const harness::bench_job& job) {
     if (harness::is_reference_role(job)) {
       leave_outputs(job, 1.0f);
-      return child_that_wrote(recorded("reference_child_result_ok.json"));
+      return child_that_wrote(reference_report_ok());
     }
-    json result = recorded("child_result_ok.json");
+    const harness::child_report result = kernel_report_ok();
     harness::bench_job kept = job;
-    kept.evidence = harness::evidence_keys_from_json(result["evidence"]);
+    kept.evidence = result.evidence;
     leave_outputs(kept, kernel_value);
     if (wrong_call != 0) {
-      kept.evidence = {harness::evidence_key{harness::evidence_key::kind::call, wrong_call, "timed"}};
+      kept.evidence = {harness::evidence_key{harness::evidence_kind::call, wrong_call, "timed"}};
       leave_outputs(kept, 2.0f);
     }
     return child_that_wrote(result);

@@ -13,6 +13,7 @@
 #include "pipeline/bench_pipeline.h"
 #include "recorded_children.h"
 #include "recorded_h200.h"
+#include "support/timings.h"
 
 namespace kopt::pipeline {
 namespace {
@@ -21,17 +22,22 @@ namespace fs = std::filesystem;
 // The kernel's child as recorded, restricted to writing where a real one may (its evidence,
 // devices, /proc): not the cache. `runner_torch`: what the reference's Python runner reports
 // of torch (null: a native reference).
-recorded_worker::responder sandboxed_children(json runner_torch = nullptr) {
+recorded_worker::responder sandboxed_children(std::optional<std::string> runner_torch = std::nullopt) {
   const recorded_worker::responder children = two_children(1.0f);
   return [=](const harness::bench_job& job) {
     wrapped_child_run run = children(job);
+    auto report = from_document<harness::child_report>(*run.result);
     if (harness::is_reference_role(job)) {
-      if (job.validation_only) run.result->erase("reference");  // a process that only made outputs
-      if (!runner_torch.is_null()) (*run.result)["reference_runner"] = json{{"torch", runner_torch}};
+      if (job.validation_only) report.reference.reset();  // a process that only made outputs
+      if (runner_torch) {
+        report.reference_runner = harness::runner_facts{};
+        report.reference_runner->torch.version = *runner_torch;
+      }
     } else {
-      (*run.result)["sandbox"] =
+      report.sandbox =
           "Landlock ABI 6: writes only under /dev, /proc, " + fs::path(job.evidence_dir).parent_path().string();
     }
+    run.result = to_document(report);
     return run;
   };
 }
@@ -92,8 +98,11 @@ TEST_F(ReferenceTimingCache, ASecondBenchOfTheSameProblemTakesTheReferencesTimin
   EXPECT_EQ(second.document["correctness"]["passed"], true) << "its outputs are still compared";
   EXPECT_EQ(second.document["reference_timing_cache"]["from_cache"], true);
   EXPECT_FALSE(second.document["reference_timing_cache"]["measured_at"].get<std::string>().empty());
-  EXPECT_DOUBLE_EQ(second.document["reference"]["median_ms"].get<double>(), 0.06130);
-  EXPECT_NEAR(second.document["speedup_vs_reference"].get<double>(), 0.06130 / 0.06122, 1e-9);
+  // The first bench's timing, as its reference's process reported it.
+  const measure::timing_document kept = *reference_report_ok().reference;
+  EXPECT_DOUBLE_EQ(second.document["reference"]["median_ms"].get<double>(), kept.median_ms);
+  EXPECT_NEAR(second.document["speedup_vs_reference"].get<double>(),
+              kept.headline_ms() / kernel_report_ok().kernel->headline_ms(), 1e-9);
 }
 
 TEST_F(ReferenceTimingCache, AChangedReferenceDimensionOrToleranceIsTimedAgain) {
@@ -115,11 +124,11 @@ TEST_F(ReferenceTimingCache, AChangedReferenceDimensionOrToleranceIsTimedAgain) 
   EXPECT_TRUE(bench(edited, sandboxed_children()).reference_timed) << "a changed reference";
 
   bench_request hot = vector_add();
-  hot.job.hot = true;
+  hot.job.sampling.hot = true;
   EXPECT_TRUE(bench(hot, sandboxed_children()).reference_timed) << "another protocol";
 
   bench_request floor = vector_add();
-  floor.job.min_seconds = 0.5;
+  floor.job.sampling.min_seconds = 0.5;
   EXPECT_TRUE(bench(floor, sandboxed_children()).reference_timed) << "another minimum sampling time";
 
   EXPECT_FALSE(bench(vector_add(), sandboxed_children()).reference_timed) << "the first problem is still kept";
@@ -127,13 +136,13 @@ TEST_F(ReferenceTimingCache, AChangedReferenceDimensionOrToleranceIsTimedAgain) 
 }
 
 TEST_F(ReferenceTimingCache, AnotherTorchThanTheCachedTimingsIsTimedNow) {
-  ASSERT_TRUE(bench(vector_add(), sandboxed_children(json{{"version", "2.9.0"}})).reference_timed);
-  const bench_run upgraded = bench(vector_add(), sandboxed_children(json{{"version", "2.10.0"}}));
+  ASSERT_TRUE(bench(vector_add(), sandboxed_children("2.9.0")).reference_timed);
+  const bench_run upgraded = bench(vector_add(), sandboxed_children("2.10.0"));
   EXPECT_EQ(upgraded.reference_runs, 2u) << "outputs first, then timed once the runner named another torch";
   EXPECT_TRUE(upgraded.reference_timed);
   EXPECT_EQ(upgraded.document["reference_timing_cache"]["from_cache"], false);
   EXPECT_EQ(upgraded.document["reference_timing_cache"]["stored"], true);
-  EXPECT_FALSE(bench(vector_add(), sandboxed_children(json{{"version", "2.10.0"}})).reference_timed);
+  EXPECT_FALSE(bench(vector_add(), sandboxed_children("2.10.0")).reference_timed);
 }
 
 TEST_F(ReferenceTimingCache, AKernelThatCouldHaveWrittenTheCacheNeitherUsesNorFillsIt) {
@@ -169,10 +178,10 @@ TEST_F(ReferenceTimingCache, AKernelThatCouldHaveWrittenTheCacheNeitherUsesNorFi
 
 TEST_F(ReferenceTimingCache, AStaleDamagedOrMisnamedEntryIsAMiss) {
   const reference_timing_cache cache(m_cache.path());
-  const json timing{{"median_ms", 0.5}};
-  ASSERT_EQ(cache.store("k1", json{{"n", 1}}, timing, nullptr), "");
+  const measure::timing_document timing = testing::timing_around(0.5);
+  ASSERT_EQ(cache.store("k1", json{{"n", 1}}, timing, std::nullopt), "");
   ASSERT_TRUE(cache.find("k1").has_value());
-  EXPECT_EQ(cache.find("k1")->timing, timing);
+  EXPECT_EQ(to_document(cache.find("k1")->timing), to_document(timing));
   EXPECT_FALSE(cache.find("k2").has_value());
 
   const fs::path entry = m_cache.path() / "k1.json";
@@ -183,6 +192,13 @@ TEST_F(ReferenceTimingCache, AStaleDamagedOrMisnamedEntryIsAMiss) {
   old["measured_at_unix"] = old["measured_at_unix"].get<std::int64_t>() - 25 * 3600;
   write_json_file(entry, old);
   EXPECT_FALSE(cache.find("k1").has_value()) << "older than a day";
+
+  ASSERT_EQ(cache.store("k1", json{{"n", 1}}, timing, std::nullopt), "");
+  ASSERT_TRUE(cache.find("k1").has_value()) << "stored afresh";
+  json lacking = read_json_file(entry);
+  lacking["timing"].erase("samples_ms");
+  write_json_file(entry, lacking);
+  EXPECT_FALSE(cache.find("k1").has_value()) << "a timing without its samples";
 
   std::ofstream(entry, std::ios::trunc) << "{\"schema\": ";
   EXPECT_FALSE(cache.find("k1").has_value()) << "cut short";
@@ -206,13 +222,13 @@ TEST(ReferenceTimingKey, ATritonProblemIsKeyedByItsTensorsNotByTheFolderTheyLieI
 }
 
 TEST(ReferenceTimingCacheReach, OnlyAFolderOutsideEveryAllowedOneIsOutOfReach) {
-  const json sandbox = "Landlock ABI 6: writes only under /dev, /proc, /tmp, /home/u/run/evidence";
+  const std::optional<std::string> sandbox = "Landlock ABI 6: writes only under /dev, /proc, /tmp, /home/u/run/evidence";
   EXPECT_TRUE(out_of_kernel_reach(sandbox, "/home/u/.cache/kopt/reference_timing"));
   EXPECT_TRUE(out_of_kernel_reach(sandbox, "/tmpfs/cache")) << "a sibling that only starts alike";
   EXPECT_FALSE(out_of_kernel_reach(sandbox, "/tmp/kopt/reference_timing"));
   EXPECT_FALSE(out_of_kernel_reach(sandbox, "/home/u/run/evidence/../evidence/x"));
-  EXPECT_FALSE(out_of_kernel_reach(json("no Landlock in this kernel: writes are not restricted"), "/home/u/c"));
-  EXPECT_FALSE(out_of_kernel_reach(nullptr, "/home/u/c"));
+  EXPECT_FALSE(out_of_kernel_reach("no Landlock in this kernel: writes are not restricted", "/home/u/c"));
+  EXPECT_FALSE(out_of_kernel_reach(std::nullopt, "/home/u/c"));
 }
 
 }  // namespace

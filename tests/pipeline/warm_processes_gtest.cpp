@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 
 harness::bench_job problem_job(const std::string& owner) {
   harness::bench_job job;
-  job.role = "problem";
+  job.role = harness::job_role::problem;
   job.backend = "triton";
   job.python = python_command();
   job.python_runner = (kopt::testing::source_dir() / "python" / "kopt_runner.py").string();

@@ -1,0 +1,27 @@
+// kopt_document_schemas DIR: writes the JSON Schema of every document kopt exchanges
+// (pipeline/documents.h) into DIR as NAME.schema.json. The build runs it into share/kopt/schemas
+// for the Python runner; run into docs/schemas when a document's shape changes on purpose.
+#include <cstdio>
+#include <filesystem>
+
+#include "core/error.h"
+#include "core/json_io.h"
+#include "pipeline/documents.h"
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: kopt_document_schemas DIR\n");
+    return 2;
+  }
+  try {
+    const std::filesystem::path dir = argv[1];
+    std::filesystem::create_directories(dir);
+    for (const auto& entry : kopt::pipeline::exchanged_document_schemas()) {
+      kopt::write_json_file(dir / (entry.name + ".schema.json"), entry.schema);
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "kopt_document_schemas: %s\n", e.what());
+    return 2;
+  }
+  return 0;
+}
