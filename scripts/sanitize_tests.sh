@@ -8,11 +8,12 @@
 #        scripts/sanitize_tests.sh --inputs   (CI: only the test programs of what reads user input)
 set -euo pipefail
 # What reads files and flags from users and agents: the front end, the ncu readers, the memory
-# database, the MCP server, the command line, the warm worker's socket, and the fuzz driver over
-# all of them. These fit in CI's time under the sanitizers; the rest (mostly nvcc builds) runs
-# here in full.
-input_tests=(fuzz_gtest kernel_gtest analyze_gtest profile_gtest core_gtest memory_gtest mcp_gtest cli_gtest
-             inspect_test analyze_cli_test worker_gtest)
+# database, the MCP server, the command line, the warm worker's socket, the fuzz driver over
+# all of them (a bounded pass: at most 60 s a reader) and the whole-program reproducers of what
+# broke them (hostile_input_test). These fit in CI's time under the sanitizers; the rest (mostly
+# nvcc builds) runs here in full. scripts/fuzz_campaign.sh runs the long campaign.
+input_tests=(fuzz_gtest hostile_input_test kernel_gtest analyze_gtest profile_gtest core_gtest memory_gtest mcp_gtest
+             cli_gtest inspect_test analyze_cli_test worker_gtest)
 only_inputs=false
 if [ "${1:-}" = --inputs ]; then only_inputs=true; shift; fi
 cd "$(dirname "$0")/.."

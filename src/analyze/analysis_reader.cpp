@@ -19,6 +19,16 @@ std::optional<double> number(const json& node, const char* key) {
 
 std::string text(const json& node, const char* key) { return node.at(key).get<std::string>(); }
 
+// A source line: a whole number that fits (a float or a huge one would not convert safely).
+int line_number(const json& node, const std::string& where) {
+  const json& value = node.at("line");
+  if (!value.is_number_integer() || value.get<std::int64_t>() < 0 || value.get<std::int64_t>() > 100000000) {
+    throw error(fmt::format("{}: a source line number is {}, not a line: run kopt analyze on the profile again", where,
+                            json_text(value, -1).substr(0, 40)));
+  }
+  return static_cast<int>(value.get<std::int64_t>());
+}
+
 std::vector<std::string> texts(const json& node, const char* key) {
   return node.at(key).get<std::vector<std::string>>();
 }
@@ -137,7 +147,7 @@ kernel_diagnosis kernel_from(const json& k, const std::string& where) {
   }
   if (k.contains("hottest_source_lines")) {
     for (const json& h : k.at("hottest_source_lines")) {
-      d.hottest_source_lines.push_back({text(h, "file"), h.at("line").get<int>(), h.at("share_pct").get<double>(),
+      d.hottest_source_lines.push_back({text(h, "file"), line_number(h, where), h.at("share_pct").get<double>(),
                                         h.at("stall_samples").get<double>(), text(h, "top_stall"), text(h, "text")});
     }
   }
@@ -148,7 +158,9 @@ kernel_diagnosis kernel_from(const json& k, const std::string& where) {
 }  // namespace
 
 analysis analysis_from_json(const json& document, const std::string& where) {
-  const std::string schema = document.is_object() ? document.value("schema", "") : "";
+  const std::string schema = document.is_object() && document.contains("schema") && document["schema"].is_string()
+                                 ? document["schema"].get<std::string>()
+                                 : "";
   const std::string prefix = "kopt.analysis/v";
   int version = 0;
   if (schema.rfind(prefix, 0) == 0) version = std::atoi(schema.c_str() + prefix.size());

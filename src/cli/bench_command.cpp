@@ -36,11 +36,11 @@ class bench_command final : public command {
     sub.allow_extras();
     m_target.add_to(sub);
     add_sampling_options(sub, m_job.sampling);
-    sub.add_option("--seed", m_job.seed, "seed of the random inputs")->default_val(0);
+    sub.add_option("--seed", m_job.seed, "seed of the random inputs")->default_val(0)->check(at_least<std::uint64_t>(0, "a seed"));
     sub.add_option("--atol", m_atol, "absolute tolerance (default: the reference module's, else by output type)")
-        ->check(at_least(0, "absolute error"));
+        ->check(at_least(0.0, "absolute error"));
     sub.add_option("--rtol", m_rtol, "relative tolerance (default: the reference module's, else by output type)")
-        ->check(at_least(0, "relative error"));
+        ->check(at_least(0.0, "relative error"));
     sub.add_flag("--hot", m_job.sampling.hot,
                  "no L2 flush before each sample (default: flush by reading); inputs are still made fresh before "
                  "every call and stay in L2 as the generator left them");
@@ -50,7 +50,7 @@ class bench_command final : public command {
     sub.add_flag("--profile-mode", m_job.profile_mode,
                  "run only warm-up and then --profile-calls calls between cuProfilerStart/Stop, for "
                  "ncu --profile-from-start off; nothing is validated or timed");
-    sub.add_option("--profile-calls", m_job.profile_calls, "calls inside the profiler window")->default_val(1);
+    sub.add_option("--profile-calls", m_job.profile_calls, "calls inside the profiler window")->default_val(1)->check(at_least(1, "calls"));
     sub.add_flag("--fresh-reference", m_fresh_reference,
                  "time the reference in this run even when a timing of it is kept from an earlier one (same "
                  "reference, problem, protocol, GPU and kopt, under a day old)");

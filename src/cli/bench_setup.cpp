@@ -15,7 +15,8 @@ void bench_target_options::add_to(CLI::App& sub) {
   sub.add_option("--backend", backend, "cuda, cutlass or triton (default: from the file)");
   sub.add_option("--dim", dims, "NAME=VALUE: set solve()'s scalar NAME (also names of kopt's flags)")
       ->allow_extra_args(false);
-  sub.add_option("--ptr-size", ptr_size, "element count of buffers without an annotated size");
+  sub.add_option("--ptr-size", ptr_size, "element count of buffers without an annotated size")
+      ->check(at_least<std::int64_t>(0, "elements"));
   sub.add_option("--arch", arch, "target architecture (default: the GPU's)");
   sub.add_option("-D", defines,
                  "preprocessor definition NAME[=VALUE] for the build (repeatable); it also picks which #if "
@@ -24,7 +25,7 @@ void bench_target_options::add_to(CLI::App& sub) {
   sub.add_option("--nvcc-bin", nvcc_bin, "nvcc to use");
   sub.add_option("--timeout", timeout, "time limit of the measuring process [s]")
       ->default_val(600)
-      ->check(above_zero("seconds"));
+      ->check(seconds_limit<int>());
   sub.footer("Dimensions: --NAME=VALUE, e.g. --rows=4096 --cols=1024.");
 }
 

@@ -14,6 +14,7 @@
 #include "cli/dimension_args.h"
 #include "cli/usage_errors.h"
 #include "core/error.h"
+#include "core/escaped_error.h"
 #include "core/json_io.h"
 #include "core/text.h"
 
@@ -106,15 +107,19 @@ int run_command_line(const std::vector<std::string>& given, const std::string& v
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     return report_error(describe_parse_error(e, app, given), "", json);
-  } catch (const kopt::error& e) {
+  } catch (...) {
+    const kopt::error e = kopt::current_exception_as_error();
     return report_error(e.headline(), e.detail(), json);
   }
 
   for (auto& [sub, command] : commands) {
     if (!sub->parsed()) continue;
+    // Whatever escapes a command (a file system error, a library's) is one line too, never a
+    // signal: the kopt::error a command meant, or the others in words (core/escaped_error.h).
     try {
       return command->run(services);
-    } catch (const kopt::error& e) {
+    } catch (...) {
+      const kopt::error e = kopt::current_exception_as_error();
       return report_error(e.headline(), e.detail(), json);
     }
   }

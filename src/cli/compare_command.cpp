@@ -30,22 +30,23 @@ class compare_command final : public command {
     sub.add_option("--backend", m_backend, "cuda or cutlass (default: from the file)");
     sub.add_option("--dim", m_dims, "NAME=VALUE: set solve()'s scalar NAME (also names of kopt's flags)")
         ->allow_extra_args(false);
-    sub.add_option("--ptr-size", m_ptr_size, "element count of buffers without an annotated size");
+    sub.add_option("--ptr-size", m_ptr_size, "element count of buffers without an annotated size")
+        ->check(at_least<std::int64_t>(0, "elements"));
     sub.add_option("--arch", m_arch, "target architecture (default: the GPU's)");
     sub.add_option("-D", m_defines, "preprocessor definition NAME[=VALUE] for both builds (repeatable)");
     sub.add_option("--gpu", m_gpu, "CUDA device ordinal")
         ->default_val(0)
         ->check(at_least(0, "a device ordinal"));
     sub.add_option("--nvcc-bin", m_nvcc_bin, "nvcc to use");
-    sub.add_option("--seed", m_job.seed, "seed of the random inputs")->default_val(0);
+    sub.add_option("--seed", m_job.seed, "seed of the random inputs")->default_val(0)->check(at_least<std::uint64_t>(0, "a seed"));
     sub.add_flag("--hot", m_job.sampling.hot, "no L2 flush before each sample (default: flush by reading)");
     sub.add_option("--max-seconds", m_settings.max_seconds,
                    "time for the rounds, at most [s]; then inconclusive")
         ->default_val(20.0)
-        ->check(above_zero("seconds"));
+        ->check(seconds_limit<double>());
     sub.add_option("--block-ms", m_settings.block_ms, "wall time a block of calls aims at [ms]")
         ->default_val(25.0)
-        ->check(above_zero("milliseconds"));
+        ->check(above_zero(longest_seconds * 1000, "milliseconds"));
     sub.add_option("--json-out", m_json_out, "write the comparison (every sample, every round) to this file");
     sub.add_flag("--json", m_json, "print the comparison as JSON");
     sub.footer(

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "cli/option_checks.h"
 #include "cli/dimension_args.h"
 #include "cli/kernel_flags.h"
 #include "compile/shell_safety.h"
@@ -107,7 +108,8 @@ class inspect_command final : public command {
         ->required();
     sub.add_option("--backend", m_backend, "cuda, cutlass or triton (default: from the file)");
     sub.add_option("--ptr-size", m_ptr_size,
-                   "element count of buffers without a size in the kopt annotation");
+                   "element count of buffers without a size in the kopt annotation")
+        ->check(at_least<std::int64_t>(0, "elements"));
     sub.add_option("--dim", m_dim_flags,
                    "NAME=VALUE: set solve()'s scalar NAME; works also for names of kopt's flags")
         ->expected(1)

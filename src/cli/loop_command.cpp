@@ -21,8 +21,10 @@
 #include "loop/agent_loop.h"
 #include "loop/check_shapes.h"
 #include "loop/loop_step.h"
+#include "loop/run_manifest.h"
 #include "memory/memory_store.h"
 #include "pipeline/bench_pipeline.h"
+#include "profile/ncu_command.h"
 #include "pipeline/measuring_worker.h"
 
 namespace kopt::cli {
@@ -69,23 +71,31 @@ class loop_command final : public command {
     m_target.add_to(sub);
     sub.add_option("--max-iterations", m_max_iterations, "iterations after v0 (v0..vN)")
         ->required()
-        ->check(at_least(0, "iterations"));
+        ->check(within<std::int64_t>(0, loop::most_iterations, "iterations"));
     sub.add_option("--run-dir", m_run_dir, "the run folder to continue (default: a new optimize_runs/run_<time> "
                                            "beside the kernel)");
-    sub.add_option("--iteration", m_iteration, "the iteration this call evaluates (must be the run's next)");
+    sub.add_option("--iteration", m_iteration, "the iteration this call evaluates (must be the run's next)")
+        ->check(within<std::int64_t>(0, loop::most_iterations, "an iteration"));
     sub.add_flag("--preflight-only", m_settings.preflight_only, "check the environment into the run folder and stop");
     add_sampling_options(sub, m_settings.job.sampling);
     sub.add_option("--compare-seconds", m_settings.comparison.max_seconds,
                    "time a comparison in turns with the parent may take [s]; unsettled by then: inconclusive")
         ->default_val(m_settings.comparison.max_seconds)
-        ->check(above_zero("seconds"));
-    sub.add_option("--seed", m_settings.job.seed, "seed of the random inputs")->default_val(0);
-    sub.add_option("--atol", m_atol, "absolute tolerance (default by output type); frozen for the run");
-    sub.add_option("--rtol", m_rtol, "relative tolerance (default by output type); frozen for the run");
+        ->check(seconds_limit<double>());
+    sub.add_option("--seed", m_settings.job.seed, "seed of the random inputs")
+        ->default_val(0)
+        ->check(at_least<std::uint64_t>(0, "a seed"));
+    sub.add_option("--atol", m_atol, "absolute tolerance (default by output type); frozen for the run")
+        ->check(at_least(0.0, "a tolerance"));
+    sub.add_option("--rtol", m_rtol, "relative tolerance (default by output type); frozen for the run")
+        ->check(at_least(0.0, "a tolerance"));
     sub.add_option("--ncu-bin", m_settings.ncu_bin, "ncu to use (default: PATH, CUDA_HOME, /usr/local/cuda)");
-    sub.add_option("--kernel-name-regex", m_settings.capture.kernel_name_regex, "profile only kernels whose name matches");
-    m_launch_skip = sub.add_option("--launch-skip", m_skip, "launches to skip in kopt's profiler window");
-    m_launch_count = sub.add_option("--launch-count", m_count, "launches to profile in kopt's profiler window");
+    sub.add_option("--kernel-name-regex", m_settings.capture.kernel_name_regex, "profile only kernels whose name matches")
+        ->check(text_check(profile::kernel_name_regex_problem, "a regular expression"));
+    m_launch_skip = sub.add_option("--launch-skip", m_skip, "launches to skip in kopt's profiler window")
+                        ->check(at_least(0, "launches"));
+    m_launch_count = sub.add_option("--launch-count", m_count, "launches to profile in kopt's profiler window")
+                         ->check(at_least(1, "launches"));
     sub.add_option("--op", m_settings.op, "the operator's name in the memory (default: the kernel's file stem)");
     sub.add_option("--op-family", m_settings.op_family, "the operator's family in the memory (softmax, gemm, ...)");
     sub.add_option("--memory-db", m_memory_db, "the strategy memory (default: $KOPT_MEMORY_DB, else "
@@ -95,12 +105,12 @@ class loop_command final : public command {
                    "version (split into words, never run through a shell; see docs/loop.md)");
     sub.add_option("--agent-timeout", m_agent_timeout_s, "time limit of one agent run [s]")
         ->default_val(1800)
-        ->check(above_zero("seconds"));
+        ->check(seconds_limit<int>());
     sub.add_option("--patience", m_agent.patience, "with --agent: stop after this many iterations without a new best")
         ->default_val(3)
         ->check(at_least(1, "iterations"));
     sub.add_option("--target-speedup", m_target_speedup, "with --agent: stop once the best is this much faster than the reference")
-        ->check(above_zero("a speedup"));
+        ->check(above_zero(1e6, "a speedup"));
     sub.add_option("--check-dims", m_check_dims,
                    "an extra shape every version must also pass the judge at (validation only), as dimension "
                    "flags in one argument: --check-dims \"--rows=1000 --cols=1000\" (repeatable; frozen for the run)")

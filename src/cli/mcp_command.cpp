@@ -4,6 +4,7 @@
 // stray print (kopt's, a library's, a child's that inherited it) lands in the log instead.
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 
@@ -33,6 +34,9 @@ class mcp_command final : public command {
     if (protocol < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) throw error("cannot set up the protocol's channel");
     std::fprintf(stderr, "kopt mcp: serving %s (protocol %s, stdio)\n", root.root().c_str(),
                  mcp::latest_protocol_revision);
+    // A client gone before its answers is a failed write to it, not the end of kopt (children
+    // get the default back: core/subprocess.cpp).
+    std::signal(SIGPIPE, SIG_IGN);
     mcp::rpc_channel channel(STDIN_FILENO, protocol);
     pipeline::keep_processes_warm();  // one server, many benches: each reference's Python ready
     mcp::serve(channel, root);

@@ -17,6 +17,7 @@
 #include "core/text.h"
 #include "memory/memory_files.h"
 #include "memory/memory_store.h"
+#include "memory/outcome_document.h"
 #include "memory/strategy_summaries.h"
 
 namespace kopt::cli {
@@ -92,7 +93,10 @@ class memory_command final : public command {
     } else if (m_export->parsed()) {
       memory::export_memory_file(store, m_file);
       const std::size_t outcomes = store.all().size();
-      if (m_json) {
+      if (m_file == "-" || m_file == "/dev/stdout") {
+        // The export is standard output: what was done goes beside it, on standard error.
+        std::fprintf(stderr, "wrote %zu outcomes to standard output\n", outcomes);
+      } else if (m_json) {
         print(json_text(with_schema("memory_export", 1,
                                     json{{"file", std::filesystem::absolute(m_file).string()}, {"outcomes", outcomes}})) +
               "\n");
@@ -119,7 +123,7 @@ class memory_command final : public command {
     }
     if (m_json) {
       json outcomes = json::array();
-      for (const auto& o : history) outcomes.push_back(memory::to_json(o));
+      for (const auto& o : history) outcomes.push_back(to_document(o));
       print(json_text(with_schema("memory_strategy", 1,
                                   json{{"fingerprint", m_fingerprint}, {"tags", history.front().tags},
                                        {"outcomes", outcomes}})) +

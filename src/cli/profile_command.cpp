@@ -35,16 +35,20 @@ class profile_command final : public command {
     sub.add_option("--metrics", m_capture.metrics, "metrics to collect besides the set and kopt's own (repeatable)")
         ->allow_extra_args(false);
     sub.add_option("--kernel-name-regex", m_capture.kernel_name_regex,
-                   "profile only kernels whose name matches (ncu --kernel-name regex:...)");
+                   "profile only kernels whose name matches (ncu --kernel-name regex:...)")
+        ->check(text_check(profile::kernel_name_regex_problem, "a regular expression"));
     m_launch_skip_option = sub.add_option("--launch-skip", m_launch_skip,
-                                          "launches to skip, counted inside kopt's profiler window");
+                                          "launches to skip, counted inside kopt's profiler window")
+                               ->check(at_least(0, "launches"));
     m_launch_count_option = sub.add_option("--launch-count", m_launch_count,
-                                           "launches to profile, counted inside kopt's profiler window");
+                                           "launches to profile, counted inside kopt's profiler window")
+                                ->check(at_least(1, "launches"));
     m_profile_calls_option = sub.add_option("--profile-calls", m_profile_calls,
                                             "solve() calls inside the profiler window (default 1, or enough for "
-                                            "--launch-skip + --launch-count)");
+                                            "--launch-skip + --launch-count)")
+                                 ->check(at_least(1, "solve() calls"));
     sub.add_option("--warmup", m_job.sampling.warmup, "solve() calls before the profiler window")->default_val(3)->check(at_least(0, "calls"));
-    sub.add_option("--seed", m_job.seed, "seed of the random inputs")->default_val(0);
+    sub.add_option("--seed", m_job.seed, "seed of the random inputs")->default_val(0)->check(at_least<std::uint64_t>(0, "a seed"));
     sub.add_flag("--json", m_json, "print profile.json instead of the summary");
     // --verbose: also where the wall time went (preparation, ncu's capture, export, reading).
     add_verbosity_flags(sub, m_level, true);

@@ -7,6 +7,7 @@
 
 #include "cli/command_line.h"
 #include "core/error.h"
+#include "core/escaped_error.h"
 #include "core/version.h"
 #include "worker/worker_client.h"
 
@@ -46,7 +47,8 @@ std::optional<int> run_in_warm_worker_if_asked(std::vector<std::string>& words) 
     const std::optional<int> status = worker::run_in_worker(id, words, start, notes);
     for (const std::string& note : notes) std::fprintf(stderr, "%s\n", note.c_str());
     return status;
-  } catch (const error& e) {
+  } catch (...) {
+    const error e = current_exception_as_error();
     return report_error(e.headline(), e.detail(), asks_for_json_output(words));
   }
 }

@@ -31,7 +31,7 @@ class worker_command final : public command {
     for (CLI::App* s : {m_serve, m_start}) {
       s->add_option("--idle-seconds", m_idle_s, "end after this long without a command")
           ->default_val(600)
-          ->check(above_zero("seconds"));
+          ->check(seconds_limit<double>());
     }
     m_stop = sub.add_subcommand("stop", "stop this kopt's worker (after the command it is running)");
     m_status = sub.add_subcommand("status", "whether this kopt's worker runs: its process, since when, commands served");

@@ -5,7 +5,8 @@
 // renamed on one side of a process border fails the other side's reader by name.
 //
 // The reader refuses, naming the field (`kernel.samples_ms[3]`): a missing field (std::optional
-// fields may be absent or null), a field the document does not have, a value of the wrong type,
+// fields may be absent or null), a field the document does not have (unless it is an
+// open_document), a value of the wrong type,
 // an integer outside its type or a number outside its declared range (document_ranges), an
 // enumerator that is not one of the enum's names, a schema other than the type's. Field types:
 // bool, integers, double, std::string, described enums (as their names), std::optional,
@@ -44,6 +45,13 @@ template <typename T>
 concept schema_document = requires {
   { T::document_schema } -> std::convertible_to<std::string_view>;
 };
+
+// A document another program writes, which may carry fields kopt does not read (the Python
+// toolkit's memory file, the MCP protocol's messages, which grow with each revision):
+// `static constexpr bool document_open = true;`. Its reader skips the fields it does not list
+// instead of refusing them; it still checks every field it lists.
+template <typename T>
+concept open_document = requires { requires T::document_open; };
 
 // A number field's allowed range, declared beside the document:
 //   template <> inline constexpr auto document_ranges<bench_job> =
@@ -181,7 +189,7 @@ void read_struct(const json& in, T& out, const field_path* path) {
     read_value(*found, out.*member.pointer, &at);
     check_declared_range(member.pointer, *found, &at);
   });
-  if (known != in.size()) {
+  if (!open_document<T> && known != in.size()) {
     for (const auto& [key, value] : in.items()) {
       bool listed = schema_document<T> && key == "schema";
       boost::mp11::mp_for_each<members_of<T>>([&](auto member) { listed = listed || key == member.name; });

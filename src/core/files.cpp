@@ -1,9 +1,5 @@
 #include "core/files.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -20,6 +16,9 @@ namespace fs = std::filesystem;
 std::string read_text_file(const fs::path& path, std::string_view what) {
   std::error_code ec;
   if (!fs::exists(path, ec)) {
+    if (ec && ec != std::errc::no_such_file_or_directory) {
+      throw error(fmt::format("cannot read {} {}: {} (check the path)", what, path.string(), ec.message()));
+    }
     throw error(fmt::format("{} not found: {} (check the path)", what, path.string()));
   }
   if (fs::is_directory(path, ec)) {
@@ -41,40 +40,6 @@ std::string read_text_file(const fs::path& path, std::string_view what) {
   std::ostringstream buffer;
   buffer << in.rdbuf();
   return buffer.str();
-}
-
-void write_file_atomic(const fs::path& path, std::string_view content) {
-  const fs::path parent = path.has_parent_path() ? path.parent_path() : fs::path(".");
-  std::error_code ec;
-  fs::create_directories(parent, ec);
-  if (ec) {
-    throw error(fmt::format("cannot create directory {}: {}", parent.string(), ec.message()));
-  }
-  std::string temp_template = (parent / fmt::format(".{}.XXXXXX", path.filename().string())).string();
-  const int fd = ::mkstemp(temp_template.data());
-  if (fd < 0) {
-    throw error(fmt::format("cannot write into {}: {}", parent.string(), std::strerror(errno)));
-  }
-  size_t written = 0;
-  while (written < content.size()) {
-    const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const std::string reason = std::strerror(errno);
-      ::close(fd);
-      ::unlink(temp_template.c_str());
-      throw error(fmt::format("cannot write {}: {}", path.string(), reason));
-    }
-    written += static_cast<size_t>(n);
-  }
-  ::fsync(fd);
-  ::fchmod(fd, 0644);
-  ::close(fd);
-  if (::rename(temp_template.c_str(), path.c_str()) != 0) {
-    const std::string reason = std::strerror(errno);
-    ::unlink(temp_template.c_str());
-    throw error(fmt::format("cannot write {}: {}", path.string(), reason));
-  }
 }
 
 fs::path cache_root() {

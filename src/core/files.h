@@ -17,8 +17,11 @@ inline constexpr std::uintmax_t max_text_file_bytes = std::uintmax_t{1} << 30;
 // be) when it is missing, a directory, not a regular file (FIFO, device), or over the limit.
 std::string read_text_file(const std::filesystem::path& path, std::string_view what = "file");
 
-// Writes `content` to a temp file beside `path`, flushes it to disk, then renames it over
-// `path`. Creates missing parent directories.
+// Writes `content` to `path` as what is there asks (core/file_output.cpp): a new or regular
+// file appears whole (a temp file beside it, flushed, renamed over it) with the mode and owner
+// the file had; a link is followed to its target; a FIFO or a character device is written
+// through; `-` and /dev/stdout are standard output. Creates missing parent directories. Throws
+// kopt::error naming the path for a folder, a socket, a link that loops, or a failed write.
 void write_file_atomic(const std::filesystem::path& path, std::string_view content);
 
 // The directory for kopt's caches: $KOPT_CACHE_DIR, else $XDG_CACHE_HOME/kopt,

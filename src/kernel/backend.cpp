@@ -1,7 +1,5 @@
 #include "kernel/backend.h"
 
-#include <regex>
-
 #include <fmt/format.h>
 
 #include "core/error.h"
@@ -28,11 +26,29 @@ backend parse_backend_name(std::string_view name) {
 
 bool includes_cutlass_headers(std::string_view source) {
   // An #include directive (possibly indented, possibly with spaces after '#') whose path
-  // starts with cutlass/ or cute/.
-  static const std::regex include_line(R"(^[ \t]*#[ \t]*include[ \t]*[<"](cutlass|cute)/)",
-                                       std::regex::multiline);
-  const std::string text(source);
-  return std::regex_search(text, include_line);
+  // starts with cutlass/ or cute/. Read line by line with plain scans: std::regex recursed once
+  // per character and a line of 30,000 spaces overflowed the stack.
+  const auto skip_blanks = [](std::string_view& s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  };
+  const auto take = [](std::string_view& s, std::string_view prefix) {
+    if (s.substr(0, prefix.size()) != prefix) return false;
+    s.remove_prefix(prefix.size());
+    return true;
+  };
+  while (!source.empty()) {
+    const std::size_t end = source.find_first_of("\r\n");
+    std::string_view line = source.substr(0, end);
+    source.remove_prefix(end == std::string_view::npos ? source.size() : end + 1);
+    skip_blanks(line);
+    if (!take(line, "#")) continue;
+    skip_blanks(line);
+    if (!take(line, "include")) continue;
+    skip_blanks(line);
+    if (!take(line, "<") && !take(line, "\"")) continue;
+    if (take(line, "cutlass/") || take(line, "cute/")) return true;
+  }
+  return false;
 }
 
 backend infer_backend(const std::filesystem::path& kernel_file, std::string_view source,

@@ -1,6 +1,7 @@
 #include "kernel/conditional_source.h"
 
 #include <cctype>
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -85,21 +86,35 @@ class condition {
     if (op == ">") return a > b ? 1 : 0;
     if (op == "<<") return b < 0 || b > 62 ? std::nullopt : std::optional<long long>(a << b);
     if (op == ">>") return b < 0 || b > 62 ? std::nullopt : std::optional<long long>(a >> b);
-    if (op == "+") return a + b;
-    if (op == "-") return a - b;
-    if (op == "*") return a * b;
-    if (b == 0) return std::nullopt;  // / and %
+    // What overflows has no value here (the compiler would warn of it; kopt cannot tell its branch).
+    long long result = 0;
+    if (op == "+") return __builtin_add_overflow(a, b, &result) ? std::nullopt : std::optional<long long>(result);
+    if (op == "-") return __builtin_sub_overflow(a, b, &result) ? std::nullopt : std::optional<long long>(result);
+    if (op == "*") return __builtin_mul_overflow(a, b, &result) ? std::nullopt : std::optional<long long>(result);
+    if (b == 0 || (b == -1 && a == std::numeric_limits<long long>::min())) return std::nullopt;  // / and %
     return op == "/" ? a / b : a % b;
   }
 
   std::optional<long long> unary() {
+    // Each operator and parenthesis recurses: a condition nested deeper than any real one (a
+    // mutant with 30,000 '(' overflowed the stack) is one this evaluator does not read.
+    constexpr int deepest = 256;
+    if (m_nesting >= deepest) return std::nullopt;
+    ++m_nesting;
+    const auto v = unary_operand();
+    --m_nesting;
+    return v;
+  }
+
+  std::optional<long long> unary_operand() {
     if (take("!")) {
       const auto v = unary();
       return v ? std::optional<long long>(*v == 0 ? 1 : 0) : std::nullopt;
     }
     if (take("-")) {
       const auto v = unary();
-      return v ? std::optional<long long>(-*v) : std::nullopt;
+      long long negated = 0;
+      return v && !__builtin_sub_overflow(0LL, *v, &negated) ? std::optional<long long>(negated) : std::nullopt;
     }
     if (take("+")) return unary();
     if (take("~")) {
@@ -165,6 +180,7 @@ class condition {
   const macro_table& m_macros;
   std::size_t m_at = 0;
   int m_depth = 0;
+  int m_nesting = 0;  // unary operators and parentheses open at m_at
 };
 
 // One #if group being read: whether the current branch is kept, and whether one was already.

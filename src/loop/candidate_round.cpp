@@ -90,7 +90,7 @@ step_outcome close_round(const step_context& ctx) {
 
   static_cast<version_record&>(r) = c;
   r.snapshot = snapshot.string();
-  r.chosen = chosen;
+  r.chosen_candidate = chosen;
   r.reason = fmt::format("cand_{} of {}: {}", chosen, r.candidates.size(), c.reason);
   if (r.eligible && (r.outcome == "baseline" || r.outcome == "positive")) m.best = r.iteration;
   for (candidate_record& other : r.candidates) {

@@ -20,6 +20,9 @@ inline constexpr const char* run_manifest_schema = "run_manifest";  // written a
 // still read, and written back as v2.
 inline constexpr int run_manifest_version = 2;
 
+// A run's iterations after v0, at most (--max-iterations): more is a typo, not a plan.
+inline constexpr std::int64_t most_iterations = 10000;
+
 // What defines the problem, fixed at v0 and checked at every iteration: the agent cannot
 // move the goalposts.
 struct frozen_problem {
@@ -75,7 +78,7 @@ struct candidate_record : version_record {
 struct iteration_record : version_record {
   std::int64_t iteration = 0;
   std::vector<candidate_record> candidates;  // empty for a single version
-  std::optional<int> chosen;                 // the candidate the fields above are: the new best, else
+  std::optional<int> chosen_candidate;       // the candidate the fields above are: the new best, else
                                              // the fastest that passed, else the first
 
   const candidate_record* find_candidate(int candidate) const;

@@ -10,6 +10,7 @@
 #include "core/version.h"
 #include "kernel/scalar_binding.h"
 #include "loop/run_directory.h"
+#include "profile/ncu_command.h"
 
 namespace kopt::loop {
 namespace {
@@ -104,6 +105,7 @@ std::vector<std::string> dimension_flags(const pipeline::bench_target& target) {
 }
 
 opened_run open_run(const loop_settings& s) {
+  profile::check_capture_options(s.capture);  // ncu's options are refused before anything runs
   if (!fs::is_regular_file(s.target.kernel)) {
     throw error(fmt::format("{} not found: pass the kernel file the loop optimizes", s.target.kernel.string()));
   }

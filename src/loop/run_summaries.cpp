@@ -105,11 +105,11 @@ std::string iteration_summary_markdown(const run_manifest& m, const iteration_re
     md += fmt::format(
         "A round of {} candidates, each judged, timed, profiled and compared with the same best version; "
         "their evidence is in cand_J/. This iteration's record and files are cand_{}'s.\n\n",
-        r.candidates.size(), r.chosen.value_or(0));
+        r.candidates.size(), r.chosen_candidate.value_or(0));
     md += "| candidate | strategy tags | outcome | median ms | reason |\n|---|---|---|---|---|\n";
     for (const auto& c : r.candidates) {
       md += fmt::format("| cand_{} | {} | {}{} | {} | {} |\n", c.candidate, tags_text(c), c.outcome,
-                        r.chosen == c.candidate ? " (chosen)" : "", ms(c.median_ms), c.reason);
+                        r.chosen_candidate == c.candidate ? " (chosen)" : "", ms(c.median_ms), c.reason);
     }
     md += "\n";
   }
@@ -151,8 +151,8 @@ std::string final_summary_markdown(const run_manifest& m, const std::vector<std:
         "\n- the best version's reports: iter_v{0}/benchmark_result.json, iter_v{0}/full.ncu-rep, "
         "iter_v{0}/analysis.md{1}\n",
         best->iteration,
-        best->chosen ? fmt::format(" (candidate {}'s, from iter_v{}/cand_{}/)", *best->chosen,
-                                   best->iteration, *best->chosen)
+        best->chosen_candidate ? fmt::format(" (candidate {}'s, from iter_v{}/cand_{}/)", *best->chosen_candidate,
+                                   best->iteration, *best->chosen_candidate)
                      : "");
   } else {
     md += "- no eligible version yet (none passed the judge with a full profile)\n";
@@ -177,7 +177,7 @@ std::string final_summary_markdown(const run_manifest& m, const std::vector<std:
     for (const auto& c : r.candidates) {
       const std::string name = candidate_name(r.iteration, c);
       md += row(fmt::format("{} cand_{}", r.iteration, c.candidate), c,
-                c.outcome + (r.chosen == c.candidate ? " (chosen)" : ""));
+                c.outcome + (r.chosen_candidate == c.candidate ? " (chosen)" : ""));
       note(name, c);
     }
   }

@@ -10,7 +10,9 @@
 
 #include "core/cancellation.h"
 #include "core/error.h"
+#include "core/escaped_error.h"
 #include "core/version.h"
+#include "mcp/rpc_messages.h"
 #include "mcp/tool.h"
 
 namespace kopt::mcp {
@@ -18,8 +20,8 @@ namespace {
 
 const std::vector<std::string> supported_revisions = {"2025-11-25", "2025-06-18", "2025-03-26"};
 
-json initialize_result(const json& params) {
-  const std::string asked = params.value("protocolVersion", std::string());
+json initialize_result(const initialize_params& params) {
+  const std::string asked = params.protocolVersion.value_or("");
   const bool known = std::find(supported_revisions.begin(), supported_revisions.end(), asked) != supported_revisions.end();
   return json{{"protocolVersion", known ? asked : latest_protocol_revision},
               {"capabilities", json{{"tools", json{{"listChanged", false}}}}},
@@ -56,34 +58,52 @@ json error_result(const std::string& headline, const std::string& detail) {
 }
 
 // tools/call's result, or a protocol error response for an unknown tool or bad arguments.
-json call_tool(const json& id, const json& params, const workspace& root,
-               const std::function<void(const std::string&)>& progress) {
-  const std::string name = params.value("name", std::string());
-  const tool* t = find_tool(name);
-  if (t == nullptr) return rpc_channel::error_response(id, invalid_params, fmt::format("unknown tool '{}'", name));
-  const json arguments = params.value("arguments", json::object());
+// Whatever a tool throws becomes its result: never an exception out of here.
+json call_tool(const rpc_message& call, const workspace& root, const std::function<void(const std::string&)>& progress) {
+  const auto read = read_params<call_params>(call);
+  if (const json* refused = std::get_if<json>(&read)) return *refused;
+  const call_params& params = std::get<call_params>(read);
+  const tool* t = find_tool(params.name);
+  if (t == nullptr) {
+    return rpc_channel::error_response(call.id, invalid_params, fmt::format("unknown tool '{}'", params.name));
+  }
+  const json arguments = params.arguments.value_or(json::object());
   if (const std::string problem = argument_problem(t->input_schema, arguments); !problem.empty()) {
-    return rpc_channel::error_response(id, invalid_params, fmt::format("invalid arguments for {}: {}", name, problem));
+    return rpc_channel::error_response(call.id, invalid_params,
+                                       fmt::format("invalid arguments for {}: {}", params.name, problem));
   }
   try {
     const tool_output out = t->run(tool_call{arguments, root, progress});
     return rpc_channel::response(
-        id, json{{"content", json::array({json{{"type", "text"}, {"text", out.summary}}})},
-                 {"structuredContent", out.structured.is_object() ? out.structured : json{{"value", out.structured}}},
-                 {"isError", false}});
-  } catch (const error& e) {
-    return rpc_channel::response(id, error_result(e.headline(), e.detail()));
-  } catch (const std::exception& e) {
-    return rpc_channel::response(id, error_result(fmt::format("kopt failed: {} (a kopt bug: report it)", e.what()), ""));
+        call.id,
+        json{{"content", json::array({json{{"type", "text"}, {"text", out.summary}}})},
+             {"structuredContent", out.structured.is_object() ? out.structured : json{{"value", out.structured}}},
+             {"isError", false}});
+  } catch (...) {
+    const error e = current_exception_as_error();
+    return rpc_channel::response(call.id, error_result(e.headline(), e.detail()));
   }
 }
 
-bool is_request(const json& message) { return message.contains("id") && !message["id"].is_null(); }
+// The answer to a message other than tools/call (which the worker runs): a response, or null
+// for a notification.
+json answer_message(const rpc_message& message, const workspace& root) {
+  if (message.method == "initialize") {
+    const auto read = read_params<initialize_params>(message);
+    if (const json* refused = std::get_if<json>(&read)) return *refused;
+    return rpc_channel::response(message.id, initialize_result(std::get<initialize_params>(read)));
+  }
+  if (message.method == "ping") return rpc_channel::response(message.id, json::object());
+  if (message.method == "tools/list") return rpc_channel::response(message.id, tools_list());
+  if (message.method == "tools/call") return call_tool(message, root, [](const std::string&) {});
+  if (!message.is_request()) return nullptr;  // a notification kopt has nothing to do for
+  return rpc_channel::error_response(message.id, method_not_found,
+                                     fmt::format("kopt's MCP server has no method '{}'", message.method));
+}
 
 // One tool call waiting or running on the worker.
 struct pending_call {
-  json id;
-  json params;
+  rpc_message message;
   std::shared_ptr<std::atomic<bool>> cancelled = std::make_shared<std::atomic<bool>>(false);
 };
 
@@ -91,7 +111,9 @@ class call_worker {
  public:
   call_worker(rpc_channel& channel, const workspace& root)
       : m_channel(channel), m_root(root), m_thread([this] { work(); }) {}
+  // Leaving early (an exception in the reader): what is queued or running is cancelled.
   ~call_worker() {
+    if (!m_thread.joinable()) return;
     {
       const std::lock_guard<std::mutex> lock(m_mutex);
       m_stopping = true;
@@ -113,9 +135,19 @@ class call_worker {
   void cancel(const json& id) {
     const std::lock_guard<std::mutex> lock(m_mutex);
     for (auto& c : m_queue) {
-      if (c.id == id) *c.cancelled = true;
+      if (c.message.id == id) *c.cancelled = true;
     }
-    if (m_running && m_running->id == id) *m_running->cancelled = true;
+    if (m_running && m_running->message.id == id) *m_running->cancelled = true;
+  }
+
+  // The input ended: every call asked for still runs and is answered, then the worker stops.
+  void finish() {
+    {
+      const std::lock_guard<std::mutex> lock(m_mutex);
+      m_finishing = true;
+    }
+    m_ready.notify_all();
+    m_thread.join();
   }
 
  private:
@@ -124,8 +156,8 @@ class call_worker {
       pending_call call;
       {
         std::unique_lock<std::mutex> lock(m_mutex);
-        m_ready.wait(lock, [&] { return m_stopping || !m_queue.empty(); });
-        if (m_queue.empty()) return;
+        m_ready.wait(lock, [&] { return m_stopping || m_finishing || !m_queue.empty(); });
+        if (m_queue.empty() || m_stopping) return;
         call = std::move(m_queue.front());
         m_queue.pop_front();
         m_running = &call;
@@ -139,8 +171,8 @@ class call_worker {
   void run(const pending_call& call) {
     set_thread_cancellation(call.cancelled.get());
     json token = nullptr;
-    if (call.params.contains("_meta") && call.params["_meta"].is_object()) {
-      token = call.params["_meta"].value("progressToken", json(nullptr));
+    if (const auto read = read_params<call_params>(call.message); std::holds_alternative<call_params>(read)) {
+      token = progress_token(std::get<call_params>(read));
     }
     int step = 0;
     const auto progress = [&](const std::string& message) {
@@ -148,7 +180,12 @@ class call_worker {
       m_channel.send(rpc_channel::notification(
           "notifications/progress", json{{"progressToken", token}, {"progress", ++step}, {"message", message}}));
     };
-    const json response = call_tool(call.id, call.params, m_root, progress);
+    json response;
+    try {
+      response = call_tool(call.message, m_root, progress);
+    } catch (...) {
+      response = rpc_channel::error_response(call.message.id, internal_error, current_exception_as_error().headline());
+    }
     set_thread_cancellation(nullptr);
     // A cancelled request gets no response (the protocol's rule).
     if (!*call.cancelled) m_channel.send(response);
@@ -161,41 +198,48 @@ class call_worker {
   std::deque<pending_call> m_queue;
   pending_call* m_running = nullptr;
   bool m_stopping = false;
+  bool m_finishing = false;
   std::thread m_thread;
 };
+
+// What the reader does with one line: answers it at once, hands a call to the worker, or
+// cancels one. Whatever fails in it is an internal error response; the server goes on.
+void take_line(const std::string& line, rpc_channel& channel, call_worker& worker, const workspace& root) {
+  const rpc_reading reading = read_rpc_line(line);
+  if (!reading.reply.is_null()) channel.send(reading.reply);
+  if (!reading.message) return;
+  const rpc_message& message = *reading.message;
+  try {
+    if (message.method == "tools/call" && message.is_request()) {
+      worker.submit(pending_call{message});
+    } else if (message.method == "notifications/cancelled") {
+      const auto read = read_params<cancelled_params>(message);
+      if (const auto* params = std::get_if<cancelled_params>(&read)) worker.cancel(params->requestId);
+    } else if (const json reply = answer_message(message, root); !reply.is_null()) {
+      channel.send(reply);
+    }
+  } catch (...) {
+    if (message.is_request()) {
+      channel.send(rpc_channel::error_response(message.id, internal_error, current_exception_as_error().headline()));
+    }
+  }
+}
 
 }  // namespace
 
 json answer(const json& request, const workspace& root) {
-  const json id = request.value("id", json(nullptr));
-  const std::string method = request.value("method", std::string());
-  const json params = request.value("params", json::object());
-  if (method == "initialize") return rpc_channel::response(id, initialize_result(params));
-  if (method == "ping") return rpc_channel::response(id, json::object());
-  if (method == "tools/list") return rpc_channel::response(id, tools_list());
-  if (method == "tools/call") return call_tool(id, params, root, [](const std::string&) {});
-  if (!is_request(request)) return nullptr;  // a notification kopt has nothing to do for
-  return rpc_channel::error_response(id, method_not_found, fmt::format("kopt's MCP server has no method '{}'", method));
+  const rpc_reading reading = read_rpc_message(request);
+  if (!reading.message) return reading.reply;
+  return answer_message(*reading.message, root);
 }
 
 void serve(rpc_channel& channel, const workspace& root) {
   call_worker worker(channel, root);
   while (const std::optional<std::string> line = channel.read_line()) {
     if (line->find_first_not_of(" \t\r") == std::string::npos) continue;
-    const json message = json::parse(*line, nullptr, false);
-    if (message.is_discarded() || !message.is_object()) {
-      channel.send(rpc_channel::error_response(nullptr, parse_error, "not a JSON-RPC message (one JSON object per line)"));
-      continue;
-    }
-    const std::string method = message.value("method", std::string());
-    if (method == "tools/call" && is_request(message)) {
-      worker.submit(pending_call{message["id"], message.value("params", json::object())});
-    } else if (method == "notifications/cancelled") {
-      worker.cancel(message.value("params", json::object()).value("requestId", json(nullptr)));
-    } else if (const json reply = answer(message, root); !reply.is_null()) {
-      channel.send(reply);
-    }
+    take_line(*line, channel, worker, root);
   }
+  worker.finish();
 }
 
 }  // namespace kopt::mcp

@@ -13,11 +13,13 @@ namespace kopt::mcp {
 
 inline constexpr const char* latest_protocol_revision = "2025-11-25";
 
-// Serves until the input ends; then cancels what runs and returns.
+// Serves until the input ends; then runs every call still asked for to its answer and returns.
+// A malformed message gets a JSON-RPC error response (rpc_messages.h) and the server goes on.
 void serve(rpc_channel& channel, const workspace& root);
 
-// The answer to one request (a response, or nothing for a notification); tools/call is run
-// here, on the calling thread. For tests of the protocol's pure parts.
+// The answer to one message (a response, an error response for a malformed one, or nothing for
+// a notification); tools/call is run here, on the calling thread. For tests of the protocol's
+// pure parts.
 json answer(const json& request, const workspace& root);
 
 }  // namespace kopt::mcp

@@ -3,11 +3,15 @@
 #include <sqlite3.h>
 
 #include <array>
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 
 #include <fmt/format.h>
 
+#include "core/document.h"
 #include "core/error.h"
+#include "core/json_limits.h"
 #include "core/utc_time.h"
 #include "memory/strategy_fingerprint.h"
 #include "memory/strategy_outcome.h"
@@ -55,6 +59,21 @@ struct memory_store::connection {
   void exec(const char* sql, const char* what) const {
     if (sqlite3_exec(db, sql, nullptr, nullptr, nullptr) != SQLITE_OK) fail(what);
   }
+
+  // For a statement SQLite refuses at once while another connection holds the database (rather
+  // than wait on its busy handler, which could deadlock the two): tried again for as long as
+  // the busy timeout would have waited.
+  void exec_waiting(const char* sql, const char* what) const {
+    using clock = std::chrono::steady_clock;
+    const auto give_up = clock::now() + std::chrono::seconds(60);
+    while (true) {
+      const int rc = sqlite3_exec(db, sql, nullptr, nullptr, nullptr);
+      if (rc == SQLITE_OK) return;
+      if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED) fail(what);
+      if (clock::now() > give_up) fail(what);
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
 };
 
 namespace {
@@ -89,6 +108,11 @@ class statement {
     return value == nullptr ? "" : reinterpret_cast<const char*>(value);
   }
   std::int64_t integer(int column) const { return sqlite3_column_int64(m_statement, column); }
+  // Ready to be bound and stepped again.
+  void reset() {
+    sqlite3_reset(m_statement);
+    sqlite3_clear_bindings(m_statement);
+  }
 
  private:
   [[noreturn]] void fail(const char* what) const { fail_on(m_db, m_path, what); }
@@ -101,14 +125,25 @@ constexpr const char* outcome_columns =
     "run_id, iteration, candidate, fingerprint, backend, tags, arch, op, op_family, dims, bottleneck, outcome, "
     "reason, evidence, recorded_at";
 
-recorded_outcome outcome_of_row(const statement& row) {
+// A JSON column as kopt stored it; a database changed behind kopt's back is named, not a crash.
+template <typename T>
+T stored(const std::string& text, const fs::path& path, const char* column) {
+  try {
+    return from_document<T>(parse_json_checked(text));
+  } catch (const document_error& e) {
+    throw e.in(fmt::format("strategy memory {}: a stored {}", path.string(), column),
+               "the database was changed outside kopt; restore it or give another --memory-db");
+  }
+}
+
+recorded_outcome outcome_of_row(const statement& row, const fs::path& path) {
   recorded_outcome o;
   o.run_id = row.text(0);
   o.iteration = row.integer(1);
   o.candidate = row.text(2);
   o.fingerprint = row.text(3);
   o.scope.backend = row.text(4);
-  o.tags = json::parse(row.text(5)).get<std::vector<std::string>>();
+  o.tags = stored<std::vector<std::string>>(row.text(5), path, "outcome's tags");
   o.scope.arch = row.text(6);
   o.scope.op = row.text(7);
   o.scope.op_family = row.text(8);
@@ -116,14 +151,56 @@ recorded_outcome outcome_of_row(const statement& row) {
   o.scope.bottleneck = row.text(10);
   o.outcome = row.text(11);
   o.reason = row.text(12);
-  o.evidence = json::parse(row.text(13));
+  o.evidence = stored<json>(row.text(13), path, "outcome's evidence");
   o.recorded_at = row.text(14);
   return o;
 }
 
-int read_pragma(sqlite3* db, const char* name, const fs::path& path) {
+std::int64_t read_pragma(sqlite3* db, const char* name, const fs::path& path) {
   statement query(db, fmt::format("PRAGMA {}", name).c_str(), path);
-  return query.step() ? static_cast<int>(query.integer(0)) : 0;
+  return query.step() ? query.integer(0) : 0;
+}
+
+// What a database says it is, read without writing anything.
+struct database_identity {
+  std::int64_t application = 0;
+  std::int64_t version = 0;
+  std::int64_t tables = 0;
+};
+
+// One statement, so one snapshot: read in three, another process's migration could land between
+// them and show a half-made identity.
+database_identity read_identity(sqlite3* db, const fs::path& path) {
+  statement query(db,
+                  "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM "
+                  "pragma_user_version), (SELECT count(*) FROM sqlite_master)",
+                  path);
+  database_identity id;
+  if (query.step()) id = {query.integer(0), query.integer(1), query.integer(2)};
+  return id;
+}
+
+// The schema version of a kopt memory (0 for a new, empty database kopt will make one of).
+// Throws kopt::error naming the file for another program's file, a newer kopt's, or a version
+// no kopt writes (a negative one, say): kopt has no migration from there.
+int check_is_kopt_memory(const database_identity& id, const fs::path& path) {
+  if (id.application == 0 && id.tables == 0 && id.version == 0) return 0;
+  if (id.application != application_id) {
+    throw error(fmt::format("{} is not a kopt strategy memory (another program's SQLite file?): give another "
+                            "--memory-db",
+                            path.string()));
+  }
+  if (id.version > memory_store::current_schema_version()) {
+    throw error(fmt::format("{} was written by a newer kopt (memory schema {}, this kopt reads up to {}): use that "
+                            "kopt or another --memory-db",
+                            path.string(), id.version, memory_store::current_schema_version()));
+  }
+  if (id.version < 1) {
+    throw error(fmt::format("{} says it is memory schema {}, which no kopt writes (this kopt knows 1 to {}): the "
+                            "file is damaged; restore it or give another --memory-db",
+                            path.string(), id.version, memory_store::current_schema_version()));
+  }
+  return static_cast<int>(id.version);
 }
 
 }  // namespace
@@ -146,27 +223,21 @@ memory_store memory_store::open(const fs::path& path) {
   }
   // Another loop may be writing: wait for it rather than fail.
   sqlite3_busy_timeout(c->db, 60000);
-  c->exec("PRAGMA journal_mode=WAL", "cannot use write-ahead logging");
+  // Read before anything is written: a file kopt refuses is left exactly as it was.
+  check_is_kopt_memory(read_identity(c->db, path), path);
+  // Of two processes switching a new database to WAL at once, SQLite fails one at once rather
+  // than have both wait for the other: the failed one tries again.
+  c->exec_waiting("PRAGMA journal_mode=WAL", "cannot use write-ahead logging");
   c->exec("PRAGMA synchronous=NORMAL", "setting durability");
   c->exec("BEGIN IMMEDIATE", "cannot lock for migration");
   try {
-    const int id = read_pragma(c->db, "application_id", path);
-    const int version = read_pragma(c->db, "user_version", path);
-    statement tables(c->db, "SELECT count(*) FROM sqlite_master", path);
-    tables.step();
-    if (id != application_id && (id != 0 || tables.integer(0) != 0)) {
-      throw error(fmt::format("{} is not a kopt strategy memory (another program's SQLite file?): give another "
-                              "--memory-db",
-                              path.string()));
+    // Again under the lock: another process may have created or migrated it meanwhile.
+    const int version = check_is_kopt_memory(read_identity(c->db, path), path);
+    if (version < current_schema_version()) {
+      for (int v = version; v < current_schema_version(); ++v) c->exec(migrations[static_cast<std::size_t>(v)], "migrating");
+      c->exec(fmt::format("PRAGMA application_id={}", application_id).c_str(), "marking the file");
+      c->exec(fmt::format("PRAGMA user_version={}", current_schema_version()).c_str(), "recording the schema version");
     }
-    if (version > current_schema_version()) {
-      throw error(fmt::format("{} was written by a newer kopt (memory schema {}, this kopt reads up to {}): use that "
-                              "kopt or another --memory-db",
-                              path.string(), version, current_schema_version()));
-    }
-    for (int v = version; v < current_schema_version(); ++v) c->exec(migrations[static_cast<std::size_t>(v)], "migrating");
-    c->exec(fmt::format("PRAGMA application_id={}", application_id).c_str(), "marking the file");
-    c->exec(fmt::format("PRAGMA user_version={}", current_schema_version()).c_str(), "recording the schema version");
     c->exec("COMMIT", "finishing the migration");
   } catch (...) {
     sqlite3_exec(c->db, "ROLLBACK", nullptr, nullptr, nullptr);
@@ -188,25 +259,22 @@ memory_store memory_store::open_read_only(const fs::path& path) {
   }
   // A loop may be writing: wait for it rather than fail.
   sqlite3_busy_timeout(c->db, 60000);
-  const int id = read_pragma(c->db, "application_id", path);
-  const int version = read_pragma(c->db, "user_version", path);
-  if (id != application_id || version < 1) {
-    throw error(fmt::format("{} is not a kopt strategy memory (another program's SQLite file?): give another "
-                            "--memory-db",
+  // Older schemas differ only by indexes, so every query still works on them; a new, empty
+  // database has nothing to read and no tables to read it from.
+  if (check_is_kopt_memory(read_identity(c->db, path), path) == 0) {
+    throw error(fmt::format("{} is not a kopt strategy memory yet (an empty database): give the --memory-db a loop "
+                            "wrote",
                             path.string()));
-  }
-  // Older schemas differ only by indexes, so every query still works on them.
-  if (version > current_schema_version()) {
-    throw error(fmt::format("{} was written by a newer kopt (memory schema {}, this kopt reads up to {}): use that "
-                            "kopt",
-                            path.string(), version, current_schema_version()));
   }
   return memory_store(path, std::move(c));
 }
 
-int memory_store::schema_version() const { return read_pragma(m_db->db, "user_version", m_path); }
+int memory_store::schema_version() const { return static_cast<int>(read_pragma(m_db->db, "user_version", m_path)); }
 
-bool memory_store::record(recorded_outcome o) {
+namespace {
+
+// An outcome as it is stored: normalized tags, its fingerprint checked, a known outcome, a time.
+void prepare(recorded_outcome& o) {
   o.tags = normalize_tags(o.tags);
   const std::string expected = strategy_fingerprint(o.scope.backend, o.tags);
   if (o.fingerprint.empty()) o.fingerprint = expected;
@@ -216,6 +284,19 @@ bool memory_store::record(recorded_outcome o) {
   }
   parse_outcome(o.outcome);
   if (o.recorded_at.empty()) o.recorded_at = utc_timestamp();
+}
+
+}  // namespace
+
+bool memory_store::record(recorded_outcome outcome) {
+  std::vector<recorded_outcome> one;
+  one.push_back(std::move(outcome));
+  return record_all(std::move(one)).front();
+}
+
+std::vector<bool> memory_store::record_all(std::vector<recorded_outcome> outcomes) {
+  for (recorded_outcome& o : outcomes) prepare(o);  // all checked before anything is written
+  std::vector<bool> added;
   m_db->exec("BEGIN IMMEDIATE", "cannot lock for writing");
   try {
     statement insert(m_db->db,
@@ -223,18 +304,21 @@ bool memory_store::record(recorded_outcome o) {
                                  outcome_columns)
                          .c_str(),
                      m_path);
-    insert.bind(1, o.run_id).bind(2, o.iteration).bind(3, o.candidate).bind(4, o.fingerprint).bind(5, o.scope.backend);
-    insert.bind(6, json(o.tags).dump()).bind(7, o.scope.arch).bind(8, o.scope.op).bind(9, o.scope.op_family);
-    insert.bind(10, o.scope.dims).bind(11, o.scope.bottleneck).bind(12, o.outcome).bind(13, o.reason);
-    insert.bind(14, o.evidence.dump()).bind(15, o.recorded_at);
-    insert.step();
-    const bool added = sqlite3_changes(m_db->db) > 0;
+    for (const recorded_outcome& o : outcomes) {
+      insert.bind(1, o.run_id).bind(2, o.iteration).bind(3, o.candidate).bind(4, o.fingerprint);
+      insert.bind(5, o.scope.backend).bind(6, json_text(json(o.tags), -1)).bind(7, o.scope.arch).bind(8, o.scope.op);
+      insert.bind(9, o.scope.op_family).bind(10, o.scope.dims).bind(11, o.scope.bottleneck).bind(12, o.outcome);
+      insert.bind(13, o.reason).bind(14, json_text(o.evidence, -1)).bind(15, o.recorded_at);
+      insert.step();
+      added.push_back(sqlite3_changes(m_db->db) > 0);
+      insert.reset();
+    }
     m_db->exec("COMMIT", "cannot commit");
-    return added;
   } catch (...) {
     sqlite3_exec(m_db->db, "ROLLBACK", nullptr, nullptr, nullptr);
     throw;
   }
+  return added;
 }
 
 std::vector<strategy_summary> memory_store::summarize(const summary_filter& filter) const {
@@ -250,7 +334,7 @@ std::vector<strategy_summary> memory_store::summarize(const summary_filter& filt
       strategy_summary s;
       s.fingerprint = query.text(0);
       s.backend = query.text(1);
-      s.tags = json::parse(query.text(2)).get<std::vector<std::string>>();
+      s.tags = stored<std::vector<std::string>>(query.text(2), m_path, "outcome's tags");
       summaries.push_back(std::move(s));
     }
     strategy_summary& s = summaries.back();
@@ -274,7 +358,7 @@ std::vector<recorded_outcome> memory_store::history(const std::string& fingerpri
                   m_path);
   query.bind(1, fingerprint);
   std::vector<recorded_outcome> list;
-  while (query.step()) list.push_back(outcome_of_row(query));
+  while (query.step()) list.push_back(outcome_of_row(query, m_path));
   return list;
 }
 
@@ -282,7 +366,7 @@ std::vector<recorded_outcome> memory_store::all() const {
   statement query(m_db->db,
                   fmt::format("SELECT {} FROM outcomes ORDER BY recorded_at, rowid", outcome_columns).c_str(), m_path);
   std::vector<recorded_outcome> list;
-  while (query.step()) list.push_back(outcome_of_row(query));
+  while (query.step()) list.push_back(outcome_of_row(query, m_path));
   return list;
 }
 
@@ -323,45 +407,6 @@ fs::path default_memory_path(const std::optional<std::string>& flag) {
     throw error("no place for the strategy memory: HOME is not set; give --memory-db PATH or set KOPT_MEMORY_DB");
   }
   return fs::path(home) / ".local" / "share" / "kopt" / "memory.db";
-}
-
-json to_json(const recorded_outcome& o) {
-  return json{{"run_id", o.run_id},
-              {"iteration", o.iteration},
-              {"candidate", o.candidate},
-              {"fingerprint", o.fingerprint},
-              {"tags", o.tags},
-              {"scope", json{{"backend", o.scope.backend},
-                             {"arch", o.scope.arch},
-                             {"op", o.scope.op},
-                             {"op_family", o.scope.op_family},
-                             {"dims", o.scope.dims},
-                             {"bottleneck", o.scope.bottleneck}}},
-              {"outcome", o.outcome},
-              {"reason", o.reason},
-              {"evidence", o.evidence},
-              {"recorded_at", o.recorded_at}};
-}
-
-recorded_outcome recorded_outcome_from_json(const json& e) {
-  try {
-    recorded_outcome o;
-    o.run_id = e.at("run_id").get<std::string>();
-    o.iteration = e.at("iteration").get<std::int64_t>();
-    o.candidate = e.at("candidate").get<std::string>();
-    o.fingerprint = e.at("fingerprint").get<std::string>();
-    o.tags = e.at("tags").get<std::vector<std::string>>();
-    const json& s = e.at("scope");
-    o.scope = {s.at("backend").get<std::string>(), s.at("arch").get<std::string>(),       s.at("op").get<std::string>(),
-               s.at("op_family").get<std::string>(), s.at("dims").get<std::string>(), s.at("bottleneck").get<std::string>()};
-    o.outcome = e.at("outcome").get<std::string>();
-    o.reason = e.at("reason").get<std::string>();
-    o.evidence = e.at("evidence");
-    o.recorded_at = e.at("recorded_at").get<std::string>();
-    return o;
-  } catch (const json::exception& problem) {
-    throw error(fmt::format("a memory record is malformed ({}): {}", problem.what(), e.dump().substr(0, 200)));
-  }
 }
 
 }  // namespace kopt::memory

@@ -57,8 +57,10 @@ struct summary_filter {
 
 class memory_store {
  public:
-  // Opens (creating it and its folder when missing) and migrates the database. Throws
-  // kopt::error naming the file for one that is not a kopt memory or is newer than this kopt.
+  // Opens (creating it and its folder when missing) and migrates the database; several
+  // processes may do so at once, the first time too. Throws kopt::error naming the file for one
+  // that is not a kopt memory, is newer than this kopt or of a schema no kopt writes; such a
+  // file is only read, never changed.
   static memory_store open(const std::filesystem::path& path);
   // Opens an existing database for reading only: nothing is created, migrated or locked for
   // writing (a report may look at a memory it must not change). Throws kopt::error naming the
@@ -75,6 +77,9 @@ class memory_store {
   // One transaction. False when (run_id, iteration, candidate) was already recorded (nothing
   // changes). Throws kopt::error when the fingerprint does not match the tags and backend.
   bool record(recorded_outcome outcome);
+  // Every outcome in one transaction: all are recorded or, when one is refused or the write
+  // fails, none. For each, whether it was new.
+  std::vector<bool> record_all(std::vector<recorded_outcome> outcomes);
 
   std::vector<strategy_summary> summarize(const summary_filter& filter) const;
   // Every outcome of a fingerprint, oldest first.
@@ -98,9 +103,5 @@ class memory_store {
 // The database kopt uses: --memory-db, else $KOPT_MEMORY_DB, else $XDG_DATA_HOME/kopt/memory.db
 // (~/.local/share/kopt/memory.db).
 std::filesystem::path default_memory_path(const std::optional<std::string>& flag);
-
-json to_json(const recorded_outcome& outcome);
-// Throws kopt::error naming the missing or malformed field.
-recorded_outcome recorded_outcome_from_json(const json& entry);
 
 }  // namespace kopt::memory

@@ -96,8 +96,9 @@ std::optional<cached_reference_timing> reference_timing_cache::find(const std::s
     return std::nullopt;
   }
   if (entry.key != key) return std::nullopt;
-  const std::int64_t age = unix_now() - entry.measured_at_unix;
-  if (age < -60 || age > m_max_age.count()) return std::nullopt;  // stale, or from a clock that jumped
+  // Stale, or from a clock that jumped (compared so that no stored time can overflow).
+  const std::int64_t now = unix_now();
+  if (entry.measured_at_unix > now + 60 || entry.measured_at_unix < now - m_max_age.count()) return std::nullopt;
   return cached_reference_timing{std::move(entry.timing), std::move(entry.torch), std::move(entry.measured_at), key};
 }
 

@@ -1,6 +1,7 @@
 #include "profile/ncu_command.h"
 
 #include <algorithm>
+#include <regex>
 
 #include <fmt/format.h>
 
@@ -48,7 +49,26 @@ const std::vector<std::string>& analysis_extra_metrics() {
   return metrics;
 }
 
+std::string kernel_name_regex_problem(const std::string& given) {
+  // A kernel name pattern is short; a long one would only make the regex compiler recurse deep.
+  constexpr std::size_t longest = 1000;
+  const std::string pattern = given.rfind("regex:", 0) == 0 ? given.substr(6) : given;
+  if (pattern.size() > longest) {
+    return fmt::format("a pattern of {} characters: give one of kernel names of at most {}", pattern.size(), longest);
+  }
+  try {
+    const std::regex compiled(pattern, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    return fmt::format("\"{}\" is not a regular expression ({}): give a pattern such as 'softmax' or 'gemm|matmul'",
+                       given, e.what());
+  }
+  return "";
+}
+
 void check_capture_options(const ncu_capture_options& options) {
+  if (const std::string problem = kernel_name_regex_problem(options.kernel_name_regex); !problem.empty()) {
+    throw error("--kernel-name-regex " + problem);
+  }
   if (trim(options.set).empty()) throw error("--set needs a section set name (ncu --list-sets shows them)");
   for (const std::string& section : options.sections) {
     if (trim(section).empty()) throw error("--section needs a section name (ncu --list-sections shows them)");

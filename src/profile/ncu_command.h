@@ -21,8 +21,14 @@ struct ncu_capture_options {
 // Metrics the analysis needs that --set full lacks (../shared/NCU.md), in this order.
 const std::vector<std::string>& analysis_extra_metrics();
 
-// Throws kopt::error for options ncu would reject or that cannot select anything.
+// Throws kopt::error for options ncu would reject or that cannot select anything (a
+// --kernel-name-regex that is not a regular expression among them).
 void check_capture_options(const ncu_capture_options& options);
+
+// What is wrong with a --kernel-name-regex (with or without ncu's "regex:" prefix), "" when
+// nothing: it must be a regular expression, refused before ncu runs ("\"([\" is not a regular
+// expression (...): give a pattern such as ...").
+std::string kernel_name_regex_problem(const std::string& pattern);
 
 // The ncu part of the capture: `ncu --profile-from-start off --clock-control none --set ...
 // -f -o REPORT_BASE` (ncu appends .ncu-rep); the profiled program's argv follows it.

@@ -88,12 +88,20 @@ TEST(ProfileCommand, LaunchFiltersThatSelectNothingAreUsageErrors) {
                               "--launch-count", "0"},
                              no_gpu);
   EXPECT_EQ(zero.exit_code, 2);
-  EXPECT_EQ(first_line(zero.stderr_text), "kopt: error: --launch-count 0: give a count of launches, 1 or more");
+  EXPECT_EQ(first_line(zero.stderr_text).rfind("kopt: error: kopt profile: --launch-count: 0 is too few: give 1 or more "
+                                               "(launches)",
+                                               0),
+            0u)
+      << zero.stderr_text;
   const auto calls = run_kopt({"profile", example("softmax_naive.cu"), "--rows=4", "--cols=4", "--ncu-bin", ncu,
                                "--profile-calls", "0"},
                               no_gpu);
   EXPECT_EQ(calls.exit_code, 2);
-  EXPECT_EQ(first_line(calls.stderr_text), "kopt: error: --profile-calls 0: give 1 or more solve() calls");
+  EXPECT_EQ(first_line(calls.stderr_text).rfind("kopt: error: kopt profile: --profile-calls: 0 is too few: give 1 or "
+                                                "more (solve() calls)",
+                                                0),
+            0u)
+      << calls.stderr_text;
 }
 
 TEST(ProfileCommand, MissingDimensionIsNamed) {

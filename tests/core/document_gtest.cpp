@@ -142,6 +142,25 @@ TEST(Document, NumbersOutsideTheirTypeOrDeclaredRangeAreRefused) {
   EXPECT_EQ(refusal(document), "field points[0].mhz: is 0, must be between 1 and 5000");
 }
 
+struct peer_message {
+  static constexpr bool document_open = true;
+  std::string method;
+  std::optional<int> id;
+};
+BOOST_DESCRIBE_STRUCT(peer_message, (), (method, id))
+
+TEST(Document, AnOpenDocumentPassesOverFieldsItDoesNotListButChecksThoseItDoes) {
+  const peer_message read = from_document<peer_message>(json{{"method", "ping"}, {"_meta", {{"x", 1}}}, {"id", 3}});
+  EXPECT_EQ(read.method, "ping");
+  EXPECT_EQ(read.id, 3);
+  try {
+    (void)from_document<peer_message>(json{{"method", 5}, {"later", true}});
+    FAIL() << "a method of the wrong type was read";
+  } catch (const document_error& e) {
+    EXPECT_EQ(e.headline(), "field method: must be a string, found number 5");
+  }
+}
+
 TEST(CheckedJson, TooDeepTooLargeAndOverflowingTextsAreOneError) {
   const std::string deep = std::string(200000, '[') + std::string(200000, ']');
   try {

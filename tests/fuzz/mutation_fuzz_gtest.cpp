@@ -1,11 +1,15 @@
-// Fuzzing that stays: every reader of untrusted text (the kernel front end, the ncu CSV pages,
-// kopt's JSON documents) gets thousands of mutants of real inputs per run: bytes flipped,
-// ranges cut or repeated, tokens that parsers trip on inserted, text cut short. Each mutant
-// must give a result or a kopt::error; any other exception fails the test and writes the
-// mutant to a file to keep as a regression input, and a crash or a hang fails the test program.
-// The seed is fixed (a run is reproducible); KOPT_FUZZ_SEED and KOPT_FUZZ_MUTANTS change it and
-// the count for a longer run by hand.
+// Fuzzing that stays: every reader of untrusted text gets mutants of real inputs on every run.
+// The kernel front end and ncu's pages are mutated by bytes; kopt's documents by structure
+// (structured_mutation.h): the memory import in both formats, the run folder as kopt report
+// reads and prints it, the comparison records, the reference-timing cache, ncu's pages and MCP
+// requests (fuzz_targets.h). Each mutant must give a result or a kopt::error (an MCP request:
+// an answer, never an exception); anything else fails the test and writes the mutant to a file
+// to keep as a regression input, and a crash or a hang fails the test program. The seed is
+// fixed (a run is reproducible); KOPT_FUZZ_SEED and KOPT_FUZZ_MUTANTS change it and the count,
+// and a target stops after KOPT_FUZZ_SECONDS (60) so that the pass stays bounded under the
+// sanitizers. scripts/fuzz_campaign.sh runs the long campaign through the kopt binary.
 #include <array>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
@@ -20,12 +24,8 @@
 
 #include "core/error.h"
 #include "core/files.h"
-#include "core/json_io.h"
+#include "fuzz_targets.h"
 #include "kernel/buffer_plan.h"
-#include "memory/memory_store.h"
-#include "pipeline/bench_result.h"
-#include "pipeline/bench_verdict.h"
-#include "support/timings.h"
 #include "profile/raw_csv.h"
 #include "profile/rule_advice.h"
 #include "profile/source_counters.h"
@@ -34,10 +34,6 @@
 namespace kopt {
 namespace {
 namespace fs = std::filesystem;
-
-constexpr std::array<std::string_view, 24> tricky = {
-    "(", ")", "[", "]", ",", "*", "const ", "//", "/*", "*/", "// kopt: ", "\"", "\n", "9223372036854775808",
-    "-1e400", "\xff\xfe", "n/a", "extern \"C\" ", "solve(", "range(", "inout(", "\"\",\"\"", "{", "((((((((((((("};
 
 std::uint64_t fuzz_seed() {
   const char* seed = std::getenv("KOPT_FUZZ_SEED");
@@ -49,42 +45,56 @@ int mutant_count(int default_count) {
   return count != nullptr ? std::atoi(count) : default_count;
 }
 
-std::string mutate(const std::string& original, std::mt19937_64& random) {
-  std::string text = original;
-  const int edits = 1 + static_cast<int>(random() % 4);
-  for (int e = 0; e < edits && !text.empty(); ++e) {
-    const std::size_t at = random() % text.size();
-    const std::size_t span = 1 + random() % std::min<std::size_t>(64, text.size() - at);
-    switch (random() % 6) {
-      case 0: text[at] = static_cast<char>(random() % 256); break;                       // flip a byte
-      case 1: text.erase(at, span); break;                                                // cut a range
-      case 2: text.insert(at, text.substr(at, span)); break;                              // repeat a range
-      case 3: text.insert(at, tricky[random() % tricky.size()]); break;                   // a tricky token
-      case 4: text.resize(at); break;                                                     // cut short
-      default: text.insert(at, std::string(1 + random() % 2000, text[at])); break;        // a long run
-    }
-  }
-  return text;
+std::chrono::seconds time_limit() {
+  const char* seconds = std::getenv("KOPT_FUZZ_SECONDS");
+  return std::chrono::seconds(seconds != nullptr ? std::atoi(seconds) : 60);
 }
 
-// Runs `reader` on mutants of every input; any exception but kopt::error is a finding.
-void fuzz(const char* target, const std::vector<std::string>& inputs, int mutants,
-          const std::function<void(const std::string&)>& reader) {
-  std::mt19937_64 random(fuzz_seed());
+struct fuzz_counts {
+  int ran = 0;
+  int accepted = 0;
+  int refused = 0;  // a kopt::error: what bad input must get
   int findings = 0;
-  for (int i = 0; i < mutants; ++i) {
-    const std::string mutant = mutate(inputs[static_cast<std::size_t>(i) % inputs.size()], random);
+};
+
+// Runs `reader` on `mutants` mutants from `make` (or until the time limit); an exception other
+// than kopt::error (any at all when `refusals_are_findings`) is a finding.
+fuzz_counts fuzz(const std::string& target, int mutants, const std::function<fuzz::mutant(std::mt19937_64&)>& make,
+                 const std::function<void(const fuzz::mutant&)>& reader, bool refusals_are_findings = false) {
+  std::mt19937_64 random(fuzz_seed());
+  const auto stop = std::chrono::steady_clock::now() + time_limit();
+  fuzz_counts counts;
+  for (int i = 0; i < mutants && std::chrono::steady_clock::now() < stop; ++i) {
+    const fuzz::mutant m = make(random);
+    ++counts.ran;
+    std::string escaped;
     try {
-      reader(mutant);
-    } catch (const error&) {
-      // A clear refusal is what bad input must get.
+      reader(m);
+      ++counts.accepted;
+      continue;
+    } catch (const error& e) {
+      if (!refusals_are_findings) {
+        ++counts.refused;
+        continue;
+      }
+      escaped = e.what();
     } catch (const std::exception& e) {
-      const fs::path kept = fs::temp_directory_path() / fmt::format("kopt-fuzz-{}-{}.txt", target, i);
-      write_file_atomic(kept, mutant);
-      ADD_FAILURE() << target << " mutant " << i << " threw " << e.what() << " (input kept in " << kept << ")";
-      if (++findings == 5) return;
+      escaped = e.what();
     }
+    const fs::path kept = fs::temp_directory_path() / fmt::format("kopt-fuzz-{}-{}.txt", target, i);
+    write_file_atomic(kept, m.text);
+    ADD_FAILURE() << target << " mutant " << i << " (" << m.mutations << ") threw " << escaped.substr(0, 500)
+                  << " (input kept in " << kept << ")";
+    if (++counts.findings == 5) break;
   }
+  std::printf("[ fuzz     ] %s: %d mutants, %d read, %d refused\n", target.c_str(), counts.ran, counts.accepted,
+              counts.refused);
+  return counts;
+}
+
+// A text mutated by bytes, for the front end's sources.
+fuzz::mutant from_texts(const std::vector<std::string>& inputs, std::mt19937_64& random) {
+  return fuzz::mutate_text(inputs[random() % inputs.size()], random);
 }
 
 std::vector<std::string> files_in(const fs::path& dir, std::string_view suffix) {
@@ -97,11 +107,35 @@ std::vector<std::string> files_in(const fs::path& dir, std::string_view suffix) 
 }
 
 TEST(Fuzz, AFindingFailsTheTestAndKeepsItsInput) {
-  EXPECT_NONFATAL_FAILURE(fuzz("self_check", {"solve(float* x)"}, 1,
-                               [](const std::string&) { throw std::runtime_error("boom"); }),
-                          "threw boom (input kept in");
+  EXPECT_NONFATAL_FAILURE(
+      fuzz("self_check", 1, [](std::mt19937_64&) { return fuzz::mutant{"solve(float* x)", "none"}; },
+           [](const fuzz::mutant&) { throw std::runtime_error("boom"); }),
+      "threw boom (input kept in");
   std::error_code ec;
   fs::remove(fs::temp_directory_path() / "kopt-fuzz-self_check-0.txt", ec);
+}
+
+TEST(Fuzz, StructuredMutantsCarryWhatTheReadersMustRefuse) {
+  const json seed = json{{"a", json::array({1, 2})}, {"b", json{{"c", "text"}}}};
+  std::mt19937_64 random(fuzz_seed());
+  int deep = 0;
+  int beyond_double = 0;
+  int long_arrays = 0;
+  int wrong_types = 0;
+  int deletions = 0;
+  for (int i = 0; i < 400; ++i) {
+    const fuzz::mutant m = fuzz::mutate_json(seed, random);
+    deep += m.mutations.find("nested_") != std::string::npos && m.text.size() > 200000 ? 1 : 0;
+    beyond_double += m.text.find("1e999") != std::string::npos ? 1 : 0;
+    long_arrays += m.mutations.find("array_100000") != std::string::npos ? 1 : 0;
+    wrong_types += m.mutations.find("wrong_type") != std::string::npos ? 1 : 0;
+    deletions += m.mutations.find("deletion") != std::string::npos ? 1 : 0;
+  }
+  EXPECT_GT(deep, 10);
+  EXPECT_GT(beyond_double, 10);
+  EXPECT_GT(long_arrays, 5);
+  EXPECT_GT(wrong_types, 100);
+  EXPECT_GT(deletions, 30);
 }
 
 TEST(Fuzz, KernelFrontEnd) {
@@ -110,65 +144,65 @@ TEST(Fuzz, KernelFrontEnd) {
   const std::vector<kernel::dimension_arg> dims = {{"N", "1024", false}, {"rows", "64", false}, {"cols", "128", false},
                                                    {"M", "64", false},   {"K", "64", false},    {"num_bins", "256", false},
                                                    {"alpha", "2.5", false}};
-  fuzz("front_end", sources, mutant_count(10000), [&](const std::string& text) {
-    kernel::plan_kernel("fuzz.cu", text, std::nullopt, dims, std::nullopt, {});
-  });
-  // The #if reader under definitions, on the same sources (the variants file among them).
-  fuzz("conditionals", sources, mutant_count(3000), [&](const std::string& text) {
-    kernel::plan_kernel("fuzz.cu", text, std::nullopt, dims, std::nullopt, {}, {"VARIANT=1", "USE_VECTORS", "TILE"});
-  });
-}
-
-TEST(Fuzz, NcuPages) {
-  const fs::path h200 = testing::source_dir() / "tests/data/ncu/h200";
-  fuzz("raw_csv", files_in(h200, "_raw.csv"), mutant_count(600),
-       [](const std::string& text) { profile::parse_raw_csv(text, "fuzz_raw.csv"); });
-  fuzz("details", files_in(h200, "_details.csv"), mutant_count(600),
-       [](const std::string& text) { profile::parse_details(text); });
-  fuzz("source", files_in(h200, "_source.csv"), mutant_count(300),
-       [](const std::string& text) { profile::parse_source_counters(text); });
-}
-
-// A memory export as kopt writes it.
-std::string memory_export() {
-  memory::recorded_outcome o;
-  o.run_id = "run-1";
-  o.iteration = 2;
-  o.fingerprint = "40f2b8f0ca5ba355";
-  o.tags = {"baseline"};
-  o.scope = {"cuda", "sm_90a", "softmax", "", "--rows=4096", "dram"};
-  o.outcome = "positive";
-  o.evidence = json{{"ratio", 0.9}};
-  o.recorded_at = "2026-12-01T00:00:00Z";
-  return json_text(with_schema("strategy_memory", 1, json{{"outcomes", json::array({memory::to_json(o), memory::to_json(o)})}}));
-}
-
-// A bench result with both sides timed and checked, as kopt writes it.
-std::string bench_result_example() {
-  pipeline::bench_result r;
-  r.kernel = testing::timing_around(0.06122, 40);
-  r.reference = testing::timing_around(0.0613, 40);
-  r.correctness.checked = true;
-  r.correctness.passed = true;
-  r.correctness.seeds = {pipeline::seed_check{0, "before timing", true}};
-  pipeline::add_timing_conclusions(r);
-  return json_text(to_document(r));
-}
-
-TEST(Fuzz, JsonDocuments) {
-  const std::vector<std::string> documents = {
-      memory_export(),
-      bench_result_example(),
-      read_text_file(testing::source_dir() / "tests/data/memory/python_toolkit_global_strategy_memory.json",
-                     "fuzz seed input")};
-  fuzz("json", documents, mutant_count(6000), [](const std::string& text) {
-    const json document = json::parse(text, nullptr, false);
-    if (document.is_discarded()) return;  // not JSON: the readers never see it (read_json_file refuses it)
-    pipeline::read_bench_result(document, "fuzz.json");
-    if (document.is_object() && document.contains("outcomes") && document["outcomes"].is_array()) {
-      for (const auto& entry : document["outcomes"]) memory::recorded_outcome_from_json(entry);
+  // The dimensions a source names (the others would be refused before its buffers are planned).
+  const auto dims_of = [&](const std::string& text) {
+    std::vector<kernel::dimension_arg> named;
+    for (const auto& d : dims) {
+      if (text.find(d.name) != std::string::npos) named.push_back(d);
     }
+    return named;
+  };
+  const auto make = [&](std::mt19937_64& random) { return from_texts(sources, random); };
+  const fuzz_counts planned = fuzz("front_end", mutant_count(10000), make, [&](const fuzz::mutant& m) {
+    kernel::plan_kernel("fuzz.cu", m.text, std::nullopt, dims_of(m.text), std::nullopt, {});
   });
+  EXPECT_GT(planned.accepted, planned.ran / 10) << "the mutants never got past the dimensions";
+  // The #if reader under definitions, on the same sources (the variants file among them).
+  fuzz("conditionals", mutant_count(3000), make, [&](const fuzz::mutant& m) {
+    kernel::plan_kernel("fuzz.cu", m.text, std::nullopt, dims_of(m.text), std::nullopt, {},
+                        {"VARIANT=1", "USE_VECTORS", "TILE"});
+  });
+}
+
+// Every reader of fuzz_targets.h; the memory and the run folder must both read and refuse
+// some of their mutants (a mutator that changed nothing, or broke everything, would not).
+class FuzzTarget : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(FuzzTarget, EveryMutantIsReadOrRefusedInOneLine) {
+  const testing::scratch_dir work;
+  const std::vector<fuzz::fuzz_target> targets = fuzz::fuzz_targets(work.path());
+  ASSERT_EQ(targets.size(), 6u);
+  const auto target = std::find_if(targets.begin(), targets.end(), [](const auto& t) { return t.name == GetParam(); });
+  ASSERT_NE(target, targets.end()) << GetParam();
+  const fuzz_counts counts = fuzz(target->name, mutant_count(3000), target->make, target->read);
+  EXPECT_EQ(counts.findings, 0);
+  EXPECT_GE(counts.ran, 100) << "too few mutants in the time given";
+  EXPECT_EQ(counts.accepted + counts.refused + counts.findings, counts.ran);
+  if (GetParam() == "memory_export" || GetParam() == "memory_toolkit" || GetParam() == "run_folder") {
+    EXPECT_GT(counts.accepted, 0);
+    EXPECT_GT(counts.refused, counts.ran / 4);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Readers, FuzzTarget,
+                         ::testing::Values("memory_export", "memory_toolkit", "run_folder", "comparison_record",
+                                           "reference_timing_cache", "ncu_pages"));
+
+TEST(Fuzz, McpRequestsAreAnsweredWithoutAnException) {
+  const testing::scratch_dir work;
+  ::setenv("KOPT_MEMORY_DB", (work.path() / "memory.db").c_str(), 1);
+  const fs::path workspace = fuzz::mcp_workspace(work.path());
+  std::mt19937_64 random(fuzz_seed());
+  const std::vector<std::string> lines = fuzz::mcp_session_lines(random, static_cast<std::size_t>(mutant_count(3000)));
+  ASSERT_GT(lines.size(), 100u);
+  std::size_t next = 0;
+  const fuzz_counts counts = fuzz(
+      "mcp_requests", static_cast<int>(lines.size()),
+      [&](std::mt19937_64&) { return fuzz::mutant{lines[next++ % lines.size()], "mcp request"}; },
+      [&](const fuzz::mutant& m) { fuzz::answer_mcp_line(m.text, workspace); }, true);
+  EXPECT_EQ(counts.findings, 0);
+  EXPECT_GE(counts.ran, 100);
+  ::unsetenv("KOPT_MEMORY_DB");
 }
 
 }  // namespace

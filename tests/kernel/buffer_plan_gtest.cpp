@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "kernel/backend.h"
 #include "kernel_test_support.h"
 
 namespace kopt::kernel {
@@ -232,6 +233,16 @@ TEST(BufferPlan, BackendAndItsReason) {
                                   std::nullopt, own_flags);
   EXPECT_EQ(forced.backend, backend::cutlass);
   EXPECT_EQ(forced.backend_reason, "--backend=cutlass");
+}
+
+TEST(BufferPlan, CutlassIncludesAreFoundLineByLineWhateverTheLinesLength) {
+  EXPECT_TRUE(includes_cutlass_headers("int x;\r\n  #  include \"cute/tensor.hpp\"\n"));
+  EXPECT_TRUE(includes_cutlass_headers("\t#include<cutlass/cutlass.h>"));
+  EXPECT_FALSE(includes_cutlass_headers("// #include <cutlass/cutlass.h>\n#include <cuda.h>\n"));
+  EXPECT_FALSE(includes_cutlass_headers("#include <mycutlass/x.h>\n#define include <cutlass/x.h>\n"));
+  // std::regex recursed once per character here: 300,000 blanks before a directive.
+  EXPECT_TRUE(includes_cutlass_headers(std::string(300000, ' ') + "#" + std::string(300000, '\t') +
+                                       "include <cutlass/x.h>"));
 }
 
 TEST(BufferPlan, TritonModulesAreNotParsed) {

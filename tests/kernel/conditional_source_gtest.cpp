@@ -94,6 +94,22 @@ TEST(ConditionalSource, AConditionItCannotEvaluateKeepsEveryBranchAndIsNamed) {
   }
 }
 
+TEST(ConditionalSource, AConditionTooDeepOrThatOverflowsIsNotReadNeverACrash) {
+  // 30,000 parentheses recursed as deep as they go and overflowed the stack; an overflowing sum
+  // was undefined behaviour. Neither has a value: the branches stay, the line is named.
+  const std::string deep = "#if " + std::string(30000, '(') + "1" + std::string(30000, ')') + "\nint a;\n#endif\n";
+  EXPECT_EQ(active_source(deep, {}).unresolved, std::vector<int>{1});
+  const std::string negated = "#if " + std::string(30000, '-') + "1\nint a;\n#endif\n";
+  EXPECT_EQ(active_source(negated, {}).unresolved, std::vector<int>{1});
+  for (const char* overflow : {"9223372036854775807 + 1", "-9223372036854775807 - 2", "4611686018427387904 * 2",
+                               "(-9223372036854775807 - 1) / -1"}) {
+    EXPECT_EQ(active_source(std::string("#if ") + overflow + "\nint a;\n#endif\n", {}).unresolved, std::vector<int>{1})
+        << overflow;
+  }
+  EXPECT_TRUE(active_source("#if " + std::string(200, '(') + "1" + std::string(200, ')') + "\nint a;\n#endif\n", {})
+                  .unresolved.empty());
+}
+
 TEST(ConditionalSource, ADirectiveContinuedOnTheNextLineIsOneCondition) {
   const char* source =
       "#if defined(A) && \\\n"

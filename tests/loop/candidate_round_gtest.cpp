@@ -98,7 +98,7 @@ TEST_F(CandidateRound, ThePositiveCandidateBecomesTheBestAndEveryCandidateHasIts
   for (const auto& c : v1.candidates) {
     EXPECT_EQ(c.parent, 0) << "every candidate is compared with the same best";
   }
-  EXPECT_EQ(v1.chosen, 2);
+  EXPECT_EQ(v1.chosen_candidate, 2);
   EXPECT_EQ(v1.outcome, "positive");
   EXPECT_EQ(v1.tags, std::vector<std::string>{"vectorized_float4_io"});
   EXPECT_EQ(v1.reason.rfind("cand_2 of 3: ", 0), 0u) << v1.reason;
@@ -159,11 +159,11 @@ TEST_F(CandidateRound, OfTwoPositiveCandidatesTheLargerImprovementWins) {
   ASSERT_FALSE(out.failed) << out.stop_reason;
   const run_manifest m = read_run_manifest(out.last.run_dir);
   ASSERT_EQ(m.iterations.size(), 3u);
-  EXPECT_EQ(m.iterations[1].chosen, 2);
+  EXPECT_EQ(m.iterations[1].chosen_candidate, 2);
   ASSERT_EQ(m.iterations[2].candidates.size(), 2u);
   EXPECT_EQ(m.iterations[2].candidates[1].candidate, 3) << "candidates keep the agent's numbers";
   for (const auto& c : m.iterations[2].candidates) EXPECT_EQ(c.parent, 1) << "built from the new best";
-  EXPECT_EQ(m.iterations[2].chosen, 3);
+  EXPECT_EQ(m.iterations[2].chosen_candidate, 3);
   EXPECT_EQ(m.best, 2);
   EXPECT_EQ(outcomes().size(), 4u);
 }
@@ -174,7 +174,7 @@ TEST_F(CandidateRound, ARoundWithoutAWinKeepsTheBest) {
   const agent_loop_outcome out = run_agent_loop(settings(1), agent(2), m_gpu.services());
   const run_manifest m = read_run_manifest(out.last.run_dir);
   EXPECT_EQ(m.best, 0);
-  EXPECT_EQ(m.iterations[1].chosen, 1) << "the fastest that passed";
+  EXPECT_EQ(m.iterations[1].chosen_candidate, 1) << "the fastest that passed";
   EXPECT_EQ(m.iterations[1].outcome, "neutral");
   EXPECT_EQ(sha256_hex(read_text_file(m_kernel)), m.iterations[0].source_sha256)
       << "the kernel file holds the best";
@@ -188,7 +188,7 @@ TEST_F(CandidateRound, WithNoBestYetTheFastestCandidateThatPassesBecomesTheBasel
   const run_manifest m = read_run_manifest(out.last.run_dir);
   ASSERT_EQ(m.iterations.size(), 2u);
   EXPECT_EQ(m.iterations[0].outcome, "rejected");
-  EXPECT_EQ(m.iterations[1].chosen, 2);
+  EXPECT_EQ(m.iterations[1].chosen_candidate, 2);
   EXPECT_EQ(m.iterations[1].outcome, "baseline");
   EXPECT_EQ(m.best, 1);
   EXPECT_NE(m.iterations[1].candidates[0].reason.find("cand_2 was faster and became the baseline"),
@@ -223,7 +223,7 @@ TEST_F(CandidateRound, ACandidateThatDeclaresAnotherProblemEndsTheRunAfterItsRou
   ASSERT_EQ(m.iterations.size(), 2u) << "the round is closed, and no other begins";
   EXPECT_FALSE(m.open_round);
   EXPECT_EQ(m.iterations[1].candidates[1].outcome, "rejected");
-  EXPECT_EQ(m.iterations[1].chosen, 1);
+  EXPECT_EQ(m.iterations[1].chosen_candidate, 1);
 }
 
 TEST_F(CandidateRound, AHandoverThatBreaksTheProtocolEndsTheLoopCleanly) {
@@ -285,7 +285,7 @@ TEST_F(CandidateRound, ARoundKilledMidwayResumesWithoutMeasuringCommittedCandida
   ASSERT_EQ(m.iterations.size(), 2u);
   EXPECT_FALSE(m.open_round);
   EXPECT_EQ(m.iterations[1].candidates[0].finished_at, killed.open_round->candidates[0].finished_at);
-  EXPECT_EQ(m.iterations[1].chosen, 2);
+  EXPECT_EQ(m.iterations[1].chosen_candidate, 2);
   EXPECT_EQ(m.best, 1);
   EXPECT_EQ(outcomes().size(), 3u);
 }
@@ -303,7 +303,7 @@ TEST_F(CandidateRound, AKilledRoundIsFinishedByAPlainCallToo) {
   const step_outcome step = run_loop_step(s, m_gpu.services());
   ASSERT_TRUE(step.record);
   EXPECT_EQ(step.record->iteration, 1);
-  EXPECT_EQ(step.record->chosen, 2);
+  EXPECT_EQ(step.record->chosen_candidate, 2);
   EXPECT_FALSE(read_run_manifest(run_dir).open_round);
 }
 

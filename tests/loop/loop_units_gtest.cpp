@@ -2,6 +2,8 @@
 // manifest's record and checksum, and the memory's say in the ranking of suggestions.
 #include <filesystem>
 
+#include <functional>
+
 #include <gtest/gtest.h>
 
 #include "core/error.h"
@@ -102,7 +104,7 @@ TEST(FastP, CountsIterationsARoundOnceThroughItsChosenCandidate) {
     c.speedup_vs_reference = s;
     round.candidates.push_back(c);
   }
-  round.chosen = 1;
+  round.chosen_candidate = 1;
   m.iterations.push_back(round);
   // v2: faster than the reference but wrong.
   iteration_record wrong;
@@ -136,7 +138,7 @@ TEST(RunManifest, RoundTripsShapeChecksRoundsOfCandidatesAndAnOpenRound) {
     round.candidates.push_back(c);
   }
   iteration_record closed = round;
-  closed.chosen = 1;
+  closed.chosen_candidate = 1;
   static_cast<version_record&>(closed) = closed.candidates[0];
   m.iterations.push_back(closed);
   m.open_round = round;
@@ -149,7 +151,7 @@ TEST(RunManifest, RoundTripsShapeChecksRoundsOfCandidatesAndAnOpenRound) {
   EXPECT_EQ(json_text(to_json(back)), json_text(to_json(m)));
   ASSERT_EQ(back.iterations.size(), 2u);
   ASSERT_EQ(back.iterations[1].candidates.size(), 2u);
-  EXPECT_EQ(back.iterations[1].chosen, 1);
+  EXPECT_EQ(back.iterations[1].chosen_candidate, 1);
   EXPECT_EQ(back.iterations[1].find_candidate(2)->checks[0].status, "failed");
   ASSERT_TRUE(back.open_round);
   EXPECT_TRUE(back.open_round->candidates[1].finished_at.empty());
@@ -175,6 +177,36 @@ TEST(RunManifest, AVersion1ManifestIsReadAsARunWithoutShapesOrCandidates) {
   EXPECT_TRUE(back.iterations[0].candidates.empty());
   EXPECT_TRUE(back.frozen.check_dims.empty());
   EXPECT_FALSE(back.open_round);
+}
+
+// An agent can recompute the checksum: what it wrote must still be refused for what it is, with
+// the field named.
+TEST(RunManifest, AResealedManifestIsRefusedForWhatItHoldsNamingTheField) {
+  const std::vector<std::pair<std::function<void(json&)>, std::string>> cases = {
+      {[](json& d) { d["iterations"][0]["tags"] = "fast"; }, "field iterations[0].tags: must be an array"},
+      {[](json& d) { d["iterations"][0]["median_ci95_ms"] = json::array({"a", 1}); },
+       "field iterations[0].median_ci95_ms: must be null or [low, high], two numbers"},
+      {[](json& d) { d["iterations"][0]["iteration"] = 3; }, "field iterations[0].iteration: is 3, expected 0"},
+      {[](json& d) { d["best"] = 4; }, "field best: is 4, which is none of the run's iterations"},
+      {[](json& d) { d["max_iterations"] = 1e300; }, "field max_iterations: must be a whole number"},
+      {[](json& d) { d["iterations"][0]["step_seconds"] = json{{"bench", "slow"}}; },
+       "field iterations[0].step_seconds.bench: must be a number"},
+      {[](json& d) { d["later"] = 1; }, "field later: is not a field of this document"}};
+  ASSERT_EQ(cases.size(), 7u);
+  for (const auto& [change, expected] : cases) {
+    json document = to_json(sample_manifest());
+    change(document);
+    document["content_sha256"] = sha256_hex(json_text(document, -1));
+    kopt::testing::scratch_dir dir;
+    write_json_file(dir.path() / run_manifest_name, document);
+    try {
+      (void)read_run_manifest(dir.path());
+      ADD_FAILURE() << expected << ": read";
+    } catch (const error& e) {
+      EXPECT_EQ(e.headline().rfind((dir.path() / run_manifest_name).string() + ": " + expected, 0), 0u) << e.headline();
+      EXPECT_NE(e.headline().find("start a new run"), std::string::npos) << e.headline();
+    }
+  }
 }
 
 memory::strategy_summary summary_of(strings tags, int positive, int negative) {

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
+#include "mcp/rpc_channel.h"
+#include "mcp/rpc_messages.h"
 #include "mcp/server.h"
 #include "mcp/tool.h"
 #include "mcp/workspace.h"
@@ -112,6 +114,48 @@ TEST(McpServer, AToolsFailureIsAResultAndAnUnknownToolAProtocolError) {
   const json unknown = answer(request(6, "tools/call", {{"name", "benchmark"}, {"arguments", json::object()}}), root);
   EXPECT_EQ(unknown["error"]["code"], invalid_params);
   EXPECT_EQ(unknown["error"]["message"], "unknown tool 'benchmark'");
+}
+
+// What the reader of the channel makes of a line: the reply it sends at once ("" when none).
+json reply_to_line(const std::string& line) { return read_rpc_line(line).reply; }
+
+TEST(McpServer, MalformedMessagesGetJsonRpcErrorsNamingTheField) {
+  const testing::scratch_dir dir;
+  const workspace root(dir.path());
+  const json method_number = answer(json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", 5}}, root);
+  EXPECT_EQ(method_number["id"], 1);
+  EXPECT_EQ(method_number["error"]["code"], invalid_request);
+  EXPECT_EQ(method_number["error"]["message"], "field method: must be a string, found number 5");
+  const json array_params = answer(json{{"jsonrpc", "2.0"}, {"id", 2}, {"method", "initialize"}, {"params", json::array()}}, root);
+  EXPECT_EQ(array_params["error"]["code"], invalid_params);
+  const json version_number = answer(request(3, "initialize", {{"protocolVersion", 5}}), root);
+  EXPECT_EQ(version_number["error"]["code"], invalid_params);
+  EXPECT_EQ(version_number["error"]["message"], "initialize: field protocolVersion: must be a string, found number 5");
+  const json name_number = answer(request(4, "tools/call", {{"name", 5}}), root);
+  EXPECT_EQ(name_number["error"]["message"], "tools/call: field name: must be a string, found number 5");
+  const json object_id = answer(json{{"jsonrpc", "2.0"}, {"id", {{"a", 1}}}, {"method", "ping"}}, root);
+  EXPECT_TRUE(object_id["id"].is_null());
+  EXPECT_EQ(object_id["error"]["code"], invalid_request);
+  // A notification gets no answer, even a malformed one; a client's response neither.
+  EXPECT_TRUE(answer(json{{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", json::array()}}, root).is_null());
+  EXPECT_TRUE(answer(json{{"jsonrpc", "2.0"}, {"id", 5}, {"result", json::object()}}, root).is_null());
+  // A tool's own failure is still a result.
+  EXPECT_EQ(answer(request(6, "tools/call", {{"name", "kb"}, {"arguments", {{"action", "show"}, {"id", "none"}}}}), root)
+                ["result"]["isError"],
+            true);
+}
+
+TEST(McpServer, ALineTooDeepOrWithANumberBeyondADoubleIsAParseError) {
+  for (const std::string& line : {std::string(R"({"jsonrpc":"2.0","id":)") + std::string(100000, '[') +
+                                      std::string(100000, ']') + R"(,"method":"ping"})",
+                                  std::string(R"({"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":1e999}})"),
+                                  std::string("{\"jsonrpc\":"), std::string("[1, 2]")}) {
+    const json reply = reply_to_line(line);
+    ASSERT_TRUE(reply.is_object()) << line.substr(0, 80);
+    EXPECT_TRUE(reply["id"].is_null());
+    EXPECT_TRUE(reply["error"]["code"] == parse_error || reply["error"]["code"] == invalid_request) << reply;
+  }
+  EXPECT_FALSE(read_rpc_line(R"({"jsonrpc":"2.0","id":"a","method":"ping"})").message->id.is_null());
 }
 
 }  // namespace

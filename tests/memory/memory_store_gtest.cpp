@@ -6,8 +6,12 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <barrier>
+#include <mutex>
+#include <fstream>
 #include <thread>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "core/error.h"
@@ -125,6 +129,102 @@ TEST(MemoryStore, AnotherProgramsFileAndANewerSchemaAreRefusedUntouched) {
     FAIL() << "a newer schema must be refused";
   } catch (const error& e) {
     EXPECT_NE(e.headline().find("written by a newer kopt (memory schema 99"), std::string::npos) << e.headline();
+  }
+}
+
+std::string bytes_of(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST(MemoryStore, ARefusedFileIsOnlyReadNeverSwitchedOrMigrated) {
+  testing::scratch_dir dir;
+  const fs::path foreign = dir.path() / "foreign.db";
+  run_sql(foreign, "CREATE TABLE notes (x TEXT); INSERT INTO notes VALUES ('mine');");
+  const fs::path minus = dir.path() / "minus5.db";
+  run_sql(minus, "PRAGMA application_id=1802465396; PRAGMA user_version=-5; CREATE TABLE outcomes (x);");
+  const fs::path unmarked = dir.path() / "zero.db";
+  run_sql(unmarked, "PRAGMA application_id=1802465396; CREATE TABLE outcomes (x);");
+  for (const fs::path& file : {foreign, minus, unmarked}) {
+    const std::string before = bytes_of(file);
+    EXPECT_THROW(memory_store::open(file), error) << file;
+    EXPECT_THROW(memory_store::open_read_only(file), error) << file;
+    EXPECT_EQ(bytes_of(file), before) << file << " was changed";
+    EXPECT_FALSE(fs::exists(file.string() + "-wal")) << file << " was switched to WAL";
+  }
+  try {
+    memory_store::open(minus);
+    FAIL();
+  } catch (const error& e) {
+    EXPECT_EQ(e.headline(), minus.string() + " says it is memory schema -5, which no kopt writes (this kopt knows 1 to 2): "
+                                             "the file is damaged; restore it or give another --memory-db");
+  }
+}
+
+// The first use of a new database by several at once, started together by a barrier so that
+// they meet where SQLite refuses one at once (the switch to write-ahead logging) instead of
+// letting it wait: every one opens and records (before, one in a few rounds failed with
+// "database is locked").
+TEST(MemoryStore, FirstOpensOfANewDatabaseAtOnceAllSucceed) {
+  testing::scratch_dir dir;
+  constexpr int rounds = 100;
+  constexpr int at_once = 4;
+  const std::vector<std::vector<std::string>> tags = {{"baseline"}, {"tiled"}, {"vectorized"}, {"unrolled"}};
+  int failures = 0;
+  std::string first_failure;
+  for (int round = 0; round < rounds && failures == 0; ++round) {
+    const fs::path file = dir.path() / std::to_string(round) / "memory.db";
+    std::barrier start(at_once);
+    std::mutex mutex;
+    std::vector<std::thread> openers;
+    for (int i = 0; i < at_once; ++i) {
+      openers.emplace_back([&, i] {
+        start.arrive_and_wait();
+        try {
+          memory_store::open(file).record(outcome_of("r", i, tags[static_cast<std::size_t>(i)], "positive"));
+        } catch (const error& e) {
+          const std::lock_guard<std::mutex> lock(mutex);
+          if (failures++ == 0) first_failure = fmt::format("round {}: {}", round, e.headline());
+        }
+      });
+    }
+    for (auto& t : openers) t.join();
+    if (failures == 0) {
+      EXPECT_EQ(memory_store::open(file).all().size(), static_cast<std::size_t>(at_once));
+    }
+  }
+  EXPECT_EQ(failures, 0) << first_failure;
+}
+
+TEST(MemoryStore, ManyOutcomesAreOneTransactionAllOrNone) {
+  testing::scratch_dir dir;
+  memory_store store = memory_store::open(dir.path() / "memory.db");
+  std::vector<recorded_outcome> batch = {outcome_of("r", 1, {"baseline"}, "positive"),
+                                         outcome_of("r", 2, {"tiled"}, "negative")};
+  batch.push_back(outcome_of("r", 3, {"vectorized"}, "positive"));
+  batch.back().fingerprint = "0000000000000000";  // not its tags: refused
+  EXPECT_THROW(store.record_all(batch), error);
+  EXPECT_TRUE(store.all().empty()) << "a refused batch stored part of itself";
+  batch.pop_back();
+  batch.push_back(outcome_of("r", 1, {"baseline"}, "positive"));  // the same key twice: once
+  const std::vector<bool> added = store.record_all(batch);
+  ASSERT_EQ(added.size(), 3u);
+  EXPECT_EQ(added, (std::vector<bool>{true, true, false}));
+  EXPECT_EQ(store.all().size(), 2u);
+}
+
+TEST(MemoryStore, ADatabaseChangedOutsideKoptIsNamedWhenRead) {
+  testing::scratch_dir dir;
+  const fs::path file = dir.path() / "memory.db";
+  memory_store::open(file).record(outcome_of("r", 1, {"baseline"}, "positive"));
+  run_sql(file, "UPDATE outcomes SET tags = '[[[1e999'");
+  const memory_store store = memory_store::open(file);
+  try {
+    (void)store.all();
+    FAIL() << "damaged tags were read";
+  } catch (const error& e) {
+    EXPECT_NE(e.headline().find("a stored outcome's tags"), std::string::npos) << e.headline();
+    EXPECT_NE(e.headline().find("changed outside kopt"), std::string::npos) << e.headline();
   }
 }
 

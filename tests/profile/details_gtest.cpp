@@ -80,5 +80,41 @@ TEST(DetailsText, ReadsRuleMessagesOfThePrintedPage) {
   EXPECT_EQ(local->estimated_speedup_pct, 56.88);
 }
 
+TEST(DetailsText, KernelsSectionsAndSpeedupsAreReadAsPrinted) {
+  const std::string page =
+      "[860] kopt@127.0.0.1\n"
+      "  void reduce<(int)4>(float *, Params (x), int) (65536, 1, 1)x(256, 1, 1), Context 1, Stream 7, Device 0, CC 9.0  \n"
+      "    Section: Warp State Statistics   \n"
+      "    WRN   Est. Local Speedup: 12.5%\n"
+      "    OPT   The kernel   \n"
+      "          waits.\n"
+      "    INF\n"
+      "  not_a_kernel (1, 1)x(1, 1, 1), CC 9.0\n"
+      "    ERR   Est. Speedup: 3%\n";
+  const details_report r = parse_details_text(page);
+  ASSERT_EQ(r.advice.size(), 3u);
+  EXPECT_EQ(r.advice[0].kernel_name, "void reduce<(int)4>(float *, Params (x), int)");
+  EXPECT_EQ(r.advice[0].section, "Warp State Statistics");
+  EXPECT_EQ(r.advice[0].speedup_type, "local");
+  EXPECT_EQ(r.advice[0].estimated_speedup_pct, 12.5);
+  EXPECT_EQ(r.advice[1].type, "OPT");
+  EXPECT_EQ(r.advice[1].description, "The kernel waits.");
+  // A line that does not read as a kernel's leaves the kernel as it was.
+  EXPECT_EQ(r.advice[2].launch_id, "0");
+  EXPECT_EQ(r.advice[2].speedup_type, "global");
+  EXPECT_EQ(r.advice[2].estimated_speedup_pct, 3);
+}
+
+TEST(DetailsText, LinesOfAnyLengthAreReadWithoutRecursion) {
+  std::string words;
+  while (words.size() < 300000) words += "word ";
+  const std::string page = "  k (1, 1, 1)x(1, 1, 1), CC 9.0\n    OPT   " + words + "\n          " + words + "\n" +
+                           std::string(300000, '(') + "\n  " + std::string(300000, ' ') + "x\n";
+  const details_report r = parse_details_text(page);
+  ASSERT_EQ(r.advice.size(), 1u);
+  EXPECT_EQ(r.advice[0].kernel_name, "k");
+  EXPECT_EQ(r.advice[0].description.size(), 2 * (words.size() - 1) + 1);
+}
+
 }  // namespace
 }  // namespace kopt::profile

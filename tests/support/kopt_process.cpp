@@ -1,5 +1,10 @@
 #include "support/kopt_process.h"
 
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 
@@ -49,6 +54,19 @@ fs::path scratch_dir::write(const std::string& name, const std::string& content)
   fs::create_directories(file.parent_path());
   std::ofstream(file) << content;
   return file;
+}
+
+bound_socket::bound_socket(const fs::path& path) : m_fd(::socket(AF_UNIX, SOCK_STREAM, 0)) {
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::snprintf(address.sun_path, sizeof address.sun_path, "%s", path.c_str());
+  if (m_fd < 0 || ::bind(m_fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+    ADD_FAILURE() << "cannot bind a socket at " << path;
+  }
+}
+
+bound_socket::~bound_socket() {
+  if (m_fd >= 0) ::close(m_fd);
 }
 
 }  // namespace kopt::testing

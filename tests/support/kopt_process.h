@@ -39,4 +39,17 @@ class scratch_dir {
   std::filesystem::path m_path;
 };
 
+// A Unix socket bound at `path`: a file that is neither a regular file nor a folder, for what
+// kopt must refuse to write over. Closed when the object dies (the file stays).
+class bound_socket {
+ public:
+  explicit bound_socket(const std::filesystem::path& path);
+  ~bound_socket();
+  bound_socket(const bound_socket&) = delete;
+  bound_socket& operator=(const bound_socket&) = delete;
+
+ private:
+  int m_fd = -1;
+};
+
 }  // namespace kopt::testing
