@@ -1,5 +1,6 @@
 #include "cli/mcp_registration.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include <fmt/format.h>
@@ -80,7 +81,10 @@ planned_write claude_mcp_registration(const fs::path& file, const std::string& c
     }
     w.conflict = fmt::format("its \"kopt\" server is {}, not {}", have.dump(), wanted.dump());
   }
-  doc["mcpServers"][server_name] = wanted;
+  json& entry = doc["mcpServers"][server_name];
+  if (!entry.is_object()) entry = json::object();
+  entry["command"] = wanted["command"];  // the entry's other keys (env, ...) are the user's and stay
+  entry["args"] = wanted["args"];
   w.content = json_text(doc) + "\n";
   return w;
 }
@@ -109,17 +113,29 @@ planned_write codex_mcp_registration(const fs::path& file, const std::string& co
                 "\n" + join(wanted, "\n") + "\n";
     return w;
   }
+  // In kopt's table, command and args are kopt's; any other key (env, a timeout) is the user's
+  // and stays.
+  std::vector<std::string> have;  // its command and args lines, trimmed
+  std::vector<std::string> kept;  // the table's other lines, as written
   std::size_t end = header + 1;
-  std::vector<std::string> have;
   for (; end < lines.size() && !is_table_header(trim(lines[end])); ++end) {
     const std::string_view t = trim(lines[end]);
-    if (!t.empty() && t.front() != '#') have.emplace_back(t);
+    const std::size_t equals = t.find('=');
+    const std::string_view key = equals == std::string_view::npos ? std::string_view() : trim(t.substr(0, equals));
+    if (key == "command" || key == "args") {
+      have.emplace_back(t);
+    } else {
+      kept.push_back(lines[end]);
+    }
   }
-  if (have == wanted) return w;
-  w.conflict = fmt::format("its {} table is not `{}`", codex_table, join(wanted, "; "));
+  std::vector<std::string> sorted_wanted = wanted;
+  std::sort(sorted_wanted.begin(), sorted_wanted.end());
+  std::sort(have.begin(), have.end());
+  if (have == sorted_wanted) return w;
+  w.conflict = fmt::format("its {} table's command and args are not `{}`", codex_table, join(wanted, "; "));
   std::vector<std::string> out(lines.begin(), lines.begin() + static_cast<std::ptrdiff_t>(header) + 1);
   out.insert(out.end(), wanted.begin(), wanted.end());
-  if (end < lines.size()) out.emplace_back("");
+  out.insert(out.end(), kept.begin(), kept.end());
   out.insert(out.end(), lines.begin() + static_cast<std::ptrdiff_t>(end), lines.end());
   w.content = join(out, "\n") + "\n";
   return w;

@@ -67,11 +67,14 @@ TEST(SkillsInstall, RegistersTheMcpServerInTheProjectsMcpJsonBesideItsOtherServe
             std::string::npos)
       << r.stdout_text;
 
-  const std::string before = read_text_file(project.path() / ".mcp.json");
+  // Settings a user added to kopt's entry are not a change of it.
+  json with_env = config;
+  with_env["mcpServers"]["kopt"]["env"] = {{"CUDA_VISIBLE_DEVICES", "1"}};
+  write_file_atomic(project.path() / ".mcp.json", with_env.dump(2));
   const auto again = run_kopt({"skills", "install"}, {}, project.path());
   ASSERT_EQ(again.exit_code, 0) << again.stderr_text;
   EXPECT_NE(again.stdout_text.find("was already registered"), std::string::npos) << again.stdout_text;
-  EXPECT_EQ(read_text_file(project.path() / ".mcp.json"), before);
+  EXPECT_EQ(read_text_file(project.path() / ".mcp.json"), with_env.dump(2));
 }
 
 TEST(SkillsInstall, NamesKoptByItsNameWhenPathFindsThisKopt) {
@@ -97,6 +100,14 @@ TEST(SkillsInstall, ForCodexPutsTheSkillsInAgentsSkillsAndTheServerInCodexsConfi
   EXPECT_EQ(read_text_file(project.path() / "codex/config.toml"),
             kept + "\n[mcp_servers.kopt]\ncommand = \"" + kopt_binary().string() + "\"\nargs = [\"mcp\"]\n");
 
+  // Settings a user added to kopt's server are not a change of it.
+  const std::string with_env = read_text_file(project.path() / "codex/config.toml") + "env = { CUDA_VISIBLE_DEVICES = \"1\" }\n";
+  write_file_atomic(project.path() / "codex/config.toml", with_env);
+  const auto again = run_kopt({"skills", "install", "--agent", "codex"}, {{"CODEX_HOME", (project.path() / "codex").string()}},
+                              project.path());
+  ASSERT_EQ(again.exit_code, 0) << again.stderr_text;
+  EXPECT_EQ(read_text_file(project.path() / "codex/config.toml"), with_env);
+
   // Without CODEX_HOME, Codex reads ~/.codex.
   const auto home = run_kopt({"skills", "install", "--agent", "codex"},
                              {{"CODEX_HOME", ""}, {"HOME", (project.path() / "home").string()}}, project.path());
@@ -112,7 +123,8 @@ TEST(SkillsInstall, RefusesToOverwriteWhatAUserChangedUnlessForced) {
   const fs::path config = project.path() / "codex/config.toml";
   const std::string edited_skill = read_text_file(skill) + "\nOur team benches with --hot.\n";
   write_file_atomic(skill, edited_skill);
-  const std::string edited_config = "[mcp_servers.kopt]\ncommand = \"/opt/other/kopt\"\nargs = [\"mcp\"]\n";
+  const std::string edited_config =
+      "[mcp_servers.kopt]\ncommand = \"/opt/other/kopt\"\nargs = [\"mcp\"]\nstartup_timeout_sec = 30\n";
   write_file_atomic(config, edited_config);
 
   const auto refused = run_kopt({"skills", "install", "--agent", "codex"}, codex, project.path());
@@ -121,7 +133,8 @@ TEST(SkillsInstall, RefusesToOverwriteWhatAUserChangedUnlessForced) {
             "kopt: error: " + skill.string() +
                 " would be overwritten (and 1 other file): it differs from what kopt installs (edited, or from another "
                 "version of kopt); pass --force to replace what changed, or move it aside (nothing was written)");
-  EXPECT_NE(refused.stderr_text.find(config.string() + ": its [mcp_servers.kopt] table is not"), std::string::npos)
+  EXPECT_NE(refused.stderr_text.find(config.string() + ": its [mcp_servers.kopt] table's command and args are not"),
+            std::string::npos)
       << refused.stderr_text;
   EXPECT_EQ(read_text_file(skill), edited_skill);
   EXPECT_EQ(read_text_file(config), edited_config);
@@ -129,7 +142,9 @@ TEST(SkillsInstall, RefusesToOverwriteWhatAUserChangedUnlessForced) {
   const auto forced = run_kopt({"skills", "install", "--agent", "codex", "--force"}, codex, project.path());
   ASSERT_EQ(forced.exit_code, 0) << forced.stderr_text;
   EXPECT_EQ(read_text_file(skill), read_text_file(source_dir() / "skills/kopt-bench/SKILL.md"));
-  EXPECT_EQ(read_text_file(config), "[mcp_servers.kopt]\ncommand = \"" + kopt_binary().string() + "\"\nargs = [\"mcp\"]\n");
+  EXPECT_EQ(read_text_file(config), "[mcp_servers.kopt]\ncommand = \"" + kopt_binary().string() +
+                                        "\"\nargs = [\"mcp\"]\nstartup_timeout_sec = 30\n")
+      << "the user's own settings of the server stay";
 }
 
 TEST(SkillsInstall, AnMcpJsonKoptCannotReadIsNamedNotReplaced) {
