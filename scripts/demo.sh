@@ -2,14 +2,18 @@
 # The main job on a bundled example, as far as this machine allows: environment check, what
 # kopt will do with the kernel, its build (twice: the second build is a cache hit), and on a
 # machine with an NVIDIA GPU, validation against a reference and timing (kopt bench).
+# First it sets up what is missing and installs kopt (scripts/setup.sh: into $KOPT_PREFIX, else
+# ~/.local, or /usr/local as root), and runs the kopt installed there.
 # Usage: scripts/demo.sh [KERNEL REFERENCE DIMS...]
 #   default: examples/softmax_block.cu examples/softmax_ref.py --rows=4096 --cols=1024
+#   KOPT_BIN=PATH runs that kopt instead, without setting anything up.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-kopt=${KOPT_BIN:-build/release/bin/kopt}
-if [ -z "${KOPT_BIN:-}" ]; then
-  # Packages once per version of setup.sh, then an incremental release build.
+kopt=${KOPT_BIN:-}
+if [ -z "$kopt" ]; then
+  # Packages once per version of setup.sh, then an incremental build of kopt alone, installed.
   scripts/setup.sh --if-needed || exit 2
+  kopt=$(scripts/setup.sh --print-prefix)/bin/kopt
 fi
 kernel=${1:-examples/softmax_block.cu}
 reference=${2:-examples/softmax_ref.py}

@@ -9,6 +9,9 @@
 # KOPT_GPU_TESTS="a_gpu_gtest b_gpu_gtest" runs only those programs and skips the examples
 # check (to split the suite across calls that each have a time limit); every program named
 # must exist.
+# KOPT_WHEEL=FILE installs that kopt wheel first (pip install --no-index --no-deps into a
+# scratch prefix) and tests the kopt it installed instead of BUILD_DIR's (scripts/carry_build.sh
+# --wheel makes one).
 # CUTLASS headers: $CUTLASS_PATH, else .carry/cutlass (scripts/carry_cutlass.sh makes it, and
 # .carry/cutlass.tgz, which is unpacked here when only the tarball travelled).
 set -uo pipefail
@@ -22,6 +25,13 @@ export KOPT_SOURCE_DIR=$root
 export KOPT_CACHE_DIR=${KOPT_CACHE_DIR:-$(mktemp -d)}
 if [ ! -x "$root/$build/bin/kopt" ] && [ -f "$root/.carry/build.tgz" ]; then
   tar xzf "$root/.carry/build.tgz" -C "$root/.carry"   # carried packed (scripts/carry_build.sh)
+fi
+if [ -n "${KOPT_WHEEL:-}" ]; then
+  # --prefix: the system's Python may refuse installs into itself (PEP 668), not into a prefix.
+  wheel_prefix=$(mktemp -d)
+  python3 -m pip install --no-index --no-deps --quiet --prefix "$wheel_prefix" "$KOPT_WHEEL" || exit 1
+  KOPT_BIN=$wheel_prefix/bin/kopt
+  echo "testing the kopt installed from $KOPT_WHEEL: $KOPT_BIN"
 fi
 if [ -z "${CUTLASS_PATH:-}" ] && [ ! -d "$root/.carry/cutlass/include" ] && [ -f "$root/.carry/cutlass.tgz" ]; then
   tar xzf "$root/.carry/cutlass.tgz" -C "$root/.carry"   # carried packed (scripts/carry_cutlass.sh)

@@ -27,6 +27,6 @@ cp "$d/v$KOPT_NEXT_ITERATION.cu" "$KOPT_KERNEL"
 cat "$d/v$KOPT_NEXT_ITERATION.tags" >>"$KOPT_PROPOSAL"
 AGENT
 (cd "$work" && "$kopt" loop softmax.cu --ref softmax_ref.py --rows=4096 --cols=1024 --max-iterations 2 \
-  --agent "sh agent.sh" --memory-db memory.db --run-dir optimize_runs/run_h200 --json >loop.json)
+  --agent "sh agent.sh" --memory-db memory.db --run-dir optimize_runs/run_h200 --new-run --json >loop.json)
 tar czf "$out" -C "$work/optimize_runs" --exclude='*.ncu-rep' run_h200 -C "$work" memory.db loop.json
 echo "recorded $(tar tzf "$out" | wc -l) files into $out"

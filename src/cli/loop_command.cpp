@@ -74,6 +74,7 @@ class loop_command final : public command {
         ->check(within<std::int64_t>(0, loop::most_iterations, "iterations"));
     sub.add_option("--run-dir", m_run_dir, "the run folder to continue (default: a new optimize_runs/run_<time> "
                                            "beside the kernel)");
+    sub.add_flag("--new-run", m_settings.new_run, "start a new run in --run-dir (which must hold none)");
     sub.add_option("--iteration", m_iteration, "the iteration this call evaluates (must be the run's next)")
         ->check(within<std::int64_t>(0, loop::most_iterations, "an iteration"));
     sub.add_flag("--preflight-only", m_settings.preflight_only, "check the environment into the run folder and stop");
@@ -155,7 +156,9 @@ class loop_command final : public command {
     if (m_json) {
       std::printf("%s\n", json_text(step_json(step)).c_str());
     } else if (!step.record) {
-      printer(m_level).result(fmt::format("preflight passed; wrote preflight_check.md in {}", step.run_dir.string()));
+      printer(m_level).result(fmt::format("preflight passed; wrote preflight_check.md in {} (start the run there "
+                                          "with --run-dir {} --new-run)",
+                                          step.run_dir.string(), step.run_dir.string()));
     } else {
       const printer print(m_level);
       // The run so far, for --verbose; then this iteration's line, the result.

@@ -7,12 +7,14 @@
 namespace kopt {
 namespace fs = std::filesystem;
 
-fs::path install_prefix() {
+fs::path kopt_executable() {
   std::error_code ec;
   const fs::path executable = fs::read_symlink("/proc/self/exe", ec);
   if (ec) throw error(fmt::format("cannot tell where kopt is installed (/proc/self/exe: {})", ec.message()));
-  return executable.parent_path().parent_path();
+  return executable;
 }
+
+fs::path install_prefix() { return kopt_executable().parent_path().parent_path(); }
 
 fs::path companion_file(std::string_view relative) {
   const fs::path path = install_prefix() / relative;

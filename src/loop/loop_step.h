@@ -41,6 +41,7 @@ struct loop_settings {
   std::string ncu_bin;
   std::int64_t max_iterations = 1;
   std::filesystem::path run_dir;              // empty: a new run beside the kernel
+  bool new_run = false;                       // run_dir is where a new run starts (else it must hold one)
   std::optional<std::int64_t> iteration;      // --iteration: must be the next one
   bool preflight_only = false;
   std::string op;                             // "": the kernel's file stem

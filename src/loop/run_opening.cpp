@@ -96,6 +96,25 @@ void check_frozen(const run_manifest& m, const loop_settings& s) {
   }
 }
 
+// --run-dir continues a run unless --new-run says it starts one: a folder without a manifest
+// is a mistake (a mistyped path, a path relative to another folder) until said otherwise.
+void check_run_dir_intent(const loop_settings& s, bool holds_run) {
+  if (s.new_run && s.run_dir.empty()) {
+    throw error("--new-run names the folder where the new run starts: give it with --run-dir DIR");
+  }
+  if (s.run_dir.empty()) return;
+  if (s.new_run && holds_run) {
+    throw error(fmt::format("--new-run: {} already holds a run ({}): leave out --new-run to continue it, or name "
+                            "another folder",
+                            s.run_dir.string(), run_manifest_name));
+  }
+  if (!s.new_run && !holds_run) {
+    throw error(fmt::format("--run-dir {} holds no run (no {}): give the folder kopt loop printed as \"run folder\", "
+                            "or add --new-run to start a new run there",
+                            s.run_dir.string(), run_manifest_name));
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> dimension_flags(const pipeline::bench_target& target) {
@@ -109,8 +128,9 @@ opened_run open_run(const loop_settings& s) {
   if (!fs::is_regular_file(s.target.kernel)) {
     throw error(fmt::format("{} not found: pass the kernel file the loop optimizes", s.target.kernel.string()));
   }
-  opened_run run;
   const bool resuming = !s.run_dir.empty() && fs::exists(s.run_dir / run_manifest_name);
+  check_run_dir_intent(s, resuming);
+  opened_run run;
   if (resuming) {
     run.dir = fs::absolute(s.run_dir);
   } else if (!s.run_dir.empty()) {

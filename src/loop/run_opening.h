@@ -18,9 +18,11 @@ struct opened_run {
   bool fresh = false;                // no iteration recorded yet
 };
 
-// A new run (no --run-dir, or a --run-dir without a manifest) or the one in --run-dir.
-// Throws kopt::error when the run is another kernel's, is in use by another loop, or its
-// frozen reference, dimensions or tolerances differ from the settings.
+// A new run (no --run-dir, or --run-dir with --new-run) or the one in --run-dir.
+// Throws kopt::error when --run-dir holds no run and --new-run is not given (a mistyped or
+// misplaced folder must not silently start over at v0), when --new-run names a folder that
+// holds one, when the run is another kernel's, is in use by another loop, or its frozen
+// reference, dimensions or tolerances differ from the settings.
 opened_run open_run(const loop_settings& settings);
 
 // The dimension flags as the user would type them again ("--rows=4096", "--dim seed=3").

@@ -84,7 +84,8 @@ TEST(UsageErrors, AMalformedCheckDimsIsOneLineBeforeAnyGpuCheck) {
                                          "--max-iterations",
                                          "1",
                                          "--run-dir",
-                                         (work.path() / "run").string()};
+                                         (work.path() / "run").string(),
+                                         "--new-run"};
   const auto with = [&](std::vector<std::string> extra) {
     std::vector<std::string> args = loop;
     args.insert(args.end(), extra.begin(), extra.end());
@@ -136,6 +137,20 @@ TEST(UsageErrors, ALoopsSamplingFloorAboveItsLimitIsRefusedBeforeTheRunFolder) {
             0u)
       << r.stderr_text;
   EXPECT_FALSE(std::filesystem::exists(work.path() / "run")) << "nothing is written for a refused call";
+}
+
+TEST(UsageErrors, ALoopRunDirWithoutARunIsRefusedUnlessNewRun) {
+  // An agent's v1 must never silently become a new run's v0.
+  const testing::scratch_dir work;
+  const std::string kernel = (testing::source_dir() / "examples" / "softmax_naive.cu").string();
+  const std::string run = (work.path() / "optimize_runs" / "run_20261201_183000").string();
+  const auto r = run_kopt({"loop", kernel, "--rows=4096", "--cols=1024", "--max-iterations", "1", "--run-dir", run},
+                          {{"CUDA_VISIBLE_DEVICES", ""}});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.stderr_text, "kopt: error: --run-dir " + run +
+                               " holds no run (no run_manifest.json): give the folder kopt loop printed as \"run "
+                               "folder\", or add --new-run to start a new run there\n");
+  EXPECT_FALSE(std::filesystem::exists(run)) << "nothing is written for a refused call";
 }
 
 TEST(UsageErrors, WithJsonEveryErrorIsAJsonObjectOnStdout) {

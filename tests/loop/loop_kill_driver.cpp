@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "loop/agent_loop.h"
 #include "loop/run_directory.h"
+#include "loop/run_manifest.h"
 #include "scripted_services.h"
 
 int main(int argc, char** argv) {
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
   settings.max_iterations = std::atoi(argv[2]);
   settings.memory_db = work / "memory.db";
   settings.run_dir = argc > 4 ? fs::path(argv[4]) : kopt::loop::create_run_dir(settings.target.kernel);
+  settings.new_run = !fs::exists(settings.run_dir / kopt::loop::run_manifest_name);  // killed before v0: start it
   std::printf("%s\n", settings.run_dir.c_str());
   std::fflush(stdout);
   kopt::loop::agent_settings agent;

@@ -308,6 +308,44 @@ TEST_F(LoopStep, OutcomesTheMemoryMissedAreReplayedFromTheManifest) {
   EXPECT_EQ(all[1].iteration, 2);
 }
 
+// What kopt says when a call cannot open the run it names, or "" when it opened one.
+std::string refusal(const loop_settings& s, const loop_services& services) {
+  try {
+    run_loop_step(s, services);
+  } catch (const error& e) {
+    return e.headline();
+  }
+  return "";
+}
+
+TEST_F(LoopStep, ARunFolderWithoutARunIsRefusedUnlessNewRunSaysToStartOneThere) {
+  // The path as an agent gets it wrong: relative to another folder than the one holding the run.
+  loop_settings s = settings();
+  s.run_dir = m_work.path() / "optimize_runs" / "softmax";
+  EXPECT_EQ(refusal(s, m_services),
+            "--run-dir " + s.run_dir.string() +
+                " holds no run (no run_manifest.json): give the folder kopt loop printed as \"run folder\", or add "
+                "--new-run to start a new run there");
+  EXPECT_FALSE(fs::exists(s.run_dir)) << "a refused call writes nothing";
+  EXPECT_FALSE(fs::exists(s.memory_db));
+
+  s.new_run = true;
+  const step_outcome v0 = run_loop_step(s, m_services);
+  EXPECT_EQ(v0.run_dir, s.run_dir);
+  EXPECT_EQ(v0.record->iteration, 0);
+  EXPECT_EQ(refusal(s, m_services), "--new-run: " + s.run_dir.string() +
+                                        " already holds a run (run_manifest.json): leave out --new-run to continue "
+                                        "it, or name another folder");
+  s.new_run = false;
+  write_file_atomic(m_kernel, softmax_version(0.8));
+  EXPECT_EQ(run_loop_step(s, m_services).record->iteration, 1) << "the same folder without --new-run continues it";
+
+  loop_settings nowhere = settings();
+  nowhere.new_run = true;
+  EXPECT_EQ(refusal(nowhere, m_services),
+            "--new-run names the folder where the new run starts: give it with --run-dir DIR");
+}
+
 TEST_F(LoopStep, TheLastIterationEndsTheRun) {
   loop_settings s = settings();
   s.max_iterations = 1;

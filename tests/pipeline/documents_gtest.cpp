@@ -30,10 +30,10 @@ TEST(Documents, EverySchemaIsTheOneKeptInDocs) {
     names.insert(entry.name + ".schema.json");
     const fs::path kept = kept_schemas / (entry.name + ".schema.json");
     ASSERT_TRUE(fs::exists(kept)) << kept
-                                  << ": write it with build/ci/bin/kopt_document_schemas docs/schemas";
+                                  << ": write it with cmake --build build/ci --target kopt_document_schemas && build/ci/bin/kopt_document_schemas docs/schemas";
     EXPECT_EQ(read_json_file(kept), entry.schema)
         << entry.name << "'s shape changed: give it a new schema version, then write docs/schemas again with "
-        << "build/ci/bin/kopt_document_schemas docs/schemas";
+        << "cmake --build build/ci --target kopt_document_schemas && build/ci/bin/kopt_document_schemas docs/schemas";
   }
   for (const auto& file : fs::directory_iterator(kept_schemas)) {
     EXPECT_TRUE(names.count(file.path().filename().string()))
