@@ -12,7 +12,8 @@
 
 #include "core/json_io.h"
 #include "loop/diagnosis_digest.h"
-#include "loop/loop_step.h"
+#include "loop/loop_services.h"
+#include "loop/loop_settings.h"
 #include "loop/run_manifest.h"
 #include "measure/outcome.h"
 
