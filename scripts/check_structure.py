@@ -15,7 +15,8 @@ comma-separated, or "-"), derives the include graph of src/ and fails, naming th
     it is to a reader;
   - a module whose CMake links disagree with its includes or with the table: the kopt_*
     libraries a module's CMakeLists.txt links are exactly the modules its files include, which
-    are exactly the table's "uses";
+    are exactly the table's "uses", and each target_link_libraries names them in the table's
+    order;
   - a directory of src/ that the table does not list;
   - a function longer than FUNCTION_LINE_LIMIT lines in FUNCTION_LIMITED_MODULES.
 
@@ -173,20 +174,19 @@ def cycles(unit_edges):
 
 # --- CMake links ------------------------------------------------------------------------
 
-def linked_modules(src, module, modules):
-    """The modules a module's CMakeLists.txt links (kopt_<module> in any target_link_libraries)."""
+def module_links(src, module, modules):
+    """Per target_link_libraries call of a module's CMakeLists.txt, the modules it links
+    (kopt_<module>, in the order written); None without a CMakeLists.txt."""
     path = os.path.join(src, module, "CMakeLists.txt")
     if not os.path.exists(path):
         return None
     with open(path, encoding="utf-8") as f:
         text = re.sub(r"#[^\n]*", "", f.read())
-    linked = set()
+    calls = []
     for call in re.finditer(r"target_link_libraries\s*\(([^)]*)\)", text):
-        words = call.group(1).split()
-        for word in words[1:]:
-            if word.startswith("kopt_") and word[len("kopt_"):] in modules and word[len("kopt_"):] != module:
-                linked.add(word[len("kopt_"):])
-    return linked
+        names = [word[len("kopt_"):] for word in call.group(1).split()[1:] if word.startswith("kopt_")]
+        calls.append([name for name in names if name in modules and name != module])
+    return calls
 
 
 # --- function lengths -------------------------------------------------------------------
@@ -335,9 +335,14 @@ def check(root):
         findings.append("include cycle between " + ", ".join(rel(u) for u in component) + ": " + "; ".join(how))
 
     for module, _ in table:
-        linked = linked_modules(src, module, order)
-        if linked is None:
+        calls = module_links(src, module, order)
+        if calls is None:
             continue
+        for names in calls:
+            if names != sorted(names, key=order.get):
+                findings.append(f"src/{module}/CMakeLists.txt: links {' '.join('kopt_' + n for n in names)}: "
+                                f"not in the module order of docs/architecture.md")
+        linked = {name for names in calls for name in names}
         uses = set(documented_uses[module])
         for missing in sorted(included[module] - linked):
             findings.append(f"src/{module}/CMakeLists.txt: {module} includes {missing} but does not link kopt_{missing}")
