@@ -95,9 +95,9 @@ class compare_command final : public command {
     std::printf("%s against %s on %s, in turns: %zu rounds of %d calls each, %.1f s\n", m_candidate.c_str(),
                 m_baseline.c_str(), gpu.c_str(), o.rounds, o.block_calls, o.seconds);
     if (!o.failure.empty()) return;
-    const memory::outcome_evidence& e = o.evidence;
+    const measure::outcome_evidence& e = o.evidence;
     std::printf("outcome: %s (%s)\n",
-                paint_status(std::string(memory::to_string(e.verdict)), colour_allowed(stdout)).c_str(),
+                paint_status(std::string(measure::to_string(e.verdict)), colour_allowed(stdout)).c_str(),
                 o.stop.c_str());
     std::printf("candidate/baseline: %.4fx the time (95 %% interval [%.4f, %.4f], margin ±%.1f %%)\n",
                 e.ratio, e.ratio_ci95.low, e.ratio_ci95.high, 100 * e.margin);

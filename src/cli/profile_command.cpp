@@ -12,6 +12,7 @@
 #include "cli/terminal.h"
 #include "core/error.h"
 #include "core/text.h"
+#include "pipeline/measuring_child.h"
 #include "pipeline/profile_pipeline.h"
 #include "profile/ncu_command.h"
 #include "profile/profile_record.h"

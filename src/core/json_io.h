@@ -6,11 +6,9 @@
 #include <string>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
+#include "core/json.h"
 
 namespace kopt {
-
-using json = nlohmann::ordered_json;
 
 // Returns {"schema": "<name>/v<version>", ...body} with the schema key first.
 json with_schema(std::string_view schema_name, int schema_version, const json& body);

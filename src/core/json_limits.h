@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "core/document_error.h"
-#include "core/json_io.h"
+#include "core/json.h"
 
 namespace kopt {
 

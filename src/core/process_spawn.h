@@ -9,7 +9,7 @@
 #include <chrono>
 #include <utility>
 
-#include "core/subprocess.h"
+#include "core/process_request.h"
 
 namespace kopt {
 

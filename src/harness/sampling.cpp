@@ -71,6 +71,73 @@ constexpr std::chrono::milliseconds clock_interval{20};
 // [ms] How long the engine waits after the last call for work launched late.
 constexpr std::chrono::milliseconds late_work_settle{20};
 
+// Warm-up: at least the asked calls, then until the median of the last calls stops moving (a
+// block's warm-up is its count: it only refills what the other version's block left cold).
+// `sample` times one call; the warm-up's times go to `warmup_ms`.
+template <typename Sample>
+measure::warmup_state warm_up(Sample& sample, const sampling_options& options, std::vector<double>& warmup_ms) {
+  measure::warmup_rule warmup;
+  warmup.min_calls = static_cast<std::size_t>(std::max(options.warmup, 0));
+  measure::warmup_state warmup_end = measure::warmup_state::stable;
+  if (options.exact_samples > 0) {
+    for (std::size_t i = 0; i < warmup.min_calls; ++i) warmup_ms.push_back(sample().span_ns / 1e6);
+  } else if (warmup.min_calls > 0) {
+    const auto warmup_started = std::chrono::steady_clock::now();
+    do {
+      warmup_ms.push_back(sample().span_ns / 1e6);
+      warmup_end = measure::warmup_progress(warmup, warmup_ms, std::chrono::steady_clock::now() - warmup_started);
+    } while (warmup_end == measure::warmup_state::warming);
+  }
+  return warmup_end;
+}
+
+// When sampling stops: the options' rule, or for a block exactly its count of calls.
+measure::stopping_rule stopping_rule_of(const sampling_options& options) {
+  measure::stopping_rule rule;
+  rule.min_samples = static_cast<std::size_t>(std::max(options.repeat, measure::fewest_samples));
+  rule.min_time = std::chrono::duration<double>(options.min_seconds);
+  rule.max_time = std::chrono::duration<double>(options.max_seconds);
+  rule.target_relative_half_width = options.target_relative_half_width;
+  if (options.exact_samples > 0) {
+    rule.min_samples = rule.max_samples = options.exact_samples;
+    rule.min_time = std::chrono::duration<double>(0);
+    rule.max_time = std::chrono::duration<double>(std::numeric_limits<double>::infinity());
+    rule.target_relative_half_width = -1;  // never "converged" (not even on equal samples): the block is its count
+  }
+  return rule;
+}
+
+// One timed call's figures into the record.
+void add_sample(measure::sampling_record& record, const call_sample& s) {
+  record.gpu_ms.push_back(s.span_ns / 1e6);
+  record.kernel_sum_ms.push_back(s.kernel_ns / 1e6);
+  record.host_ms.push_back(s.host_ns / 1e6);
+  record.issue_ms.push_back(s.issue_host_ns / 1e6);
+  record.hold_us.push_back(s.hold_ns / 1e3);
+  record.kernels_per_call = std::max(record.kernels_per_call, s.kernels);
+  record.kernel_names.insert(s.kernel_names.begin(), s.kernel_names.end());
+  record.memory_ops_per_call = std::max(record.memory_ops_per_call, s.memory_ops);
+  record.streams = std::max(record.streams, s.streams);
+  record.side_streams = std::max(record.side_streams, s.side_streams);
+}
+
+// After the last call: work a host thread launched late (when the work is judged), and GPU
+// records CUPTI dropped (the calls' work could not all be counted), fail the version.
+void check_after_sampling(call_timer& timer, const cuda::activity_recorder& recorder, std::uint64_t dropped_before,
+                          const sampling_options& options) {
+  if (options.judge_work) {
+    if (const std::string late = timer.late_foreign_work(late_work_settle); !late.empty()) {
+      throw kernel_failure{run_status::failed, fmt::format("host thread: {} (after the last call); solve() must launch its work "
+                                                 "before it returns", late)};
+    }
+  }
+  if (const std::uint64_t dropped = recorder.dropped_records() - dropped_before; dropped > 0) {
+    throw kernel_failure{run_status::failed, fmt::format("lost GPU records: CUPTI dropped {} activity records while timing, so "
+                                               "the calls' work cannot all be counted (fewer launches per call help)",
+                                               dropped)};
+  }
+}
+
 }  // namespace
 
 std::string judge_sample(const call_sample& sample, std::uint64_t call, std::uint64_t output_bytes) {
@@ -127,52 +194,18 @@ measure::timing_document sample_gpu_time(const cuda::driver_api& api, cuda::acti
     overhead.add("checks", checks_start);
     return s;
   };
-  // Warm-up: at least the asked calls, then until the median of the last calls stops moving.
-  measure::warmup_rule warmup;
-  warmup.min_calls = static_cast<std::size_t>(std::max(options.warmup, 0));
   std::vector<double> warmup_ms;
-  measure::warmup_state warmup_end = measure::warmup_state::stable;
-  if (options.exact_samples > 0) {
-    // A block: its warm-up only refills what the other version's block left cold.
-    for (std::size_t i = 0; i < warmup.min_calls; ++i) warmup_ms.push_back(sample().span_ns / 1e6);
-  } else if (warmup.min_calls > 0) {
-    const auto warmup_started = std::chrono::steady_clock::now();
-    do {
-      warmup_ms.push_back(sample().span_ns / 1e6);
-      warmup_end = measure::warmup_progress(warmup, warmup_ms, std::chrono::steady_clock::now() - warmup_started);
-    } while (warmup_end == measure::warmup_state::warming);
-  }
+  const measure::warmup_state warmup_end = warm_up(sample, options, warmup_ms);
   const cuda::nvml_library& nvml = cuda::nvml_library::instance();
   const auto clocks_before = nvml.clocks(device_uuid);
-  measure::stopping_rule rule;
-  rule.min_samples = static_cast<std::size_t>(std::max(options.repeat, measure::fewest_samples));
-  rule.min_time = std::chrono::duration<double>(options.min_seconds);
-  rule.max_time = std::chrono::duration<double>(options.max_seconds);
-  rule.target_relative_half_width = options.target_relative_half_width;
-  if (options.exact_samples > 0) {
-    rule.min_samples = rule.max_samples = options.exact_samples;
-    rule.min_time = std::chrono::duration<double>(0);
-    rule.max_time = std::chrono::duration<double>(std::numeric_limits<double>::infinity());
-    rule.target_relative_half_width = -1;  // never "converged" (not even on equal samples): the block is its count
-  }
-  measure::stopping_monitor monitor(rule);
+  measure::stopping_monitor monitor(stopping_rule_of(options));
   measure::sampling_record record;
   clock_watch watch;
   const auto started = std::chrono::steady_clock::now();
   auto last_clock_read = started;
   measure::stop_reason reason = measure::stop_reason::keep_going;
   while (true) {
-    const call_sample s = sample();
-    record.gpu_ms.push_back(s.span_ns / 1e6);
-    record.kernel_sum_ms.push_back(s.kernel_ns / 1e6);
-    record.host_ms.push_back(s.host_ns / 1e6);
-    record.issue_ms.push_back(s.issue_host_ns / 1e6);
-    record.hold_us.push_back(s.hold_ns / 1e3);
-    record.kernels_per_call = std::max(record.kernels_per_call, s.kernels);
-    record.kernel_names.insert(s.kernel_names.begin(), s.kernel_names.end());
-    record.memory_ops_per_call = std::max(record.memory_ops_per_call, s.memory_ops);
-    record.streams = std::max(record.streams, s.streams);
-    record.side_streams = std::max(record.side_streams, s.side_streams);
+    add_sample(record, sample());
     const auto kopt_start = std::chrono::steady_clock::now();
     // Read while the GPU is still warm from the sample, outside the timed region. NVML's
     // queries cost about 1 ms (seen on an H200), more than many calls: the clock is read
@@ -187,17 +220,7 @@ measure::timing_document sample_gpu_time(const cuda::driver_api& api, cuda::acti
     overhead.add("clock_and_stopping_rule", kopt_start);
     if (reason != measure::stop_reason::keep_going && !(hooks.wants_more && hooks.wants_more())) break;
   }
-  if (options.judge_work) {
-    if (const std::string late = timer.late_foreign_work(late_work_settle); !late.empty()) {
-      throw kernel_failure{run_status::failed, fmt::format("host thread: {} (after the last call); solve() must launch its work "
-                                                 "before it returns", late)};
-    }
-  }
-  if (const std::uint64_t dropped = recorder.dropped_records() - dropped_before; dropped > 0) {
-    throw kernel_failure{run_status::failed, fmt::format("lost GPU records: CUPTI dropped {} activity records while timing, so "
-                                               "the calls' work cannot all be counted (fewer launches per call help)",
-                                               dropped)};
-  }
+  check_after_sampling(timer, recorder, dropped_before, options);
   record.persisting_l2_calls = persisting_l2_calls;
   record.stop_reason = std::string(measure::to_string(reason));
   record.warmup_calls = static_cast<int>(warmup_ms.size());

@@ -6,7 +6,7 @@
 #include <span>
 #include <string_view>
 
-#include "kernel/signature.h"
+#include "kernel/parameter.h"
 #include "kernel/tokenizer.h"
 
 namespace kopt::kernel::detail {

@@ -6,20 +6,10 @@
 #include <string_view>
 #include <vector>
 
-#include "kernel/element_type.h"
+#include "kernel/parameter.h"
 #include "kernel/tokenizer.h"
 
 namespace kopt::kernel {
-
-struct parameter {
-  int index = 0;              // 0-based position in solve()'s parameter list
-  std::string name;
-  std::string spelled_type;   // as written, spacing normalized: "const float* __restrict__"
-  element_type element;
-  bool is_pointer = false;
-  bool pointee_is_const = false;  // const T* / T const*: the kernel only reads the buffer
-  int line = 0;
-};
 
 struct signature {
   std::vector<parameter> parameters;

@@ -9,9 +9,14 @@
 #include <string>
 #include <vector>
 
-#include "loop/loop_step.h"
-
 namespace kopt::loop {
+
+// A candidate the agent handed over.
+struct handed_candidate {
+  int candidate = 0;               // J, from its file name cand_J
+  std::filesystem::path kernel;    // cand_J.<the kernel's extension>
+  std::filesystem::path proposal;  // cand_J.md, with its "## Strategy tags"
+};
 
 struct candidate_handover {
   std::vector<handed_candidate> candidates;  // by J

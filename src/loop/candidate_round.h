@@ -19,8 +19,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "loop/loop_step.h"
+#include "loop/candidate_handover.h"
 #include "loop/step_context.h"
+#include "loop/step_outcome.h"
 
 namespace kopt::loop {
 

@@ -60,7 +60,7 @@ struct version_record {
   std::optional<double> speedup_vs_reference;
   std::string bottleneck;                   // the diagnosed class of the slowest launch ("" without a profile)
   bool at_hardware_limit = false;
-  json comparison = nullptr;                // memory::to_json(outcome_evidence) against the parent
+  json comparison = nullptr;                // measure::to_json(outcome_evidence) against the parent
   std::vector<shape_check> checks;          // one per --check-dims shape, in order
   // [s] of wall time per step that ran: bench, check_dims, profile, analyze, compare (where an
   // iteration's time went; {} in manifests written before it was kept).

@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "core/file_lock.h"
-#include "loop/loop_step.h"
+#include "loop/loop_settings.h"
 #include "loop/run_manifest.h"
 
 namespace kopt::loop {

@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "loop/loop_step.h"
+#include "loop/loop_services.h"
+#include "loop/loop_settings.h"
 #include "loop/run_manifest.h"
 
 namespace kopt::loop {

@@ -5,7 +5,8 @@
 
 #include <string>
 
-#include "loop/loop_step.h"
+#include "loop/loop_services.h"
+#include "loop/loop_settings.h"
 #include "loop/run_opening.h"
 #include "memory/memory_store.h"
 

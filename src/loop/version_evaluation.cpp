@@ -41,10 +41,10 @@ double timer_tick_ms(const pipeline::bench_result& result) {
 
 }  // namespace
 
-memory::outcome_evidence compare_bench_results(const pipeline::bench_result& candidate,
-                                               const pipeline::bench_result& incumbent) {
-  return memory::classify_against(kernel_samples(candidate), kernel_samples(incumbent),
-                                  std::max(timer_tick_ms(candidate), timer_tick_ms(incumbent)));
+measure::outcome_evidence compare_bench_results(const pipeline::bench_result& candidate,
+                                                const pipeline::bench_result& incumbent) {
+  return measure::classify_against(kernel_samples(candidate), kernel_samples(incumbent),
+                                   std::max(timer_tick_ms(candidate), timer_tick_ms(incumbent)));
 }
 
 namespace {

@@ -12,9 +12,10 @@
 
 #include "core/json_io.h"
 #include "loop/diagnosis_digest.h"
-#include "loop/loop_step.h"
+#include "loop/loop_services.h"
+#include "loop/loop_settings.h"
 #include "loop/run_manifest.h"
-#include "memory/strategy_outcome.h"
+#include "measure/outcome.h"
 
 namespace kopt::loop {
 
@@ -44,9 +45,9 @@ version_evaluation evaluate_version(const loop_settings& settings, const loop_se
 inline constexpr const char* kept_library_name = "kernel_library.so";
 
 // The outcome of the candidate's kernel against the incumbent's, from the samples of their two
-// bench results (memory::classify_against, with the coarser of their timer steps): for versions
+// bench results (measure::classify_against, with the coarser of their timer steps): for versions
 // that cannot take turns.
-memory::outcome_evidence compare_bench_results(const pipeline::bench_result& candidate,
-                                               const pipeline::bench_result& incumbent);
+measure::outcome_evidence compare_bench_results(const pipeline::bench_result& candidate,
+                                                const pipeline::bench_result& incumbent);
 
 }  // namespace kopt::loop

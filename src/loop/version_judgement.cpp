@@ -12,7 +12,7 @@
 #include "loop/run_directory.h"
 #include "loop/shape_checks.h"
 #include "loop/version_evaluation.h"
-#include "memory/strategy_outcome.h"
+#include "measure/outcome.h"
 #include "pipeline/comparison_pipeline.h"
 
 namespace kopt::loop {
@@ -67,8 +67,8 @@ std::optional<std::string> where_problem_moved(run_manifest& m, const version_ev
   return std::nullopt;
 }
 
-void take_outcome(version_record& r, const memory::outcome_evidence& verdict, const std::string& how) {
-  r.outcome = std::string(memory::to_string(verdict.verdict));
+void take_outcome(version_record& r, const measure::outcome_evidence& verdict, const std::string& how) {
+  r.outcome = std::string(measure::to_string(verdict.verdict));
   r.reason = fmt::format("{:.4f}x the time of v{} (95 % interval [{:.4f}, {:.4f}], margin ±{:.1f} %; {})", verdict.ratio,
                          *r.parent, verdict.ratio_ci95.low, verdict.ratio_ci95.high, 100 * verdict.margin, how);
 }
@@ -95,10 +95,10 @@ void compare_with_parent(const step_context& ctx, version_record& r, const fs::p
   const bool in_turns = ctx.services.compare && pipeline::takes_turns(m.backend) && parent != nullptr &&
                         !r.library_sha256.empty() && !parent->library_sha256.empty();
   if (!in_turns) {
-    const memory::outcome_evidence verdict =
+    const measure::outcome_evidence verdict =
         compare_bench_results(pipeline::read_bench_result_file(evidence_dir / "benchmark_result.json"),
                               pipeline::read_bench_result_file(parent_dir / "benchmark_result.json"));
-    r.comparison = memory::to_json(verdict);
+    r.comparison = measure::to_json(verdict);
     r.comparison["method"] = "separate runs: each version's samples from its own bench";
     take_outcome(r, verdict, "separate runs");
     return;

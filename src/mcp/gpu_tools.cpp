@@ -119,11 +119,11 @@ tool_output compare(const tool_call& call) {
   }
   const pipeline::turns_outcome& o = compared.turns;
   if (!o.failure.empty()) throw error("failed while timed in turns: " + o.failure);
-  const memory::outcome_evidence& e = o.evidence;
+  const measure::outcome_evidence& e = o.evidence;
   const std::string summary = fmt::format(
       "{} ({}): candidate/baseline {:.4f}x the time, 95 % interval [{:.4f}, {:.4f}], margin ±{:.1f} %; medians "
       "candidate {:.6g} ms, baseline {:.6g} ms; {} rounds of {} calls in {:.1f} s (only timed: bench validates)",
-      memory::to_string(e.verdict), o.stop, e.ratio, e.ratio_ci95.low, e.ratio_ci95.high, 100 * e.margin,
+      measure::to_string(e.verdict), o.stop, e.ratio, e.ratio_ci95.low, e.ratio_ci95.high, 100 * e.margin,
       e.candidate_median_ms, e.incumbent_median_ms, o.rounds, o.block_calls, o.seconds);
   return {summary, pipeline::summary_json(o)};
 }

@@ -13,8 +13,8 @@
 #include "core/error.h"
 #include "core/json_limits.h"
 #include "core/utc_time.h"
+#include "measure/outcome.h"
 #include "memory/strategy_fingerprint.h"
-#include "memory/strategy_outcome.h"
 
 namespace kopt::memory {
 namespace fs = std::filesystem;
@@ -282,7 +282,7 @@ void prepare(recorded_outcome& o) {
     throw error(fmt::format("strategy {} does not match its tags ({} for backend {})", o.fingerprint, expected,
                             o.scope.backend));
   }
-  parse_outcome(o.outcome);
+  measure::parse_outcome(o.outcome);
   if (o.recorded_at.empty()) o.recorded_at = utc_timestamp();
 }
 
@@ -338,12 +338,12 @@ std::vector<strategy_summary> memory_store::summarize(const summary_filter& filt
       summaries.push_back(std::move(s));
     }
     strategy_summary& s = summaries.back();
-    switch (parse_outcome(query.text(3))) {
-      case outcome::positive: ++s.positive; break;
-      case outcome::negative: ++s.negative; break;
-      case outcome::neutral: ++s.neutral; break;
-      case outcome::inconclusive: ++s.inconclusive; break;
-      case outcome::rejected: ++s.rejected; break;
+    switch (measure::parse_outcome(query.text(3))) {
+      case measure::outcome::positive: ++s.positive; break;
+      case measure::outcome::negative: ++s.negative; break;
+      case measure::outcome::neutral: ++s.neutral; break;
+      case measure::outcome::inconclusive: ++s.inconclusive; break;
+      case measure::outcome::rejected: ++s.rejected; break;
     }
     s.last_outcome = query.text(3);
     s.last_recorded_at = query.text(4);

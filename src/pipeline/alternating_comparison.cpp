@@ -48,7 +48,7 @@ void note_failure(turns_outcome& out, int version, const std::string& failure) {
   out.failure = fmt::format("{}: {}", version == 0 ? "the candidate" : "the incumbent", failure);
   out.failed_version = version;
   out.stop = "failed";
-  out.evidence.verdict = memory::outcome::inconclusive;
+  out.evidence.verdict = measure::outcome::inconclusive;
 }
 
 turns_outcome compare_in_turns(block_timing& session, double expected_ms, const turns_settings& settings) {
@@ -94,9 +94,9 @@ turns_outcome compare_in_turns(block_timing& session, double expected_ms, const 
       // Two blocks of `block_calls` each took round_ms: aim the next ones at block_ms.
       out.block_calls = calls_for(settings.block_ms, round_ms / (2.0 * out.block_calls));
     }
-    out.evidence = memory::classify_paired(out.round_ratios, median_of(out.candidate_ms),
-                                           median_of(out.incumbent_ms), out.timer_tick_ms);
-    if (out.evidence.verdict != memory::outcome::inconclusive) {
+    out.evidence = measure::classify_paired(out.round_ratios, median_of(out.candidate_ms),
+                                            median_of(out.incumbent_ms), out.timer_tick_ms);
+    if (out.evidence.verdict != measure::outcome::inconclusive) {
       out.stop = "settled";
       break;
     }
@@ -114,7 +114,7 @@ turns_outcome compare_in_turns(block_timing& session, double expected_ms, const 
 }
 
 json to_json(const turns_outcome& o) {
-  json document = memory::to_json(o.evidence);
+  json document = measure::to_json(o.evidence);
   document["method"] =
       "in turns: both versions held open in their own measuring processes, timed block after block, the "
       "order "

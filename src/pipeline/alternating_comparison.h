@@ -4,7 +4,7 @@
 // alternating from round to round (candidate first, then incumbent first), so that drift
 // (clocks, temperature, a neighbour's load) hits both. Each round gives one ratio: the
 // candidate block's trimmed mean over the incumbent block's. Rounds go on until the 95 %
-// interval of the median ratio settles the outcome (memory::classify_paired: positive,
+// interval of the median ratio settles the outcome (measure::classify_paired: positive,
 // negative or neutral beyond the margin) or the budget ends (inconclusive, and said so).
 
 #include <cstddef>
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/json_io.h"
-#include "memory/strategy_outcome.h"
+#include "measure/outcome.h"
 #include "pipeline/block_timing.h"
 
 namespace kopt::pipeline {
@@ -34,7 +34,7 @@ struct block_record {
 };
 
 struct turns_outcome {
-  memory::outcome_evidence evidence;  // inconclusive unless the rounds settled it
+  measure::outcome_evidence evidence; // inconclusive unless the rounds settled it
   std::string failure;                // "": none; else which version failed and why (no outcome then)
   int failed_version = -1;            // 0: the candidate, 1: the incumbent
   std::string stop;                   // "settled", "time limit", "round limit" or "failed"

@@ -36,6 +36,104 @@ void use_python_runner(harness::bench_job& job) {
   job.harness_abi_library = companion_file(harness_abi_file).string();
 }
 
+// The Triton module and the reference, checked before anything slow: that each parses and
+// defines what kopt calls (run_kernel() and, unless the reference has one, setup(); reference()).
+void check_python_sources(const bench_target& options, prepared_bench& p, harness::bench_job& job, bool triton) {
+  if (triton) {
+    use_python_runner(job);
+    job.problem_owner = harness::check_triton_module(job.python, job.python_runner, p.kernel_file,
+                                                     p.ref_file.extension() == ".py" ? p.ref_file : fs::path());
+  }
+  if (options.ref.empty()) return;
+  read_text_file(p.ref_file, "reference file");
+  if (p.ref_file.extension() == ".py") {
+    use_python_runner(job);
+    harness::check_python_reference(job.python, job.python_runner, p.ref_file);
+  } else if (triton) {
+    throw error(fmt::format("reference {}: a Triton kernel needs a Python reference (a .py module with "
+                            "reference(**kwargs))",
+                            options.ref.string()));
+  } else if (p.ref_file.extension() != ".cu") {
+    throw error(fmt::format("reference {}: give a Python module (.py with reference()) or a .cu file with the "
+                            "kernel's solve() signature",
+                            options.ref.string()));
+  }
+}
+
+env::gpu_device find_device(const bench_target& options, const env::gpu_probe_result& gpus) {
+  const env::gpu_device* device = gpus.device(options.gpu);
+  if (device == nullptr) {
+    throw error(fmt::format("no GPU to {} ({}): {} needs an NVIDIA GPU; "
+                            "kopt inspect and kopt compile work without one",
+                            options.gpu_purpose, gpus.has_gpu() ? fmt::format("--gpu {} is not visible", options.gpu)
+                                                                : gpus.driver_problem,
+                            options.command_name));
+  }
+  return *device;
+}
+
+// Asks the worker for the processes whose start-up is slow, with the jobs as run_judged will
+// give them, as far as they are known now.
+void prestart_children(const prepared_bench& p, const harness::bench_job& job, measuring_worker& worker,
+                       const evidence_folders& prestart, bool triton) {
+  if (triton) {
+    // Its process runs at once: only a kopt that keeps processes warm starts one (for the next
+    // command, when this one finds none waiting).
+    harness::bench_job problem_job = job;
+    problem_job.role = harness::job_role::problem;
+    problem_job.evidence_dir.clear();
+    worker.prestart(problem_job, p.device);
+  }
+  if (triton || !job.profile_mode) {
+    // A Triton kernel's runner loads torch and Triton meanwhile; a CUDA kernel's process
+    // makes its GPU context while the kernel builds (prestarted_child.h).
+    harness::bench_job kernel_job = job;
+    kernel_job.role = harness::job_role::kernel;
+    kernel_job.evidence_dir = p.ref_file.empty() ? "" : prestart.kernel.string();
+    worker.prestart(kernel_job, p.device);
+  }
+  if (p.ref_file.extension() == ".py") {
+    harness::bench_job reference_job = job;
+    reference_job.role = harness::job_role::reference;
+    reference_job.evidence_dir = prestart.reference.string();
+    worker.prestart(reference_job, p.device);
+  }
+}
+
+// A Triton kernel has no build (Triton compiles when run_kernel() first launches, inside the
+// measuring process): its problem step runs instead, and the buffers are setup()'s tensors.
+void run_problem_step(const bench_target& options, prepared_bench& p, harness::bench_job& job,
+                      measuring_worker& worker) {
+  p.kernel_build.arch = compile::default_arch(p.device.capability);
+  triton_problem_run problem = run_triton_problem_step(worker, job, p.device, options.timeout_s);
+  job.triton_problem = harness::to_json(problem.problem);
+  const std::vector<kernel::dimension_arg> dims = p.plan.passed_through;
+  p.plan = harness::plan_of(problem.problem);
+  p.plan.passed_through = dims;
+  p.triton_problem_folder = problem.folder;
+  p.failed_problem = problem.failure;
+}
+
+// The kernel's build, then a .cu reference's; the first that fails is the bench's failed build.
+void build_sources(const bench_target& options, prepared_bench& p, harness::bench_job& job) {
+  p.kernel_build = build(p.kernel_file, p.plan.backend, options, p.device);
+  if (!p.kernel_build.ok()) {
+    p.failed_build = build_failure{options.kernel.string(), p.kernel_build};
+    return;
+  }
+  compile::compile_result reference_build;
+  if (p.ref_file.extension() == ".cu") {
+    const std::string ref_source = read_text_file(p.ref_file, "reference file");
+    reference_build = build(p.ref_file, kernel::infer_backend(p.ref_file, ref_source, std::nullopt), options, p.device);
+    if (!reference_build.ok()) {
+      p.failed_build = build_failure{options.ref.string(), reference_build};
+      return;
+    }
+  }
+  job.kernel_library = p.kernel_build.library.string();
+  job.reference_library = reference_build.ok() ? reference_build.library.string() : "";
+}
+
 }  // namespace
 
 kernel::kernel_plan plan_target(const bench_target& options) {
@@ -56,40 +154,10 @@ prepared_bench prepare_bench(const bench_target& options, harness::bench_job& jo
   p.plan = plan_target(options);
   const bool triton = p.plan.backend == kernel::backend::triton;
   if (!options.ref.empty()) p.ref_file = fs::absolute(options.ref);
-  if (triton) {
-    // Checked before anything slow: that the module parses and defines run_kernel() and, unless
-    // the reference has one, setup().
-    use_python_runner(job);
-    job.problem_owner = harness::check_triton_module(job.python, job.python_runner, p.kernel_file,
-                                                     p.ref_file.extension() == ".py" ? p.ref_file : fs::path());
-  }
-  if (!options.ref.empty()) {
-    read_text_file(p.ref_file, "reference file");
-    if (p.ref_file.extension() == ".py") {
-      // Checked before anything slow: that it parses and defines reference().
-      use_python_runner(job);
-      harness::check_python_reference(job.python, job.python_runner, p.ref_file);
-    } else if (triton) {
-      throw error(fmt::format("reference {}: a Triton kernel needs a Python reference (a .py module with "
-                              "reference(**kwargs))",
-                              options.ref.string()));
-    } else if (p.ref_file.extension() != ".cu") {
-      throw error(fmt::format("reference {}: give a Python module (.py with reference()) or a .cu file with the "
-                              "kernel's solve() signature",
-                              options.ref.string()));
-    }
-  }
+  check_python_sources(options, p, job, triton);
 
   p.gpus = worker.probe_gpus();
-  const env::gpu_device* device = p.gpus.device(options.gpu);
-  if (device == nullptr) {
-    throw error(fmt::format("no GPU to {} ({}): {} needs an NVIDIA GPU; "
-                            "kopt inspect and kopt compile work without one",
-                            options.gpu_purpose, p.gpus.has_gpu() ? fmt::format("--gpu {} is not visible", options.gpu)
-                                             : p.gpus.driver_problem,
-                            options.command_name));
-  }
-  p.device = *device;
+  p.device = find_device(options, p.gpus);
   job.kernel_source = p.kernel_file.string();
   job.reference_source = p.ref_file.string();
   job.backend = std::string(kernel::to_string(p.plan.backend));
@@ -97,138 +165,13 @@ prepared_bench prepare_bench(const bench_target& options, harness::bench_job& jo
   job.ptr_size = options.ptr_size;
   job.own_flag_names = options.own_flag_names;
   job.defines = options.defines;
-  if (prestart != nullptr) {
-    // The jobs as run_judged will give them, as far as they are known now.
-    if (triton) {
-      // Its process runs at once: only a kopt that keeps processes warm starts one (for the next
-      // command, when this one finds none waiting).
-      harness::bench_job problem_job = job;
-      problem_job.role = harness::job_role::problem;
-      problem_job.evidence_dir.clear();
-      worker.prestart(problem_job, p.device);
-    }
-    if (triton || !job.profile_mode) {
-      // A Triton kernel's runner loads torch and Triton meanwhile; a CUDA kernel's process
-      // makes its GPU context while the kernel builds (prestarted_child.h).
-      harness::bench_job kernel_job = job;
-      kernel_job.role = harness::job_role::kernel;
-      kernel_job.evidence_dir = p.ref_file.empty() ? "" : prestart->kernel.string();
-      worker.prestart(kernel_job, p.device);
-    }
-    if (p.ref_file.extension() == ".py") {
-      harness::bench_job reference_job = job;
-      reference_job.role = harness::job_role::reference;
-      reference_job.evidence_dir = prestart->reference.string();
-      worker.prestart(reference_job, p.device);
-    }
-  }
+  if (prestart != nullptr) prestart_children(p, job, worker, *prestart, triton);
   if (triton) {
-    // Triton compiles when run_kernel() first launches, inside the measuring process.
-    p.kernel_build.arch = compile::default_arch(p.device.capability);
-    triton_problem_run problem = run_triton_problem_step(worker, job, p.device, options.timeout_s);
-    job.triton_problem = harness::to_json(problem.problem);
-    const std::vector<kernel::dimension_arg> dims = p.plan.passed_through;
-    p.plan = harness::plan_of(problem.problem);  // the buffers are setup()'s tensors
-    p.plan.passed_through = dims;
-    p.triton_problem_folder = problem.folder;
-    p.failed_problem = problem.failure;
-    return p;
+    run_problem_step(options, p, job, worker);
+  } else {
+    build_sources(options, p, job);
   }
-
-  p.kernel_build = build(p.kernel_file, p.plan.backend, options, p.device);
-  if (!p.kernel_build.ok()) {
-    p.failed_build = build_failure{options.kernel.string(), p.kernel_build};
-    return p;
-  }
-  compile::compile_result reference_build;
-  if (p.ref_file.extension() == ".cu") {
-    const std::string ref_source = read_text_file(p.ref_file, "reference file");
-    reference_build = build(p.ref_file, kernel::infer_backend(p.ref_file, ref_source, std::nullopt), options, p.device);
-    if (!reference_build.ok()) {
-      p.failed_build = build_failure{options.ref.string(), reference_build};
-      return p;
-    }
-  }
-
-  job.kernel_library = p.kernel_build.library.string();
-  job.reference_library = reference_build.ok() ? reference_build.library.string() : "";
   return p;
-}
-
-wrapped_child_run run_child(measuring_worker& worker, const harness::bench_job& job, const env::gpu_device& device,
-                            int timeout_s) {
-  wrapped_child_run child = worker.run({}, job, device, timeout_s);
-  const process_result& run = child.process;
-  if (run.exit_code == static_cast<int>(exit_status::usage_or_environment)) {
-    std::string message = run.stderr_text;
-    if (message.rfind("kopt: error: ", 0) == 0) message = message.substr(13);
-    const std::size_t line_end = message.find('\n');
-    const std::string detail = line_end == std::string::npos ? "" : message.substr(line_end + 1);
-    throw error(std::string(trim(message.substr(0, line_end))), std::string(trim(detail)));
-  }
-  return child;
-}
-
-harness::child_report run_measuring_child(measuring_worker& worker, const harness::bench_job& job,
-                                          const env::gpu_device& device, int timeout_s, measuring_side side) {
-  return child_verdict(run_child(worker, job, device, timeout_s), timeout_s, side);
-}
-
-harness::child_report child_verdict(const wrapped_child_run& child, int timeout_s, measuring_side side,
-                                    const char* limit_source) {
-  using harness::report_of;
-  using harness::run_status;
-  const process_result& run = child.process;
-  const bool hung = run.timed_out;
-  const char* process = side == measuring_side::kernel      ? "the"
-                        : side == measuring_side::reference ? "the reference's"
-                                                            : "the problem's";
-  // What the child wrote, through its checking reader: a report it refuses is never "ok".
-  std::optional<harness::child_report> report;
-  std::string unreadable;
-  if (child.result && !child.forged_result) {
-    try {
-      report = from_document<harness::child_report>(*child.result);
-    } catch (const document_error& e) {
-      unreadable = e.headline();
-    }
-  }
-  if (!run.left_running.empty()) {
-    // EXPLOITS.md #13, #20, #23: work, or a hand on kopt's files, that outlives the call. The
-    // outputs it kept are still compared: a failure among them came first.
-    harness::child_report failed = report_of(
-        run_status::failed,
-        fmt::format("detached process: {} measuring process left {} process{} running after it ended ({}); kopt "
-                    "killed {}: a version's work must end with its call",
-                    process, run.left_running.size(), run.left_running.size() == 1 ? "" : "es",
-                    run.left_running.front(), run.left_running.size() == 1 ? "it" : "them"));
-    if (report) failed.evidence = report->evidence;
-    return failed;
-  }
-  if (child.forged_result) {
-    // EXPLOITS.md #20: the file is not what kopt's harness wrote.
-    return report_of(run_status::failed,
-                     fmt::format("forged result: {} measuring process's result does not carry the seal kopt gave that "
-                                 "process: something other than kopt's harness wrote it",
-                                 process));
-  }
-  if (run.succeeded() && child.result) {
-    if (report) return *report;
-    // Sealed, so kopt's harness wrote it: a field it lacks or gets wrong is a kopt version
-    // mismatch or a harness bug, never a pass.
-    return report_of(run_status::failed,
-                     fmt::format("unreadable result: {} measuring process's result does not read as a kopt child "
-                                 "report ({}); the kopt that ran it is not this one, or has a bug: reinstall kopt",
-                                 process, unreadable));
-  }
-  // "the kernel did not finish: the measuring process ...", "the reference ...: its ...".
-  const char* who = side == measuring_side::kernel ? "the kernel" : side == measuring_side::reference ? "the reference" : "setup()";
-  const char* its = side == measuring_side::kernel ? "the" : "its";
-  return report_of(hung ? run_status::timed_out : run_status::crashed,
-                   hung ? fmt::format("{} did not finish: {} measuring process was killed after {} s ({})", who, its,
-                                      timeout_s, limit_source)
-                        : fmt::format("{} measuring process died ({}): {}", process, run.describe_end(),
-                                      std::string(trim(run.stderr_text))));
 }
 
 run_provenance provenance_of(const prepared_bench& prepared, const harness::bench_job& job) {

@@ -1,7 +1,7 @@
 #pragma once
 // What `bench` and `profile` share before anything is measured: planning the buffers from the
-// kernel's source, checking the reference, finding the GPU and building kernel and reference.
-// Then running the measuring child on the job and adding the provenance every result carries.
+// kernel's source, checking the reference, finding the GPU and building kernel and reference;
+// and the provenance every result carries. Running the measuring child is child_verdict.h's.
 
 #include <cstdint>
 #include <filesystem>
@@ -75,28 +75,6 @@ kernel::kernel_plan plan_target(const bench_target& target);
 // (measuring_worker::prestart), to start up while the rest goes on.
 prepared_bench prepare_bench(const bench_target& target, harness::bench_job& job, measuring_worker& worker,
                              const evidence_folders* prestart = nullptr);
-
-// Which side a measuring child runs, for the messages when it dies or hangs.
-enum class measuring_side { kernel, reference, problem };
-
-// Runs a measuring child on `job` as it is. An environment error in the child (exit 2) is
-// rethrown as kopt::error; anything else is the caller's to judge.
-wrapped_child_run run_child(measuring_worker& worker, const harness::bench_job& job, const env::gpu_device& device,
-                            int timeout_s);
-
-// run_child judged by child_verdict: a child that crashes or hangs becomes a report with status
-// crashed / timed_out.
-harness::child_report run_measuring_child(measuring_worker& worker, const harness::bench_job& job,
-                                          const env::gpu_device& device, int timeout_s,
-                                          measuring_side side = measuring_side::kernel);
-
-// How a measuring child that has ended is judged (run_measuring_child after its check for an
-// environment problem, and a comparison's processes as they close): a process it left running,
-// a result without its seal or that its checking reader refuses, a death or a hang (after
-// `timeout_s`, set by `limit_source`) become a failed report; otherwise its own report.
-harness::child_report child_verdict(const wrapped_child_run& child, int timeout_s,
-                                    measuring_side side = measuring_side::kernel,
-                                    const char* limit_source = "--timeout");
 
 // The provenance every bench result and profile carries.
 run_provenance provenance_of(const prepared_bench& prepared, const harness::bench_job& job);

@@ -1,5 +1,5 @@
-// The process worker's comparisons in turns: one `kopt harness` per version, each loaded once
-// and held open on a socket (core/conversing_process.h), timing a block when asked.
+#include "pipeline/block_timing_processes.h"
+
 #include <memory>
 #include <vector>
 
@@ -9,9 +9,9 @@
 #include "core/error.h"
 #include "core/text.h"
 #include "harness/block_channel.h"
-#include "pipeline/bench_preparation.h"
 #include "pipeline/child_launch.h"
-#include "pipeline/measuring_worker.h"
+#include "pipeline/child_verdict.h"
+#include "pipeline/measuring_child.h"
 
 namespace kopt::pipeline {
 namespace {

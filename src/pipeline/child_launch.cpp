@@ -12,7 +12,7 @@
 
 #include "core/files.h"
 #include "core/install_layout.h"
-#include "pipeline/measuring_worker.h"
+#include "pipeline/measuring_child.h"
 #include "pipeline/reference_environment.h"
 
 namespace kopt::pipeline {

@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "kernel/backend.h"
+#include "pipeline/measuring_child.h"
 #include "pipeline/problem_fingerprint.h"
 
 namespace kopt::pipeline {

@@ -8,8 +8,8 @@
 #include "core/error.h"
 #include "core/phase_clock.h"
 #include "harness/job_problem.h"
-#include "pipeline/bench_preparation.h"
 #include "pipeline/bench_verdict.h"
+#include "pipeline/child_verdict.h"
 #include "pipeline/early_comparisons.h"
 #include "pipeline/output_verdict.h"
 #include "pipeline/reference_files.h"
@@ -76,13 +76,83 @@ reference_cache_note keep_timing(const reference_timing_use& use, const timing_l
   return note;
 }
 
+// What both sides' runs share.
+struct judged_run_inputs {
+  measuring_worker& worker;
+  const harness::bench_job& job;
+  const env::gpu_device& device;
+  int timeout_s;
+  const evidence_folders& folders;
+  const kernel::kernel_plan& plan;
+  const std::function<void(const std::string&)>& say;
+};
+
+// The reference's process, after the kernel's, on the kernel's keys: its outputs compared as it
+// marks each key complete, its timing measured or taken from the cache (and kept there).
+// Fills sides.reference and sides.timing_cache, and `tolerances` with those the module
+// announced; returns the keys compared early.
+compared_keys run_reference_side(const judged_run_inputs& in, const std::optional<reference_files>& held,
+                                 const reference_timing_use* timing_cache, judged_sides& sides,
+                                 validate::tolerance_overrides& tolerances, phase_clock& clock) {
+  const harness::bench_job& job = in.job;
+  const std::vector<harness::evidence_key>& keys = sides.kernel.evidence;
+  std::optional<early_comparisons> early;
+  const bool wants_timing = sides.kernel.ok() && sides.kernel.kernel.has_value();
+  const timing_lookup lookup = wants_timing && timing_cache != nullptr
+                                   ? look_up_timing(*timing_cache, job, in.plan, in.device, *held, sides.kernel)
+                                   : timing_lookup{};
+  const auto run_reference = [&](bool timed) {
+    harness::bench_job reference_job = job;
+    reference_job.role = harness::job_role::reference;
+    reference_job.kernel_library.clear();  // nor the kernel beside the reference
+    reference_job.evidence = keys;
+    reference_job.evidence_dir = in.folders.reference.string();
+    // Made afresh now that nothing of the kernel runs: a file or link it planted there (to be
+    // written through by the reference, or linked to its own) is gone.
+    early.reset();  // a second run's outputs are its own
+    std::error_code ec;
+    fs::remove_all(in.folders.reference, ec);
+    fs::create_directories(in.folders.reference);
+    // A .cu reference's tolerances are the flags' and its process runs once: what is compared
+    // early is final, and its outputs can go at once. A .py module may name its own, which its
+    // runner announces before its first outputs (early_comparisons.h).
+    if (harness::has_python_reference(job)) {
+      early.emplace(in.plan, keys, in.folders, tolerances, compared_outputs::kept, reference_tolerances::announced);
+    } else {
+      early.emplace(in.plan, keys, in.folders, tolerances, compared_outputs::removed);
+    }
+    reference_job.validation_only = !timed;
+    in.say(timed ? "the reference's measuring process: its outputs, then its timing"
+           : wants_timing ? "the reference's measuring process: its outputs (its timing is cached)"
+                          : "the reference's measuring process: its outputs");
+    return run_measuring_child(in.worker, reference_job, in.device, in.timeout_s, measuring_side::reference);
+  };
+  std::optional<cached_reference_timing> cached = lookup.cached;
+  sides.reference = run_reference(wants_timing && !cached);
+  if (cached && sides.reference->ok() && !same_torch(torch_of(*sides.reference), cached->torch)) {
+    // Another torch (or TF32 setting) than the cached timing was taken with: time it now.
+    cached.reset();
+    sides.reference = run_reference(true);
+  }
+  clock.done("reference_process");
+  if (!outputs_comparable(sides)) return {};
+  harness::child_report& reference = *sides.reference;
+  if (reference.reference_tolerance) {
+    if (reference.reference_tolerance->atol) tolerances.reference_atol = reference.reference_tolerance->atol;
+    if (reference.reference_tolerance->rtol) tolerances.reference_rtol = reference.reference_tolerance->rtol;
+  }
+  if (cached) reference.reference = cached->timing;
+  if (wants_timing && timing_cache != nullptr) sides.timing_cache = keep_timing(*timing_cache, lookup, cached, reference);
+  return early->take(tolerances);
+}
+
 }  // namespace
 
 bench_result run_judged(measuring_worker& worker, const harness::bench_job& job, const env::gpu_device& device,
                         int timeout_s, const evidence_folders& folders,
                         const std::function<void(const std::string&)>& progress,
                         const reference_timing_use* timing_cache) {
-  const auto say = [&](const std::string& step) {
+  const std::function<void(const std::string&)> say = [&](const std::string& step) {
     if (progress) progress(step);
   };
   phase_clock clock;
@@ -109,61 +179,11 @@ bench_result run_judged(measuring_worker& worker, const harness::bench_job& job,
   if (held) sides.reference_tampered = held->changed();
 
   // The verdict's comparisons, begun as the reference's process marks each key's outputs.
-  std::optional<early_comparisons> early;
   compared_keys compared_early;
   if (reference_needed(sides)) {
-    const bool wants_timing = sides.kernel.ok() && sides.kernel.kernel.has_value();
-    const timing_lookup lookup = wants_timing && timing_cache != nullptr
-                                     ? look_up_timing(*timing_cache, job, plan, device, *held, sides.kernel)
-                                     : timing_lookup{};
-    const auto run_reference = [&](bool timed) {
-      harness::bench_job reference_job = job;
-      reference_job.role = harness::job_role::reference;
-      reference_job.kernel_library.clear();  // nor the kernel beside the reference
-      reference_job.evidence = keys;
-      reference_job.evidence_dir = folders.reference.string();
-      // Made afresh now that nothing of the kernel runs: a file or link it planted there (to be
-      // written through by the reference, or linked to its own) is gone.
-      early.reset();  // a second run's outputs are its own
-      std::error_code ec;
-      fs::remove_all(folders.reference, ec);
-      fs::create_directories(folders.reference);
-      // A .cu reference's tolerances are the flags' and its process runs once: what is compared
-      // early is final, and its outputs can go at once. A .py module may name its own, which its
-      // runner announces before its first outputs (early_comparisons.h).
-      if (harness::has_python_reference(job)) {
-        early.emplace(plan, keys, folders, tolerances, compared_outputs::kept, reference_tolerances::announced);
-      } else {
-        early.emplace(plan, keys, folders, tolerances, compared_outputs::removed);
-      }
-      reference_job.validation_only = !timed;
-      say(timed ? "the reference's measuring process: its outputs, then its timing"
-          : wants_timing ? "the reference's measuring process: its outputs (its timing is cached)"
-                         : "the reference's measuring process: its outputs");
-      return run_measuring_child(worker, reference_job, device, timeout_s, measuring_side::reference);
-    };
-    std::optional<cached_reference_timing> cached = lookup.cached;
-    sides.reference = run_reference(wants_timing && !cached);
-    if (cached && sides.reference->ok() && !same_torch(torch_of(*sides.reference), cached->torch)) {
-      // Another torch (or TF32 setting) than the cached timing was taken with: time it now.
-      cached.reset();
-      sides.reference = run_reference(true);
-    }
-    clock.done("reference_process");
-    if (outputs_comparable(sides)) {
-      harness::child_report& reference = *sides.reference;
-      if (reference.reference_tolerance) {
-        if (reference.reference_tolerance->atol) tolerances.reference_atol = reference.reference_tolerance->atol;
-        if (reference.reference_tolerance->rtol) tolerances.reference_rtol = reference.reference_tolerance->rtol;
-      }
-      if (cached) reference.reference = cached->timing;
-      if (wants_timing && timing_cache != nullptr) {
-        sides.timing_cache = keep_timing(*timing_cache, lookup, cached, reference);
-      }
-      compared_early = early->take(tolerances);
-    }
+    const judged_run_inputs in{worker, job, device, timeout_s, folders, plan, say};
+    compared_early = run_reference_side(in, held, timing_cache, sides, tolerances, clock);
   }
-  early.reset();
   const bool comparable = outputs_comparable(sides);
   if (comparable) say(fmt::format("the verdict: {} set(s) of outputs compared", keys.size()));
   const outputs_judgement outputs =

@@ -25,10 +25,6 @@ struct wrapped_child_run {
   bool forged_result = false;   // a result file without the seal kopt gave the child (child_seal.h)
 };
 
-// Whether a child's result must carry the seal: the kernel's and the reference's, run as they
-// are (not under a wrapper, not the Triton problem's setup()).
-bool result_is_sealed(const std::vector<std::string>& wrapper, const harness::bench_job& job);
-
 class measuring_worker {
  public:
   virtual ~measuring_worker() = default;
@@ -76,32 +72,12 @@ class measuring_worker {
                                 const env::gpu_device& device, int timeout_s) = 0;
 };
 
-// Whether a child started ahead for `ahead` (prestart()) may run `job`: the same role, backend,
-// sources, Python and runner, evidence folder and profile mode (what its command line and its
-// write sandbox were made from).
-bool prestart_serves(const harness::bench_job& ahead, const harness::bench_job& job);
-
-// One child process per job, on this machine's GPUs.
+// One child process per job, on this machine's GPUs (process_worker.cpp).
 std::unique_ptr<measuring_worker> make_process_worker();
 
 // For a kopt that runs many commands (the warm worker, the MCP server, a loop with --agent):
 // from now on, the process workers of this process keep a Python reference's and a Triton
 // problem step's process started ahead from one command to the next (warm_processes.h).
 void keep_processes_warm();
-
-// The process worker's comparisons in turns: `kopt harness JOB RESULT` per job, talked with
-// over its standard input (block_timing_processes.cpp).
-std::unique_ptr<block_timing> open_block_timing_processes(const std::vector<harness::bench_job>& jobs,
-                                                          const env::gpu_device& device, int block_timeout_s);
-
-// Whether a kernel of this backend runs in the Python runner (Triton) rather than `kopt harness`.
-bool is_triton_backend(const std::string& backend);
-bool is_triton(const harness::bench_job& job);
-
-// The measuring child's command line: `kopt harness JOB RESULT`, or for a Triton kernel
-// `PYTHON kopt_runner.py triton JOB RESULT` (its problem step: `triton-problem`; its reference
-// runs through `kopt harness` as a CUDA kernel's .py reference does).
-std::vector<std::string> measuring_child_argv(const harness::bench_job& job, const std::string& job_file,
-                                              const std::string& result_file);
 
 }  // namespace kopt::pipeline

@@ -8,13 +8,20 @@
 #include "core/error.h"
 #include "core/file_lock.h"
 #include "harness/reference_gate.h"
-#include "pipeline/measuring_worker.h"
+#include "pipeline/measuring_child.h"
 
 namespace kopt::pipeline {
 
 bool prestarted_child::serves(const std::vector<std::string>& wrapper, const harness::bench_job& other,
                               const env::gpu_device& device) const {
   return wrapper.empty() && device.uuid == device_uuid && prestart_serves(job, other) && process->waiting();
+}
+
+bool prestart_serves(const harness::bench_job& ahead, const harness::bench_job& job) {
+  return job.role == ahead.role && job.backend == ahead.backend && job.kernel_source == ahead.kernel_source &&
+         job.reference_source == ahead.reference_source && job.python == ahead.python &&
+         job.python_runner == ahead.python_runner && job.evidence_dir == ahead.evidence_dir &&
+         job.profile_mode == ahead.profile_mode;
 }
 
 bool is_python_reference(const harness::bench_job& job) {

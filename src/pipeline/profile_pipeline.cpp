@@ -8,6 +8,7 @@
 #include "core/alongside.h"
 #include "core/files.h"
 #include "core/phase_clock.h"
+#include "pipeline/measuring_child.h"
 #include "profile/ncu_export.h"
 #include "profile/raw_csv_kernels.h"
 #include "profile/staged_output.h"
@@ -86,20 +87,43 @@ profile_outcome failed(profile_outcome outcome, const profile::capture_outcome& 
   return outcome;
 }
 
+// The arguments first, so that a typo is found on any machine; then, before anything needs a
+// GPU: without ncu there is nothing to do. Returns ncu.
+compile::located_tool check_arguments(const profile_request& request) {
+  plan_target(request.target);
+  compile::located_tool ncu = compile::require_ncu(request.ncu_bin);
+  profile::check_capture_options(request.capture);
+  if (request.profile_calls && *request.profile_calls < 1) {
+    throw error(fmt::format("--profile-calls {}: give 1 or more solve() calls", *request.profile_calls));
+  }
+  return ncu;
+}
+
+// What the record says of the capture before it runs: ncu, its settings and its command line,
+// and the same capture by hand.
+void describe_capture(profile::profile_record& record, const compile::located_tool& ncu,
+                      const profile_request& request, const harness::bench_job& job, const prepared_bench& prepared,
+                      const fs::path& out) {
+  record.ncu_path = ncu.path.string();
+  record.ncu_version = ncu.version;
+  record.capture = request.capture;
+  record.profile_calls = job.profile_calls;
+  record.warmup = job.sampling.warmup;
+  record.ncu_argv = profile::capture_argv(ncu.path, request.capture, out / "full");
+  std::vector<std::string> shown = record.ncu_argv;
+  const std::vector<std::string> measuring = measuring_child_argv(job, "JOB.json", "RESULT.json");
+  shown.insert(shown.end(), measuring.begin(), measuring.end());
+  record.ncu_command = profile::shell_command_line(shown);
+  record.by_hand_command = by_hand_command(ncu.path, out, request, job, prepared);
+}
+
 }  // namespace
 
 profile_outcome run_profile(const profile_request& request, measuring_worker& worker,
                             const std::function<void(const std::string&)>& on_capture_start) {
   const auto started = clock_type::now();
   phase_clock phases;
-  // The arguments first, so that a typo is found on any machine; then, before anything needs
-  // a GPU: without ncu there is nothing to do.
-  plan_target(request.target);
-  const compile::located_tool ncu = compile::require_ncu(request.ncu_bin);
-  profile::check_capture_options(request.capture);
-  if (request.profile_calls && *request.profile_calls < 1) {
-    throw error(fmt::format("--profile-calls {}: give 1 or more solve() calls", *request.profile_calls));
-  }
+  const compile::located_tool ncu = check_arguments(request);
   harness::bench_job job = request.job;
   job.profile_mode = true;
   job.profile_calls = profile::profile_calls_for(request.capture, request.profile_calls);
@@ -121,17 +145,7 @@ profile_outcome run_profile(const profile_request& request, measuring_worker& wo
   profile::staged_output files(outcome.out);
 
   profile::profile_record& record = outcome.record;
-  record.ncu_path = ncu.path.string();
-  record.ncu_version = ncu.version;
-  record.capture = request.capture;
-  record.profile_calls = job.profile_calls;
-  record.warmup = job.sampling.warmup;
-  record.ncu_argv = profile::capture_argv(ncu.path, request.capture, outcome.out / "full");
-  std::vector<std::string> shown = record.ncu_argv;
-  const std::vector<std::string> measuring = measuring_child_argv(job, "JOB.json", "RESULT.json");
-  shown.insert(shown.end(), measuring.begin(), measuring.end());
-  record.ncu_command = profile::shell_command_line(shown);
-  record.by_hand_command = by_hand_command(ncu.path, outcome.out, request, job, prepared);
+  describe_capture(record, ncu, request, job, prepared, outcome.out);
   if (on_capture_start) on_capture_start(record.ncu_command);
 
   phases.done("preparation");  // the arguments, ncu, planning, the build (or the cache), the GPU

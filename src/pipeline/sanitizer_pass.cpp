@@ -9,7 +9,8 @@
 #include "compile/toolchain.h"
 #include "core/error.h"
 #include "core/text.h"
-#include "pipeline/bench_preparation.h"
+#include "pipeline/child_verdict.h"
+#include "pipeline/measuring_child.h"
 
 namespace kopt::pipeline {
 namespace {

@@ -9,7 +9,7 @@
 #include "core/hash.h"
 #include "harness/kernel_protocol.h"
 #include "kernel/element_type.h"
-#include "pipeline/bench_preparation.h"
+#include "pipeline/child_verdict.h"
 #include "pipeline/triton_distribution.h"
 
 namespace kopt::pipeline {

@@ -16,6 +16,7 @@
 #include "harness/bench_job.h"
 #include "pipeline/judged_run.h"
 #include "pipeline/child_seal.h"
+#include "pipeline/measuring_child.h"
 #include "pipeline/measuring_worker.h"
 #include "pipeline/triton_problem_step.h"
 #include "support/kopt_process.h"

@@ -64,9 +64,9 @@ TEST(CompareInTurns, AnUnchangedVersionIsNeutralWhileTheMachineDrifts) {
   // round see nearly the same machine.
   scripted_versions versions({1.0, 1.0}, 0.05, 0.002);
   const turns_outcome o = compare_in_turns(versions, 0.010);
-  EXPECT_EQ(o.evidence.verdict, memory::outcome::neutral) << to_json(o).dump();
+  EXPECT_EQ(o.evidence.verdict, measure::outcome::neutral) << to_json(o).dump();
   EXPECT_EQ(o.stop, "settled");
-  EXPECT_GE(o.rounds, memory::minimum_paired_rounds);
+  EXPECT_GE(o.rounds, measure::minimum_paired_rounds);
   EXPECT_EQ(o.round_ratios.size(), o.rounds);
   // The order alternates: candidate first, then incumbent first.
   ASSERT_GE(versions.order.size(), 4u);
@@ -99,13 +99,13 @@ TEST(CompareInTurns, TheRecordKeepsEveryBlockWithItsVersionAndPlacementAndTheSum
 TEST(CompareInTurns, ThreePercentSlowerIsNegativeAndTenPercentFasterPositive) {
   scripted_versions slower({1.03, 1.0}, 0.01, 0.003);
   const turns_outcome s = compare_in_turns(slower, 0.010);
-  EXPECT_EQ(s.evidence.verdict, memory::outcome::negative) << to_json(s).dump();
+  EXPECT_EQ(s.evidence.verdict, measure::outcome::negative) << to_json(s).dump();
   EXPECT_NEAR(s.evidence.ratio, 1.03, 0.005);
   EXPECT_GT(s.evidence.ratio_ci95.low, 1.01);
 
   scripted_versions faster({0.9, 1.0}, 0.01, 0.003);
   const turns_outcome f = compare_in_turns(faster, 0.010);
-  EXPECT_EQ(f.evidence.verdict, memory::outcome::positive);
+  EXPECT_EQ(f.evidence.verdict, measure::outcome::positive);
   EXPECT_LT(f.evidence.ratio_ci95.high, 0.99);
   EXPECT_NEAR(f.evidence.candidate_median_ms, 0.009, 0.0005);
 }
@@ -116,7 +116,7 @@ TEST(CompareInTurns, ADifferenceInsideTheNoiseIsInconclusiveAtTheBudgetAndSaysSo
   turns_settings budget;
   budget.max_rounds = 8;
   const turns_outcome o = compare_in_turns(close, 0.010, budget);
-  EXPECT_EQ(o.evidence.verdict, memory::outcome::inconclusive) << to_json(o).dump();
+  EXPECT_EQ(o.evidence.verdict, measure::outcome::inconclusive) << to_json(o).dump();
   EXPECT_EQ(o.stop, "round limit");
   EXPECT_EQ(o.rounds, 8u);
 }
@@ -128,7 +128,7 @@ TEST(CompareInTurns, AVersionThatFailsEndsTheComparisonWithItsReason) {
   EXPECT_EQ(o.stop, "failed");
   EXPECT_EQ(o.failed_version, 0);
   EXPECT_EQ(o.failure, "the candidate: crashed: an illegal address");
-  EXPECT_EQ(o.evidence.verdict, memory::outcome::inconclusive);
+  EXPECT_EQ(o.evidence.verdict, measure::outcome::inconclusive);
   EXPECT_EQ(to_json(o)["failed_version"], "candidate");
 }
 
@@ -164,7 +164,7 @@ TEST(RunComparison, AsksTheWorkerForBothVersionsTimedInBlocks) {
   request.candidate = {"/work/slow.cu", "/cache/slow.so"};
   request.incumbent = {"/work/fast.cu", "/cache/fast.so"};
   const turns_outcome o = run_comparison(request, worker);
-  EXPECT_EQ(o.evidence.verdict, memory::outcome::negative) << to_json(o).dump();
+  EXPECT_EQ(o.evidence.verdict, measure::outcome::negative) << to_json(o).dump();
   EXPECT_NEAR(o.evidence.ratio, 1.03, 1e-9);
   ASSERT_GE(worker.events().size(), 3u);
   EXPECT_EQ(worker.events().front(), "open 2 versions in turns");

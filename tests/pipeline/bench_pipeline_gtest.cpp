@@ -17,6 +17,7 @@
 #include "harness/job_problem.h"
 #include "pipeline/reference_environment.h"
 #include "support/kopt_process.h"
+#include "pipeline/prestarted_child.h"
 #include "pipeline/recorded_worker.h"
 #include "support/recorded_children.h"
 #include "support/recorded_h200.h"

@@ -1,7 +1,8 @@
 #pragma once
-// The outcome of a strategy: a candidate version against the version it was built from (or
-// the best so far), from their timing samples on the same inputs and protocol. The 95 %
-// interval of the ratio of medians, candidate over incumbent, must settle it:
+// The outcome of comparing two versions' times, and the one rule that decides it: is the
+// candidate faster than the incumbent (the version it was built from, or the best so far)
+// beyond the noise? The 95 % interval of the ratio of medians, candidate over incumbent, must
+// settle it:
 //   positive      the whole interval below 1 - m (faster beyond the margin),
 //   negative      the whole interval above 1 + m,
 //   neutral       the whole interval inside [1 - m, 1 + m],
@@ -9,7 +10,10 @@
 // with the margin m = max(1 %, 2 timer steps / the incumbent's median). "Lower median than
 // the previous iteration" (the Python toolkit's rule) calls an unchanged kernel positive
 // about half the time; this rule does not. Rejected (build, validation, judge, profile
-// failures) is decided before any timing and is not this function's.
+// failures) is decided before any timing and is not this rule's. The interval comes from the
+// samples of two separate runs (classify_against) or from rounds in turns (classify_paired);
+// the rule is the same. docs/compare.md says why bench's verdict against its reference
+// (comparison.h) is not yet this rule.
 
 #include <cstddef>
 #include <string>
@@ -18,7 +22,7 @@
 #include "core/json_io.h"
 #include "measure/statistics.h"
 
-namespace kopt::memory {
+namespace kopt::measure {
 
 enum class outcome { positive, negative, neutral, inconclusive, rejected };
 
@@ -29,7 +33,7 @@ outcome parse_outcome(const std::string& name);
 struct outcome_evidence {
   outcome verdict = outcome::inconclusive;
   double ratio = 1;                  // median(candidate) / median(incumbent)
-  measure::interval ratio_ci95;
+  interval ratio_ci95;
   double margin = 0.01;              // m
   double candidate_median_ms = 0;
   double incumbent_median_ms = 0;
@@ -52,4 +56,4 @@ outcome_evidence classify_paired(const std::vector<double>& round_ratios, double
 
 json to_json(const outcome_evidence& evidence);
 
-}  // namespace kopt::memory
+}  // namespace kopt::measure

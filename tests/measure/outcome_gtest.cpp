@@ -1,6 +1,6 @@
 // Noise-aware outcomes: an unchanged kernel is not a win or a loss, 3 % is seen, too few
 // samples say so, and a recovery measured against the version it was built from is no win.
-#include "memory/strategy_outcome.h"
+#include "measure/outcome.h"
 
 #include <random>
 
@@ -8,7 +8,7 @@
 
 #include "core/error.h"
 
-namespace kopt::memory {
+namespace kopt::measure {
 namespace {
 
 // `n` timings around `median_ms` with 0.5 % noise, from a fixed seed.
@@ -20,7 +20,7 @@ std::vector<double> samples(double median_ms, int n, std::uint64_t seed, double 
   return out;
 }
 
-TEST(StrategyOutcome, TheSameKernelTwiceIsNeutralNeverAWinOrALoss) {
+TEST(Outcome, TheSameKernelTwiceIsNeutralNeverAWinOrALoss) {
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
     const auto e = classify_against(samples(0.300, 200, seed), samples(0.300, 200, seed + 100), 0.000032);
     EXPECT_EQ(e.verdict, outcome::neutral) << "seed " << seed << ": ratio " << e.ratio << " in [" << e.ratio_ci95.low
@@ -28,7 +28,7 @@ TEST(StrategyOutcome, TheSameKernelTwiceIsNeutralNeverAWinOrALoss) {
   }
 }
 
-TEST(StrategyOutcome, ThreePercentSlowerIsNegativeAndFasterIsPositive) {
+TEST(Outcome, ThreePercentSlowerIsNegativeAndFasterIsPositive) {
   const auto slower = classify_against(samples(0.309, 200, 7), samples(0.300, 200, 8), 0.000032);
   EXPECT_EQ(slower.verdict, outcome::negative);
   EXPECT_NEAR(slower.ratio, 1.03, 0.005);
@@ -36,14 +36,14 @@ TEST(StrategyOutcome, ThreePercentSlowerIsNegativeAndFasterIsPositive) {
   EXPECT_EQ(faster.verdict, outcome::positive);
 }
 
-TEST(StrategyOutcome, FewNoisySamplesAreInconclusiveAndSaySo) {
+TEST(Outcome, FewNoisySamplesAreInconclusiveAndSaySo) {
   const auto e = classify_against(samples(0.306, 5, 3, 0.05), samples(0.300, 5, 4, 0.05), 0.000032);
   EXPECT_EQ(e.verdict, outcome::inconclusive);
   EXPECT_EQ(classify_against({0.3}, {0.3, 0.31}, 0).verdict, outcome::inconclusive);
   EXPECT_EQ(to_json(e)["outcome"], "inconclusive");
 }
 
-TEST(StrategyOutcome, ARecoveryFromARegressionIsNoWinAgainstTheVersionItCameFrom) {
+TEST(Outcome, ARecoveryFromARegressionIsNoWinAgainstTheVersionItCameFrom) {
   const auto v0 = samples(0.300, 200, 11);
   const auto v1 = samples(0.330, 200, 12);  // a regression
   const auto v2 = samples(0.300, 200, 13);  // back to v0's speed
@@ -53,14 +53,14 @@ TEST(StrategyOutcome, ARecoveryFromARegressionIsNoWinAgainstTheVersionItCameFrom
   EXPECT_EQ(classify_against(v2, v0, 0.000032).verdict, outcome::neutral);
 }
 
-TEST(StrategyOutcome, TheMarginGrowsForKernelsOfAFewTimerSteps) {
+TEST(Outcome, TheMarginGrowsForKernelsOfAFewTimerSteps) {
   // 0.5 µs median, 32 ns steps: m = 2 * 0.032 / 0.5 = 12.8 %, so 5 % slower is still neutral.
   const auto e = classify_against(samples(0.000525, 400, 5, 0.002), samples(0.0005, 400, 6, 0.002), 0.000032);
   EXPECT_NEAR(e.margin, 0.128, 1e-3);
   EXPECT_EQ(e.verdict, outcome::neutral);
 }
 
-TEST(StrategyOutcome, NamesRoundTripAndUnknownOnesAreRefused) {
+TEST(Outcome, NamesRoundTripAndUnknownOnesAreRefused) {
   for (auto o : {outcome::positive, outcome::negative, outcome::neutral, outcome::inconclusive, outcome::rejected}) {
     EXPECT_EQ(parse_outcome(std::string(to_string(o))), o);
   }
@@ -68,4 +68,4 @@ TEST(StrategyOutcome, NamesRoundTripAndUnknownOnesAreRefused) {
 }
 
 }  // namespace
-}  // namespace kopt::memory
+}  // namespace kopt::measure

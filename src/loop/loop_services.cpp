@@ -1,5 +1,5 @@
 // The loop's steps on a real GPU: the pipelines, measuring through one worker.
-#include "loop/loop_step.h"
+#include "loop/loop_services.h"
 
 namespace kopt::loop {
 

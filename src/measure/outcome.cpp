@@ -1,4 +1,4 @@
-#include "memory/strategy_outcome.h"
+#include "measure/outcome.h"
 
 #include <algorithm>
 #include <array>
@@ -8,7 +8,7 @@
 #include "core/error.h"
 #include "measure/comparison.h"
 
-namespace kopt::memory {
+namespace kopt::measure {
 namespace {
 
 constexpr std::array<std::string_view, 5> outcome_names = {"positive", "negative", "neutral", "inconclusive",
@@ -52,11 +52,11 @@ outcome_evidence classify_against(const std::vector<double>& candidate_ms, const
                                   double timer_tick_ms) {
   outcome_evidence e;
   if (candidate_ms.size() < 2 || incumbent_ms.size() < 2) return e;
-  const measure::comparison c = measure::compare_samples(incumbent_ms, candidate_ms);
+  const comparison c = compare_samples(incumbent_ms, candidate_ms);
   e.ratio = c.median_ratio;
   e.ratio_ci95 = c.ratio_ci95;
-  e.incumbent_median_ms = measure::summarize(incumbent_ms).median;
-  e.candidate_median_ms = measure::summarize(candidate_ms).median;
+  e.incumbent_median_ms = summarize(incumbent_ms).median;
+  e.candidate_median_ms = summarize(candidate_ms).median;
   settle(e, timer_tick_ms);
   return e;
 }
@@ -67,7 +67,7 @@ outcome_evidence classify_paired(const std::vector<double>& round_ratios, double
   e.candidate_median_ms = candidate_median_ms;
   e.incumbent_median_ms = incumbent_median_ms;
   if (round_ratios.size() < minimum_paired_rounds) return e;
-  const measure::sample_summary s = measure::summarize(round_ratios);
+  const sample_summary s = summarize(round_ratios);
   e.ratio = s.median;
   e.ratio_ci95 = s.median_ci95;
   settle(e, timer_tick_ms);
@@ -83,4 +83,4 @@ json to_json(const outcome_evidence& e) {
               {"incumbent_median_ms", e.incumbent_median_ms}};
 }
 
-}  // namespace kopt::memory
+}  // namespace kopt::measure

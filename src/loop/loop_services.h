@@ -1,0 +1,34 @@
+#pragma once
+// The steps of an iteration that need a GPU (preflight, bench, profile, analysis, a comparison
+// in turns), as functions the loop is given: the real ones measure through a worker, and CPU
+// tests drive the whole orchestration with recorded results in their place.
+
+#include <functional>
+#include <string>
+
+#include "env/preflight.h"
+#include "pipeline/analysis_pipeline.h"
+#include "pipeline/bench_pipeline.h"
+#include "pipeline/comparison_pipeline.h"
+#include "pipeline/measuring_worker.h"
+#include "pipeline/profile_pipeline.h"
+
+namespace kopt::loop {
+
+struct loop_services {
+  std::function<env::preflight_report(const env::preflight_options&)> preflight;
+  std::function<pipeline::bench_outcome(const pipeline::bench_request&)> bench;
+  std::function<pipeline::profile_outcome(const pipeline::profile_request&)> profile;
+  std::function<pipeline::analysis_outcome(const pipeline::analysis_request&)> analyze;
+  // Comparing a version with its parent in turns (comparison_pipeline.h); empty: from their
+  // bench samples.
+  std::function<pipeline::turns_outcome(const pipeline::comparison_request&)> compare;
+};
+
+// The real steps, measuring through `worker` (which must outlive the services).
+loop_services gpu_services(pipeline::measuring_worker& worker);
+
+// What the step is doing, for a progress line ("bench", "profile", ...).
+using step_progress = std::function<void(const std::string&)>;
+
+}  // namespace kopt::loop

@@ -1,0 +1,39 @@
+#pragma once
+// What one call of the optimization loop is asked to do: the kernel file the agent edits and
+// how to bench, profile and compare it, where the run lives, and the shapes it is judged at.
+// Frozen at v0 where the problem is concerned (run_opening.h checks a later call against it).
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/bench_job.h"
+#include "loop/check_shapes.h"
+#include "pipeline/alternating_comparison.h"
+#include "pipeline/bench_preparation.h"
+#include "profile/ncu_command.h"
+
+namespace kopt::loop {
+
+struct loop_settings {
+  pipeline::bench_target target;              // the kernel file the agent edits, its reference, dims
+  harness::bench_job job;                     // warm-up, repeat, seed, sampling limits
+  std::optional<double> atol;
+  std::optional<double> rtol;
+  profile::ncu_capture_options capture;       // --kernel-name-regex, --launch-skip/count
+  std::string ncu_bin;
+  std::int64_t max_iterations = 1;
+  std::filesystem::path run_dir;              // empty: a new run beside the kernel
+  bool new_run = false;                       // run_dir is where a new run starts (else it must hold one)
+  std::optional<std::int64_t> iteration;      // --iteration: must be the next one
+  bool preflight_only = false;
+  std::string op;                             // "": the kernel's file stem
+  std::string op_family;
+  std::filesystem::path memory_db;
+  std::vector<check_shape> check_shapes;      // --check-dims: judged there too; frozen at v0
+  pipeline::turns_settings comparison;        // --compare-seconds: the budget of a comparison in turns
+};
+
+}  // namespace kopt::loop
