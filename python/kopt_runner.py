@@ -82,9 +82,9 @@ def gated(args):
             args = args[1:]
     if writes:
         from kopt_runtime import write_sandbox
-        for folder in writes:
-            os.makedirs(folder, exist_ok=True)  # a folder that is not there cannot be allowed
-        write_sandbox.restrict_writes_to(writes)
+        # The first folder is the result's (kopt names it first): the private temporary folder
+        # is made in it, as the job's own sandbox will make it.
+        write_sandbox.sandbox_measuring_process(writes, os.path.join(writes[0], "result.json"))
     import time
     from kopt_runtime import gate_clock
     started = time.perf_counter()

@@ -114,8 +114,10 @@ class TritonVersion:
 def run(job_path, result_path):
     started = time.perf_counter()
     job = documents.read(job_path, "harness_job")
-    # Before torch, Triton or the module is imported (so before any thread starts).
-    sandbox = None if job["profile_mode"] else write_sandbox.restrict_writes_to(write_sandbox.writable_folders(job, result_path))
+    # Before torch, Triton or the module is imported (so before any thread starts); under ncu
+    # too (profile mode), with ncu's lock files.
+    sandbox = write_sandbox.sandbox_measuring_process(write_sandbox.writable_folders(job, result_path), result_path,
+                                                      profiled=job["profile_mode"])
     modules.check_triton_kernel(job["kernel_source"], job["reference_source"] or None)
     torch = torch_support.import_torch()
     triton = torch_support.import_triton()

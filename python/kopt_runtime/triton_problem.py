@@ -85,7 +85,7 @@ def run(job_path, result_path):
     job = documents.read(job_path, "harness_job")
     # The kernel module's setup() may run here: writes only where this step needs to, from
     # before torch or the module is imported.
-    sandbox = write_sandbox.restrict_writes_to(write_sandbox.writable_folders(job, result_path))
+    sandbox = write_sandbox.sandbox_measuring_process(write_sandbox.writable_folders(job, result_path), result_path)
     path, owner = problem_owner(job)
     where = f"setup() in {path}"
     if owner == "kernel":

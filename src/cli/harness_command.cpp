@@ -17,7 +17,7 @@
 #include "core/files.h"
 #include "core/json_io.h"
 #include "core/result_seal.h"
-#include "core/write_sandbox.h"
+#include "core/measuring_writes.h"
 #include "harness/block_channel.h"
 #include "harness/context_ahead.h"
 #include "harness/kernel_run.h"
@@ -30,23 +30,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// What every process needs (devices, its /proc, temporary files) and `own`, made now: a folder
-// that is not there yet cannot be allowed (wherever the parent put it).
-std::vector<fs::path> writable_with(const std::vector<fs::path>& own) {
-  std::vector<fs::path> folders = common_writable_folders();
-  for (const fs::path& folder : own) {
-    fs::create_directories(folder);
-    folders.push_back(folder);
-  }
-  return folders;
-}
-
-// Where the kernel's measuring process writes: its result (beside the job), the outputs it
-// keeps for the verdict, and what every process needs.
-std::vector<fs::path> writable_folders(const harness::bench_job& job, const fs::path& result) {
+// Where the kernel's measuring process writes besides what every one does (measuring_writes.h):
+// its result's folder (beside the job) and the outputs it keeps for the verdict.
+std::vector<fs::path> own_folders(const harness::bench_job& job, const fs::path& result) {
   std::vector<fs::path> own = {fs::absolute(result).parent_path()};
   if (!job.evidence_dir.empty()) own.emplace_back(job.evidence_dir);
-  return writable_with(own);
+  return own;
 }
 
 // A job run by a process started ahead must need no folder beyond those its writes were
@@ -96,8 +85,8 @@ class harness_command final : public command {
       if (!m_python.empty() && !m_runner.empty()) harness::prestart_python_runner(m_python, m_runner);
       if (!m_writes.empty()) {
         // Before any thread starts (the GPU context starts some): the restriction covers them.
-        restricted_to = writable_with(std::vector<fs::path>(m_writes.begin(), m_writes.end()));
-        sandbox = restrict_writes_to(restricted_to);
+        restricted_to.assign(m_writes.begin(), m_writes.end());
+        sandbox = sandbox_measuring_process(restricted_to, m_result, false);
         if (!m_gpu_lock.empty()) ahead = harness::make_context_ahead(m_gpu_lock);
       }
       // Only a runner's context is made at the gate: a kernel's process made its own above.
@@ -110,11 +99,12 @@ class harness_command final : public command {
     }
     const harness::bench_job job = read_document_file<harness::bench_job>(m_job, "the measuring job was not written by this kopt");
     // The kernel's process writes only where its run needs to, from before its library is
-    // loaded or any thread starts (a profile under ncu is left as ncu needs it).
-    if (!harness::is_reference_role(job) && !job.profile_mode) {
-      const std::vector<fs::path> needed = writable_folders(job, m_result);
+    // loaded or any thread starts; in profile mode too, where ncu's lock files are added (the
+    // sandbox is this process's, the profiled one: ncu itself, kopt's child, is not confined).
+    if (!harness::is_reference_role(job)) {
+      const std::vector<fs::path> needed = own_folders(job, m_result);
       if (!sandbox) {
-        sandbox = restrict_writes_to(needed);
+        sandbox = sandbox_measuring_process(needed, m_result, job.profile_mode);
       } else {
         require_started_for(needed, restricted_to);
       }

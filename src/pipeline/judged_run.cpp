@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/phase_clock.h"
+#include "core/write_sandbox.h"
 #include "harness/job_problem.h"
 #include "pipeline/bench_verdict.h"
 #include "pipeline/child_verdict.h"
@@ -173,6 +174,7 @@ bench_result run_judged(measuring_worker& worker, const harness::bench_job& job,
                           : "the kernel's measuring process: validation, then timing with random checks");
   sides.kernel = run_measuring_child(worker, kernel_job, device, timeout_s, measuring_side::kernel);
   clock.done("kernel_process");
+  sandbox_warning::for_this_process().note(sides.kernel.sandbox);  // once per command, when there was none
   const std::vector<harness::evidence_key>& keys = sides.kernel.evidence;
   validate::tolerance_overrides tolerances{job.atol, job.rtol, std::nullopt, std::nullopt};
   // Nothing of the kernel is left running now: a file it changed stays changed until loaded.

@@ -8,6 +8,7 @@
 #include "core/alongside.h"
 #include "core/files.h"
 #include "core/phase_clock.h"
+#include "core/write_sandbox.h"
 #include "pipeline/measuring_child.h"
 #include "profile/ncu_export.h"
 #include "profile/raw_csv_kernels.h"
@@ -31,7 +32,9 @@ fs::path default_out_dir(const fs::path& kernel_file) {
   return kernel_file.parent_path() / (kernel_file.stem().string() + "_profile");
 }
 
-profile::capture_facts facts_of(const wrapped_child_run& run, bool report_written, int timeout_s, int profile_calls) {
+// What ncu and the profiled process did; `sandbox` is where the latter said it could write.
+profile::capture_facts facts_of(const wrapped_child_run& run, bool report_written, int timeout_s, int profile_calls,
+                                std::optional<std::string>& sandbox) {
   profile::capture_facts facts;
   facts.ncu_output = run.process.stdout_text + run.process.stderr_text;
   facts.ncu_started = run.process.started;
@@ -48,6 +51,7 @@ profile::capture_facts facts_of(const wrapped_child_run& run, bool report_writte
       const auto report = from_document<harness::child_report>(*run.result);
       facts.child_status = enum_name(report.status);
       facts.child_reason = report.reason;
+      sandbox = report.sandbox;
     } catch (const document_error& e) {
       facts.child_status = "failed";
       facts.child_reason = "its result does not read as a kopt child report (" + e.headline() + ")";
@@ -156,8 +160,10 @@ profile_outcome run_profile(const profile_request& request, measuring_worker& wo
   phases.done("capture");  // ncu's start, the measuring process, the replay passes, the report
   std::error_code ec;
   const profile::capture_outcome capture = profile::judge_capture(
-      facts_of(child, fs::exists(files.staged("full.ncu-rep"), ec), request.target.timeout_s, job.profile_calls),
+      facts_of(child, fs::exists(files.staged("full.ncu-rep"), ec), request.target.timeout_s, job.profile_calls,
+               record.sandbox),
       request.capture);
+  sandbox_warning::for_this_process().note(record.sandbox);
   if (capture.verdict != profile::capture_verdict::ok) return failed(std::move(outcome), capture);
 
   profile::export_result exported;

@@ -64,20 +64,41 @@ json reference_timing_key_fields(const harness::bench_job& job, const kernel::ke
 
 std::string reference_timing_key(const json& fields) { return sha256_hex(json_text(fields, -1)); }
 
+namespace {
+
+// The paths of a list "A, B, C".
+std::vector<fs::path> listed_paths(std::string_view list) {
+  std::vector<fs::path> paths;
+  while (!list.empty()) {
+    const std::size_t comma = list.find(", ");
+    if (const std::string_view one = list.substr(0, comma); !one.empty()) paths.emplace_back(std::string(one));
+    if (comma == std::string_view::npos) break;
+    list.remove_prefix(comma + 2);
+  }
+  return paths;
+}
+
+}  // namespace
+
 bool out_of_kernel_reach(const std::optional<std::string>& sandbox, const fs::path& folder) {
   if (!sandbox) return false;
-  const std::string& text = *sandbox;
-  const std::string marker = "writes only under ";
-  const std::size_t at = text.find(marker);
-  if (at == std::string::npos) return false;  // not restricted: it could write anywhere kopt can
+  const std::string_view text = *sandbox;
+  const std::string_view under = "writes only under ";
+  const std::string_view in_place = "; in place to ";
+  const std::size_t at = text.find(under);
+  if (at == std::string_view::npos) return false;  // not restricted: it could write anywhere kopt can
   const fs::path cache = normalized(folder);
-  std::string_view rest = std::string_view(text).substr(at + marker.size());
-  while (!rest.empty()) {
-    const std::size_t comma = rest.find(", ");
-    const std::string_view allowed = rest.substr(0, comma);
-    if (!allowed.empty() && is_within(cache, normalized(fs::path(std::string(allowed))))) return false;
-    if (comma == std::string_view::npos) break;
-    rest.remove_prefix(comma + 2);
+  std::string_view folders = text.substr(at + under.size());
+  std::string_view files;
+  if (const std::size_t split = folders.find(in_place); split != std::string_view::npos) {
+    files = folders.substr(split + in_place.size());
+    folders = folders.substr(0, split);
+  }
+  for (const fs::path& allowed : listed_paths(folders)) {
+    if (is_within(cache, normalized(allowed))) return false;
+  }
+  for (const fs::path& file : listed_paths(files)) {
+    if (is_within(normalized(file), cache)) return false;  // a file of the cache written in place
   }
   return true;
 }

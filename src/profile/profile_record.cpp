@@ -40,7 +40,8 @@ json profile_document(const profile_record& r) {
                    {"kernels", kernels},
                    {"capture_seconds", r.capture_seconds},
                    {"wall_seconds", r.wall_seconds},
-                   {"phases_s", to_document(r.phases_s)}};
+                   {"phases_s", to_document(r.phases_s)},
+                   {"sandbox", r.sandbox ? json(*r.sandbox) : json(nullptr)}};
   return with_schema("profile", 1, body);
 }
 

@@ -2,6 +2,7 @@
 // What one kopt profile run records in profile.json (schema kopt.profile/v1) and prints: the
 // ncu command, its version, the files written and the kernels the report holds.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,7 @@ struct profile_record {
   double capture_seconds = 0;              // [s] wall time of the ncu run
   double wall_seconds = 0;                 // [s] wall time of kopt profile up to the export
   phase_seconds phases_s;                  // [s] where that time went: preparation, capture, export, reading
+  std::optional<std::string> sandbox;      // where the profiled process could write, or why it was not restricted
 };
 
 // The body of profile.json, schema key first; the caller adds the build and GPU provenance.

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <random>
+
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -37,7 +40,7 @@ void expect_timed_honestly(const bench_outcome& o) {
 }  // namespace
 
 bench_outcome bench(const fs::path& data, const std::string& kernel_file, const std::string& reference_file,
-                    const std::vector<std::string>& extra_args) {
+                    const std::vector<std::string>& extra_args, const std::map<std::string, std::string>& env) {
   static scratch_dir dir;
   static int counter = 0;
   const fs::path json_out = dir.path() / (fs::path(kernel_file).stem().string() + "-" + std::to_string(++counter) + ".json");
@@ -47,7 +50,7 @@ bench_outcome bench(const fs::path& data, const std::string& kernel_file, const 
                                    "1",             "--json-out",
                                    json_out.string()};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
-  const auto r = run_kopt(args);
+  const auto r = run_kopt(args, env);
   bench_outcome outcome{r.exit_code, first_line(r.stderr_text), r.stderr_text, nullptr};
   // The verdict of every case in the log, as evidence of what kopt said.
   std::printf("%s: exit %d: %s\n", kernel_file.c_str(), outcome.exit_code,
@@ -101,6 +104,55 @@ void expect_caught_or_forced_honest(const bench_outcome& o, std::initializer_lis
   ASSERT_EQ(o.exit_code, 0) << o.stderr_text;
   EXPECT_EQ(status_of(o), "ok");
   expect_timed_honestly(o);
+}
+
+write_probe::write_probe() : token(std::to_string(::getpid()) + "-" + std::to_string(std::random_device{}())) {}
+
+std::map<std::string, std::string> write_probe::env() const {
+  return {{"KOPT_PROBE_TOKEN", token}, {"KOPT_PROBE_RUN_DIR", run_dir.path().string()}};
+}
+
+std::vector<fs::path> write_probe::refused_targets() const {
+  const std::string name = "kopt-probe-" + token;
+  return {fs::path("/tmp") / name, fs::path("/dev/shm") / name, run_dir.path() / name};
+}
+
+void expect_sandboxed(const nlohmann::json& sandbox, const write_probe& probe) {
+  for (const fs::path& target : probe.refused_targets()) {
+    EXPECT_FALSE(fs::exists(target)) << "the code under test wrote " << target;
+    std::error_code ec;
+    fs::remove(target, ec);
+  }
+  ASSERT_TRUE(sandbox.is_string()) << "no sandbox recorded: " << sandbox.dump();
+  const std::string text = sandbox.get<std::string>();
+  ASSERT_EQ(text.rfind("Landlock ABI ", 0), 0u) << "this GPU machine ran the code under test without a sandbox: " << text;
+  // "Landlock ABI N: writes only under A, B; in place to C, D": the folders, one by one.
+  const std::string under = "writes only under ";
+  std::string folders = text.substr(text.find(under) + under.size());
+  folders = folders.substr(0, folders.find("; in place to "));
+  std::vector<std::string> listed;
+  for (std::size_t at = 0; at <= folders.size();) {
+    const std::size_t comma = std::min(folders.find(", ", at), folders.size());
+    listed.push_back(folders.substr(at, comma - at));
+    at = comma + 2;
+  }
+  ASSERT_FALSE(listed.empty()) << text;
+  for (const std::string& folder : listed) {
+    for (const char* closed : {"/tmp", "/dev", "/dev/shm", "/proc", "/var/tmp"}) EXPECT_NE(folder, closed) << text;
+    EXPECT_NE(fs::path(folder), probe.run_dir.path()) << text;
+  }
+}
+
+bench_outcome profile_under_ncu(const fs::path& data, const std::string& kernel_file, const std::string& reference_file,
+                                const fs::path& out, const std::map<std::string, std::string>& env) {
+  const auto r = run_kopt({"profile", (data / kernel_file).string(), "--ref", (data / reference_file).string(),
+                           "--N=1000003", "--out", out.string(), "--json"},
+                          env);
+  bench_outcome outcome{r.exit_code, first_line(r.stderr_text), r.stderr_text, nullptr};
+  std::printf("%s under ncu: exit %d: %s\n", kernel_file.c_str(), outcome.exit_code,
+              outcome.exit_code == 0 ? "ok" : outcome.stderr_first_line.c_str());
+  outcome.result = nlohmann::json::parse(r.stdout_text, nullptr, /*allow_exceptions=*/false);
+  return outcome;
 }
 
 }  // namespace kopt::integrity

@@ -6,11 +6,14 @@
 
 #include <filesystem>
 #include <initializer_list>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "support/kopt_process.h"
 
 namespace kopt::integrity {
 
@@ -25,7 +28,34 @@ struct bench_outcome {
 // [extra...]`, with the verdict printed as evidence. N is odd and not a multiple of any block
 // size, so tails and rounding are exercised.
 bench_outcome bench(const std::filesystem::path& data, const std::string& kernel_file, const std::string& reference_file,
-                    const std::vector<std::string>& extra_args = {});
+                    const std::vector<std::string>& extra_args = {},
+                    const std::map<std::string, std::string>& env = {});
+
+// The write sandbox's probe (docs/integrity.md, "What the code under test may write"): the
+// kernels `sandbox_writes.cu` / `.py` try, on their first call, to write `kopt-probe-TOKEN` into
+// /tmp, /dev/shm and `run_dir` (a folder standing for a loop's run folder), and into their own
+// temporary folder, which they must be able to (they write no output when they cannot).
+struct write_probe {
+  testing::scratch_dir run_dir;
+  std::string token;
+
+  write_probe();
+  // The variables that tell the kernel where to write.
+  std::map<std::string, std::string> env() const;
+  // Every place it tried outside its run: none may hold the file afterwards.
+  std::vector<std::filesystem::path> refused_targets() const;
+};
+
+// A run's `sandbox` field says Landlock was applied, with no folder or file outside the run's
+// own (no /tmp, /dev/shm or /dev as a folder); and the probe's files are nowhere. A machine
+// without Landlock fails here, naming why: the GPU machine must have it.
+void expect_sandboxed(const nlohmann::json& sandbox, const write_probe& probe);
+
+// `kopt profile KERNEL --ref REFERENCE --N=1000003 --out RUN/profile --json` under ncu, with
+// `env`: its exit code, stderr and profile.json (null when it printed none).
+bench_outcome profile_under_ncu(const std::filesystem::path& data, const std::string& kernel_file,
+                                const std::string& reference_file, const std::filesystem::path& out,
+                                const std::map<std::string, std::string>& env);
 
 // A value by JSON pointer ("/kernel/median_ms"); a missing key throws.
 const nlohmann::json& field(const nlohmann::json& document, const std::string& pointer);

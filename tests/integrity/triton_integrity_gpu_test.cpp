@@ -281,5 +281,36 @@ TEST(TritonIntegrity, SlowTheRivalNaive) { expect_reference_unharmed("23_slow_th
 
 TEST(TritonIntegrity, SlowTheRivalAdaptive) { expect_reference_unharmed("23_slow_the_rival_adaptive.py"); }
 
+// The write sandbox, everywhere the module runs (docs/integrity.md, "What the code under test
+// may write"): its writes into /tmp, /dev/shm and a run folder are refused, and the run goes on
+// and succeeds (the module is right, and writes its output only when its own temporary folder
+// took its file; Triton compiles there too). On a GPU machine without Landlock these fail.
+TEST(TritonIntegrity, SandboxRefusesWritesOutsideTheRunDuringBench) {
+  const integrity::write_probe probe;
+  const auto o = integrity::bench(data_dir(), "sandbox_writes.py", "reference_twice.py", {}, probe.env());
+  ASSERT_EQ(o.exit_code, 0) << o.stderr_text;
+  EXPECT_EQ(status_of(o), "ok");
+  integrity::expect_sandboxed(o.result.value("sandbox", nlohmann::json()), probe);
+}
+
+TEST(TritonIntegrity, SandboxRefusesWritesOutsideTheRunInProfileMode) {
+  const integrity::write_probe probe;
+  const auto o = integrity::bench(data_dir(), "sandbox_writes.py", "reference_twice.py", {"--profile-mode"}, probe.env());
+  ASSERT_EQ(o.exit_code, 0) << o.stderr_text;
+  EXPECT_EQ(status_of(o), "ok");
+  integrity::expect_sandboxed(o.result.value("sandbox", nlohmann::json()), probe);
+}
+
+TEST(TritonIntegrity, SandboxRefusesWritesOutsideTheRunUnderNcu) {
+  const integrity::write_probe probe;
+  const auto o = integrity::profile_under_ncu(data_dir(), "sandbox_writes.py", "reference_twice.py",
+                                              probe.run_dir.path() / "profile", probe.env());
+  ASSERT_EQ(o.exit_code, 0) << o.stderr_text;
+  ASSERT_TRUE(o.result.is_object()) << o.stderr_text;
+  EXPECT_EQ(o.result.value("status", ""), "ok") << o.result.dump(1);
+  EXPECT_GE(o.result.value("kernel_count", 0), 1) << o.result.dump(1);
+  integrity::expect_sandboxed(o.result.value("sandbox", nlohmann::json()), probe);
+}
+
 }  // namespace
 }  // namespace kopt

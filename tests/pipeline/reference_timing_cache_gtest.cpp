@@ -231,5 +231,16 @@ TEST(ReferenceTimingCacheReach, OnlyAFolderOutsideEveryAllowedOneIsOutOfReach) {
   EXPECT_FALSE(out_of_kernel_reach(std::nullopt, "/home/u/c"));
 }
 
+TEST(ReferenceTimingCacheReach, FilesWrittenInPlaceReachOnlyTheFoldersThatHoldThem) {
+  const std::optional<std::string> sandbox =
+      "Landlock ABI 7: writes only under /home/u/run, /home/u/run/tmp, /proc/42; in place to /dev/null, "
+      "/dev/nvidia0, /tmp/nvidia/nsight_compute/lock";
+  EXPECT_TRUE(out_of_kernel_reach(sandbox, "/tmp/kopt/reference_timing")) << "/tmp is closed, only a lock file is open";
+  EXPECT_TRUE(out_of_kernel_reach(sandbox, "/dev/shm/cache"));
+  EXPECT_FALSE(out_of_kernel_reach(sandbox, "/home/u/run/tmp/cache"));
+  EXPECT_FALSE(out_of_kernel_reach(sandbox, "/tmp/nvidia")) << "a folder that holds a file written in place";
+  EXPECT_FALSE(out_of_kernel_reach("unavailable: this Linux kernel has no Landlock", "/home/u/c"));
+}
+
 }  // namespace
 }  // namespace kopt::pipeline
