@@ -72,20 +72,6 @@ std::string schema_text(int version) {
 
 }  // namespace
 
-const candidate_record* iteration_record::find_candidate(int candidate) const {
-  for (const auto& c : candidates) {
-    if (c.candidate == candidate) return &c;
-  }
-  return nullptr;
-}
-
-const iteration_record* run_manifest::find(std::int64_t iteration) const {
-  for (const auto& r : iterations) {
-    if (r.iteration == iteration) return &r;
-  }
-  return nullptr;
-}
-
 json to_json(const run_manifest& m) {
   json iterations = json::array();
   for (const auto& r : m.iterations) iterations.push_back(iteration_json(r));

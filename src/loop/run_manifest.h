@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/json_io.h"
+#include "loop/run_records.h"
 
 namespace kopt::loop {
 
@@ -19,96 +20,6 @@ inline constexpr const char* run_manifest_schema = "run_manifest";  // written a
 // v2 added the extra validation shapes and rounds of candidates; a v1 manifest (neither) is
 // still read, and written back as v2.
 inline constexpr int run_manifest_version = 2;
-
-// A run's iterations after v0, at most (--max-iterations): more is a typo, not a plan.
-inline constexpr std::int64_t most_iterations = 10000;
-
-// What defines the problem, fixed at v0 and checked at every iteration: the agent cannot
-// move the goalposts.
-struct frozen_problem {
-  std::string reference_sha256;   // the reference file's content ("" without a reference)
-  std::string problem_sha256;     // buffers, roles, sizes, value ranges and scalars as planned
-  std::string tolerances;         // "--atol/--rtol as given" ("default by dtype" when not)
-  std::vector<std::string> dims;  // the dimension flags, as given
-  std::vector<std::string> check_dims;            // --check-dims: each extra shape's dimension flags
-  std::vector<std::string> check_problem_sha256;  // the problem at each of them ("" until first planned)
-};
-
-// A version's verdict at one extra validation shape.
-struct shape_check {
-  std::string dims;    // the shape's dimension flags
-  std::string status;  // passed, failed, not run (the version failed before)
-  std::string reason;  // the judge's first line when failed
-};
-
-// One evaluated version: a single iteration's, or one candidate of a round.
-struct version_record {
-  std::string snapshot;                     // relative to the run folder: iter_vK/<stem>_vK.<ext>
-  std::string source_sha256;
-  // Of the library its bench measured, kept as <folder>/kernel_library.so for comparisons in
-  // turns with later versions ("" when none was kept: a Triton kernel, a failed version).
-  std::string library_sha256;
-  std::optional<std::int64_t> parent;       // the version it was compared with (the best when it ran)
-  std::vector<std::string> tags;            // normalized; v0: ["baseline"]
-  std::string fingerprint;                  // "" when no tags were given
-  std::string outcome;                      // baseline, positive, negative, neutral, inconclusive, rejected
-  std::string reason;                       // one line
-  bool eligible = false;                    // passed the judge and has a full profile
-  std::optional<double> median_ms;          // kernel GPU time, cold
-  json median_ci95_ms = nullptr;
-  std::optional<double> reference_median_ms;
-  std::optional<double> speedup_vs_reference;
-  std::string bottleneck;                   // the diagnosed class of the slowest launch ("" without a profile)
-  bool at_hardware_limit = false;
-  json comparison = nullptr;                // measure::to_json(outcome_evidence) against the parent
-  std::vector<shape_check> checks;          // one per --check-dims shape, in order
-  // [s] of wall time per step that ran: bench, check_dims, profile, analyze, compare (where an
-  // iteration's time went; {} in manifests written before it was kept).
-  json step_seconds = json::object();
-  std::string finished_at;                  // "" for a candidate not evaluated yet
-};
-
-// One candidate of a round (--candidates K): its evidence lives in iter_vK/cand_J/.
-struct candidate_record : version_record {
-  int candidate = 0;  // J, as the agent numbered it (cand_J)
-};
-
-// One iteration: a single version, or a round of candidates, whose chosen candidate's
-// figures the iteration's own fields repeat (and whose files are copied to iter_vK/).
-struct iteration_record : version_record {
-  std::int64_t iteration = 0;
-  std::vector<candidate_record> candidates;  // empty for a single version
-  std::optional<int> chosen_candidate;       // the candidate the fields above are: the new best, else
-                                             // the fastest that passed, else the first
-
-  const candidate_record* find_candidate(int candidate) const;
-};
-
-struct run_manifest {
-  std::string run_id;                       // the run folder's name
-  std::string kopt_version;
-  std::string created_at;
-  std::string updated_at;
-  std::string kernel;                       // as given (absolute)
-  std::string reference;                    // absolute; "" without one
-  std::string backend;
-  std::string arch;
-  std::string op;                           // --op, else the kernel's file stem
-  std::string op_family;
-  std::int64_t max_iterations = 0;
-  std::string memory_db;
-  frozen_problem frozen;
-  json settings = json::object();           // warm-up, repeat, seed, tolerances, gpu, ...
-  std::vector<iteration_record> iterations; // in order, v0 first
-  std::optional<std::int64_t> best;         // the best eligible iteration
-  std::vector<std::string> blocked;         // fingerprints blocked for the rest of the run
-  // A round of candidates being evaluated: its candidates are listed (snapshotted) before the
-  // first is measured; each counts once its outcome is here. Moves to `iterations` when the
-  // last one is done.
-  std::optional<iteration_record> open_round;
-
-  const iteration_record* find(std::int64_t iteration) const;
-};
 
 json to_json(const run_manifest& manifest);
 

@@ -7,7 +7,7 @@
 // stays run_manifest.cpp's.
 
 #include "core/json_io.h"
-#include "loop/run_manifest.h"
+#include "loop/run_records.h"
 
 namespace kopt::loop {
 

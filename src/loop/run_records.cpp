@@ -1,0 +1,19 @@
+#include "loop/run_records.h"
+
+namespace kopt::loop {
+
+const candidate_record* iteration_record::find_candidate(int candidate) const {
+  for (const auto& c : candidates) {
+    if (c.candidate == candidate) return &c;
+  }
+  return nullptr;
+}
+
+const iteration_record* run_manifest::find(std::int64_t iteration) const {
+  for (const auto& r : iterations) {
+    if (r.iteration == iteration) return &r;
+  }
+  return nullptr;
+}
+
+}  // namespace kopt::loop
