@@ -59,7 +59,7 @@ class compare_command final : public command {
     const auto worker = services.make_worker();
     pipeline::file_comparison_request request;
     request.target.backend = m_backend;
-    request.target.dims = collect_dimension_args(m_sub->remaining(), m_dims);
+    request.target.dims = collect_dimension_args(m_sub->remaining(), m_dims, m_sub);
     if (m_ptr_size > 0) request.target.ptr_size = m_ptr_size;
     request.target.own_flag_names = kopt_flag_names(*m_sub);
     request.target.arch = m_arch;

@@ -124,7 +124,7 @@ class inspect_command final : public command {
 
   int run(const pipeline::services&) override {
     const std::vector<kernel::dimension_arg> dims =
-        collect_dimension_args(m_sub->remaining(), m_dim_flags);
+        collect_dimension_args(m_sub->remaining(), m_dim_flags, m_sub);
     std::optional<kernel::backend> requested;
     if (m_backend) requested = kernel::parse_backend_name(*m_backend);
     const std::string source = read_text_file(m_kernel, "kernel source");
