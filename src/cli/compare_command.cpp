@@ -71,6 +71,7 @@ class compare_command final : public command {
     request.candidate = m_candidate;
     request.job = m_job;
     request.settings = m_settings;
+    request.progress = progress_on_terminal("compare", !m_json);
     const pipeline::file_comparison compared = pipeline::compare_files(request, *worker);
     if (compared.failed_build) {
       return report_compile_failure(compared.failed_build->file, compared.failed_build->result);

@@ -92,6 +92,10 @@ profile_outcome run_profile(const profile_request& request, measuring_worker& wo
                             const std::function<void(const std::string&)>& on_capture_start) {
   const auto started = clock_type::now();
   phase_clock phases;
+  const auto say = [&](const std::string& step) {
+    if (request.progress) request.progress(step);
+  };
+  say("preparation: ncu, the build, the GPU");
   // The arguments first, so that a typo is found on any machine; then, before anything needs
   // a GPU: without ncu there is nothing to do.
   plan_target(request.target);
@@ -133,6 +137,8 @@ profile_outcome run_profile(const profile_request& request, measuring_worker& wo
   record.ncu_command = profile::shell_command_line(shown);
   record.by_hand_command = by_hand_command(ncu.path, outcome.out, request, job, prepared);
   if (on_capture_start) on_capture_start(record.ncu_command);
+  say(fmt::format("the capture: one Nsight Compute pass (--set full) over {} solve() call(s); it can take minutes",
+                  job.profile_calls));
 
   phases.done("preparation");  // the arguments, ncu, planning, the build (or the cache), the GPU
   const auto capture_started = clock_type::now();
@@ -146,6 +152,7 @@ profile_outcome run_profile(const profile_request& request, measuring_worker& wo
       request.capture);
   if (capture.verdict != profile::capture_verdict::ok) return failed(std::move(outcome), capture);
 
+  say("exporting the report's pages");
   profile::export_result exported;
   const auto export_pages = [&] {
     exported = profile::export_report(
