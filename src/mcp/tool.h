@@ -59,8 +59,8 @@ std::vector<std::string> string_list_argument(const json& arguments, const char*
 
 // `text` (a tool's answer or failure) with the fixes kopt's commands phrase as their flags
 // phrased as the tools' arguments: `--N=VALUE` and `--dim N=4` as dims {"N": ...}, `--arch=sm_90a`
-// as "arch": "sm_90a", and `--ncu-bin`/`--nvcc-bin`, which no tool takes, as the PATH kopt mcp
-// was started with (tool_words.cpp).
+// as "arch": "sm_90a", `kopt bench` as the bench tool, and `--ncu-bin`/`--nvcc-bin`, which no
+// tool takes, as the PATH kopt mcp was started with (tool_words.cpp).
 std::string in_tool_words(const std::string& text);
 
 // An output schema: an object with these properties, of which `required` are always present.

@@ -17,6 +17,8 @@ const std::regex argument_flag(
 // `--N=VALUE --M=VALUE`: dimensions the command line asks for, one or several in a row.
 const std::regex dimension_run(R"(--[A-Za-z_]\w*=VALUE(?: --[A-Za-z_]\w*=VALUE)*)");
 const std::regex one_dimension(R"(--([A-Za-z_]\w*)=VALUE)");
+// `kopt bench`: a command that is also a tool of the same name.
+const std::regex command_name(R"(\bkopt (preflight|inspect|compile|bench|compare|profile|analyze|report)\b)");
 // `--dim N=4`: a dimension as a tool call gives it.
 const std::regex dim_flag(R"(--dim ([A-Za-z_]\w*)=([^\s:;,)]+))");
 
@@ -63,6 +65,7 @@ std::string in_tool_words(const std::string& text) {
   out = replace_each(out, dim_flag, [](const std::smatch& m) {
     return "dims {\"" + m[1].str() + "\": " + quoted_value(m[2].str()) + "}";
   });
+  out = replace_each(out, command_name, [](const std::smatch& m) { return "the " + m[1].str() + " tool"; });
   out = replace_each(out, argument_flag, [](const std::smatch& m) {
     std::string name = m[1].str();
     for (char& c : name) c = c == '-' ? '_' : c;

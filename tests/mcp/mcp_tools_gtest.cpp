@@ -84,6 +84,9 @@ TEST(McpTools, FixesAreWordedAsTheToolsArguments) {
             "PATH (or CUDA_HOME set)");
   EXPECT_EQ(in_tool_words("drop --arch or pass --arch=sm_90a"), "drop \"arch\" or pass \"arch\": \"sm_90a\"");
   EXPECT_EQ(in_tool_words("one --set full pass, --output kept"), "one --set full pass, --output kept");
+  EXPECT_EQ(in_tool_words("no GPU to time on: kopt bench needs an NVIDIA GPU; kopt inspect and kopt compile work without one"),
+            "no GPU to time on: the bench tool needs an NVIDIA GPU; the inspect tool and the compile tool work without one");
+  EXPECT_EQ(in_tool_words("(kopt kb show cuda-more-blocks)"), "(kopt kb show cuda-more-blocks)");
 
   const testing::scratch_dir dir;
   dir.write("k.cu", vector_add);
