@@ -41,7 +41,7 @@ class analyze_command final : public command {
                    "profile's ncu_raw.csv; NAME_analysis.* for NAME_raw.csv or NAME.ncu-rep), default: beside the report");
     sub.add_option("--ncu-bin", m_ncu_bin, "ncu to export a .ncu-rep with (default: searched)");
     sub.add_flag("--json", m_json, "print the JSON document instead of one line per kernel");
-    add_verbosity_flags(sub, m_level, false);
+    add_verbosity_flags(sub, m_level, true);
   }
 
   int run(const pipeline::services&) override {
@@ -56,9 +56,15 @@ class analyze_command final : public command {
       const printer print(m_level);
       for (const auto& k : a.kernels) {
         print.line(summary_line(k));
-        if (!k.recommendations.empty()) {
-          const auto& first = k.recommendations.front();
-          print.line(fmt::format("    first to try: {} (kopt kb show {})", first.title, first.id));
+        // -v: why the class, and every recommendation in rank order, not only the first.
+        print.detail(fmt::format("    why: {}", k.verdict.reason));
+        for (std::size_t i = 0; i < k.recommendations.size(); ++i) {
+          const auto& r = k.recommendations[i];
+          if (i == 0) {
+            print.line(fmt::format("    first to try: {} (kopt kb show {})", r.title, r.id));
+          } else {
+            print.detail(fmt::format("    then: {} (kopt kb show {})", r.title, r.id));
+          }
         }
       }
       print.result(fmt::format("wrote {} and {} in {}", outcome.markdown_file.filename().string(),

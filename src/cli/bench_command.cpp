@@ -92,6 +92,7 @@ class bench_command final : public command {
         std::fputs(pipeline::phases_text(result).c_str(), stdout);
         if (result.sandbox) std::printf("kernel's process sandbox: %s\n", result.sandbox->c_str());
       }
+      print_kernel_output(result);
     }
     if (m_job.profile_mode && result.ok()) {
       std::printf("profile mode: %d call(s) of solve() ran inside the profiler window\n", m_job.profile_calls);
@@ -106,6 +107,20 @@ class bench_command final : public command {
   }
 
  private:
+  // What the kernel printed while measured: said in a line, shown with --verbose (and kept in
+  // the result's kernel_output).
+  void print_kernel_output(const pipeline::bench_result& result) const {
+    if (!result.kernel_output) return;
+    const pipeline::printed_output& printed = *result.kernel_output;
+    if (m_level == verbosity::verbose) {
+      std::printf("the kernel's process printed:\n%s", pipeline::printed_output_text(printed).c_str());
+    } else {
+      std::printf("the kernel's process printed %llu bytes (kopt bench -v shows them; the result's kernel_output "
+                  "keeps them)\n",
+                  static_cast<unsigned long long>(printed.stdout_bytes + printed.stderr_bytes));
+    }
+  }
+
   CLI::App* m_sub = nullptr;
   harness::bench_job m_job;
   bench_target_options m_target;

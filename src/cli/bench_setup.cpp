@@ -34,7 +34,7 @@ pipeline::bench_target bench_target_options::to_target(const CLI::App& sub) cons
   target.kernel = kernel;
   target.ref = ref;
   target.backend = backend;
-  target.dims = collect_dimension_args(sub.remaining(), dims);
+  target.dims = collect_dimension_args(sub.remaining(), dims, &sub);
   if (ptr_size > 0) target.ptr_size = ptr_size;
   target.own_flag_names = kopt_flag_names(sub);
   target.arch = arch;

@@ -59,7 +59,7 @@ class compare_command final : public command {
     const auto worker = services.make_worker();
     pipeline::file_comparison_request request;
     request.target.backend = m_backend;
-    request.target.dims = collect_dimension_args(m_sub->remaining(), m_dims);
+    request.target.dims = collect_dimension_args(m_sub->remaining(), m_dims, m_sub);
     if (m_ptr_size > 0) request.target.ptr_size = m_ptr_size;
     request.target.own_flag_names = kopt_flag_names(*m_sub);
     request.target.arch = m_arch;
@@ -71,6 +71,7 @@ class compare_command final : public command {
     request.candidate = m_candidate;
     request.job = m_job;
     request.settings = m_settings;
+    request.progress = progress_on_terminal("compare", !m_json);
     const pipeline::file_comparison compared = pipeline::compare_files(request, *worker);
     if (compared.failed_build) {
       return report_compile_failure(compared.failed_build->file, compared.failed_build->result);

@@ -8,6 +8,7 @@
 #include "cli/option_checks.h"
 #include "cli/terminal.h"
 #include "compile/compiler.h"
+#include "compile/compiler_warnings.h"
 #include "core/error.h"
 #include "core/files.h"
 #include "core/json_io.h"
@@ -31,7 +32,7 @@ json result_json(const compile::compile_result& r, const std::filesystem::path& 
                  kernel::backend backend) {
   json kernels = json::array();
   for (const auto& k : r.kernels) kernels.push_back(compile::to_json(k));
-  return with_schema("compile", 1,
+  return with_schema("compile", 2,
                      json{{"kernel_file", kernel.string()},
                           {"backend", kernel::to_string(backend)},
                           {"status", status_name(r.status)},
@@ -45,6 +46,7 @@ json result_json(const compile::compile_result& r, const std::filesystem::path& 
                           {"build_seconds", r.build_seconds},
                           {"elapsed_seconds", static_cast<double>(r.elapsed.count()) / 1000.0},
                           {"kernels", kernels},
+                          {"warnings", compile::compiler_warnings(r.compiler_output)},
                           {"compiler_output", r.compiler_output}});
 }
 
@@ -101,7 +103,7 @@ class compile_command final : public command {
     sub.add_option("--nvcc-bin", m_nvcc_bin, "nvcc to use (path or name on PATH)");
     sub.add_flag("--json", m_json, "print the result as JSON");
     sub.add_option("-o,--output", m_output, "also copy the built library to this file");
-    add_verbosity_flags(sub, m_level, false);
+    add_verbosity_flags(sub, m_level, true);
   }
 
   int run(const pipeline::services&) override {
@@ -172,6 +174,11 @@ class compile_command final : public command {
       print.line(fmt::format("cache:   miss; nvcc took {:.2f} s ({:.2f} s in all)", r.build_seconds, elapsed));
     }
     print_resources(print, r);
+    // nvcc's warnings as a compiler shows them (a cache hit replays the build's); -v adds the
+    // command and everything it printed (ptxas' resource report).
+    for (const std::string& warning : compile::compiler_warnings(r.compiler_output)) print.line(warning);
+    print.detail(fmt::format("\nnvcc command: {}", join(r.command, " ")));
+    if (!r.compiler_output.empty()) print.detail(fmt::format("nvcc output:\n{}", std::string(trim(r.compiler_output))));
   }
 
   std::string m_kernel;

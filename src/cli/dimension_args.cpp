@@ -6,6 +6,7 @@
 
 #include <map>
 
+#include "cli/usage_errors.h"
 #include "core/error.h"
 
 namespace kopt::cli {
@@ -32,13 +33,41 @@ dimension_arg split_assignment(const std::string& text, bool via_dim_flag) {
   return arg;
 }
 
+bool looks_numeric(const std::string& word) {
+  if (word.empty()) return false;
+  char* end = nullptr;
+  std::strtod(word.c_str(), &end);
+  return end != nullptr && *end == '\0';
+}
+
+// `token` (--NAME or --NAME=VALUE) with `value` (the next word, when NAME has none of its own):
+// a dimension's value is a number (a Triton setup() may take text, but not under the name of
+// an option with a letter changed), so a name close to one of `sub`'s options with no number
+// is that option mistyped, not an unknown dimension.
+void refuse_mistyped_option(const CLI::App& sub, const std::string& token, const std::string* next) {
+  const std::size_t eq = token.find('=');
+  const std::string name = token.substr(0, eq);
+  const bool numeric = eq != std::string::npos ? looks_numeric(token.substr(eq + 1)) : next != nullptr && looks_numeric(*next);
+  if (numeric) return;
+  std::vector<std::string> options;
+  for (const std::string& option : own_flag_names(sub)) options.push_back("--" + option);
+  const std::string close = closest_name(name, options);
+  if (close.empty()) return;
+  throw error(fmt::format("unknown option {} for kopt {}; did you mean {}? (a dimension is written {}=NUMBER, or "
+                          "--dim {}=NUMBER; kopt {} --help)",
+                          name, sub.get_name(), close, name, name.substr(2), sub.get_name()));
+}
+
 }  // namespace
 
 std::vector<dimension_arg> collect_dimension_args(const std::vector<std::string>& extras,
-                                                  const std::vector<std::string>& dim_flags) {
+                                                  const std::vector<std::string>& dim_flags, const CLI::App* sub) {
   std::vector<dimension_arg> args;
   for (size_t i = 0; i < extras.size(); ++i) {
     const std::string& token = extras[i];
+    if (sub != nullptr && token.size() > 2 && token.rfind("--", 0) == 0) {
+      refuse_mistyped_option(*sub, token, i + 1 < extras.size() ? &extras[i + 1] : nullptr);
+    }
     if (token.rfind("--", 0) != 0 || token.size() == 2) {
       throw error(fmt::format("unexpected argument '{}': dimensions are written --NAME=VALUE "
                               "(see --help for this command's options)",
@@ -75,17 +104,6 @@ std::vector<std::string> own_flag_names(const CLI::App& sub) {
   }
   return names;
 }
-
-namespace {
-
-bool looks_numeric(const std::string& word) {
-  if (word.empty()) return false;
-  char* end = nullptr;
-  std::strtod(word.c_str(), &end);
-  return end != nullptr && *end == '\0';
-}
-
-}  // namespace
 
 std::vector<std::string> attach_dimension_values(const CLI::App& sub, const std::vector<std::string>& args) {
   std::vector<std::string> out;

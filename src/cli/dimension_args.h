@@ -16,9 +16,13 @@ using kernel::dimension_arg;
 
 // `extras` are the arguments CLI11 did not recognise (App::remaining()), `dim_flags` the
 // values of --dim. Throws kopt::error for anything that is neither (a stray positional,
-// a flag without a value, the same name twice).
+// a flag without a value, the same name twice). With `sub` (the command whose extras they
+// are), a word that reads as a mistyped option of `sub` rather than a dimension (`--reff x.py`,
+// `--hott`: a name close to one of its options, without a number for a value) is refused with
+// the option it resembles.
 std::vector<dimension_arg> collect_dimension_args(const std::vector<std::string>& extras,
-                                                  const std::vector<std::string>& dim_flags);
+                                                  const std::vector<std::string>& dim_flags,
+                                                  const CLI::App* sub = nullptr);
 
 // `args` (the words after the subcommand's name) with every `--NAME VALUE` pair that is not
 // one of `sub`'s options and whose VALUE is a number written as `--NAME=VALUE`. Without it,

@@ -13,6 +13,7 @@
 #include "cli/option_checks.h"
 #include "cli/dimension_args.h"
 #include "cli/kernel_flags.h"
+#include "cli/terminal.h"
 #include "compile/shell_safety.h"
 #include "core/error.h"
 #include "core/files.h"
@@ -99,6 +100,34 @@ std::string format_plan(const kernel::kernel_plan& plan) {
   return out;
 }
 
+// --quiet: the plan in one line.
+std::string plan_line(const kernel::kernel_plan& plan) {
+  if (!plan.solve) {
+    return fmt::format("{}: {}, buffers from setup() at run time", plan.file.filename().string(),
+                       kernel::to_string(plan.backend));
+  }
+  return fmt::format("{}: {}, {} buffers, {} scalars, {} of device memory", plan.file.filename().string(),
+                     kernel::to_string(plan.backend), plan.buffers.size(), plan.scalars.size(),
+                     format_bytes(static_cast<double>(plan.total_bytes)));
+}
+
+// --verbose: where each buffer's role, size and values came from.
+std::string plan_reasons(const kernel::kernel_plan& plan) {
+  if (plan.buffers.empty()) return "";
+  std::string out = "\nwhy\n";
+  for (const auto& b : plan.buffers) {
+    out += fmt::format("  {}: {} from {}; {} elements from {}{}", b.param.name, kernel::to_string(b.role),
+                       b.role_source, format_thousands(b.elements), b.rule.description,
+                       b.rule.capped ? " (capped at 256 Mi elements)" : "");
+    if (b.role != kernel::buffer_role::out) {
+      out += fmt::format("; values {}", b.values.from_annotation ? fmt::format("from the annotation (line {})", b.values.line)
+                                                                 : std::string("by default"));
+    }
+    out += '\n';
+  }
+  return out;
+}
+
 class inspect_command final : public command {
  public:
   void configure(CLI::App& sub) override {
@@ -118,13 +147,14 @@ class inspect_command final : public command {
     sub.add_option("-D", m_defines,
                    "preprocessor definition NAME[=VALUE] (repeatable): picks which #if variant of solve() is planned");
     sub.add_flag("--json", m_json, "print the plan as JSON");
+    add_verbosity_flags(sub, m_level, true);
     sub.footer("Dimensions: --NAME=VALUE sets solve()'s scalar parameter NAME, e.g. --M=4096.\n"
                "Buffer sizes come from the `// kopt:` annotation (docs/annotations.md).");
   }
 
   int run(const pipeline::services&) override {
     const std::vector<kernel::dimension_arg> dims =
-        collect_dimension_args(m_sub->remaining(), m_dim_flags);
+        collect_dimension_args(m_sub->remaining(), m_dim_flags, m_sub);
     std::optional<kernel::backend> requested;
     if (m_backend) requested = kernel::parse_backend_name(*m_backend);
     const std::string source = read_text_file(m_kernel, "kernel source");
@@ -133,8 +163,11 @@ class inspect_command final : public command {
                                                          m_ptr_size, kopt_flag_names(*m_sub), m_defines);
     if (m_json) {
       std::fputs((json_text(with_schema("inspect", 1, kernel::to_json(plan))) + "\n").c_str(), stdout);
+    } else if (m_level == verbosity::quiet) {
+      printer(m_level).result(plan_line(plan));
     } else {
       std::fputs(format_plan(plan).c_str(), stdout);
+      if (m_level == verbosity::verbose) std::fputs(plan_reasons(plan).c_str(), stdout);
     }
     return static_cast<int>(exit_status::ok);
   }
@@ -147,6 +180,7 @@ class inspect_command final : public command {
   std::vector<std::string> m_defines;
   std::vector<std::string> m_dim_flags;
   bool m_json = false;
+  verbosity m_level = verbosity::normal;
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 // of loop::run_loop_step and loop::run_agent_loop, and the printing of what they did.
 
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,10 +18,13 @@
 #include "cli/sampling_options.h"
 #include "cli/terminal.h"
 #include "core/error.h"
+#include "core/files.h"
 #include "core/json_io.h"
+#include "core/text.h"
 #include "loop/agent_loop.h"
 #include "loop/check_shapes.h"
 #include "loop/loop_step.h"
+#include "loop/run_directory.h"
 #include "loop/run_manifest.h"
 #include "memory/memory_store.h"
 #include "pipeline/bench_pipeline.h"
@@ -170,6 +174,7 @@ class loop_command final : public command {
       print.result(record_line(print, *step.record));
       print_candidates(print, *step.record);
       print_record_details(print, *step.record);
+      print_kernel_output(print, step);
       print_next_steps(print, step);
     }
     const bool rejected = step.record && step.record->outcome == "rejected";
@@ -197,6 +202,19 @@ class loop_command final : public command {
     }
     if (outcome.failed) std::fprintf(stderr, "kopt: loop ended early: %s\n", outcome.stop_reason.c_str());
     return static_cast<int>(outcome.failed ? exit_status::kernel_failed : exit_status::ok);
+  }
+
+  // What the version printed while measured (its printf), kept in the iteration's folder.
+  static void print_kernel_output(const printer& print, const loop::step_outcome& step) {
+    const std::filesystem::path printed =
+        loop::iteration_dir(step.run_dir, step.record->iteration) / "kernel_output.txt";
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(printed, ec)) return;
+    if (print.verbose()) {
+      print.detail("the kernel's process printed:\n" + std::string(trim(read_text_file(printed, "kernel output"))));
+    } else {
+      print.line(fmt::format("the kernel's process printed: {} (kopt loop -v shows it)", printed.string()));
+    }
   }
 
   static void print_next_steps(const printer& print, const loop::step_outcome& step) {

@@ -65,6 +65,7 @@ class profile_command final : public command {
     if (m_profile_calls_option->count() > 0) request.profile_calls = m_profile_calls;
     request.out = m_out;
     request.ncu_bin = m_ncu_bin;
+    request.progress = progress_on_terminal("profile", !m_json && m_level != verbosity::quiet);
     const auto worker = services.make_worker();
     const pipeline::profile_outcome outcome =
         pipeline::run_profile(request, *worker, [this](const std::string& ncu_command) {

@@ -96,12 +96,15 @@ class report_command final : public command {
     CLI::Option* html = sub.add_option("--html", m_html, "write the page to this file (default: report.html in the "
                                                          "run folder)");
     sub.add_option("--out", m_out, "write report.html into this folder instead of the run folder")->excludes(html);
+    sub.add_option("--memory-db", m_memory_db,
+                   "the strategy memory to read (default: the one the run's manifest names); read only");
     sub.add_flag("--json", m_json, "print the report's data as JSON (schema kopt.report/v1); the page is still written");
     add_verbosity_flags(sub, m_level, true);
   }
 
   int run(const pipeline::services&) override {
-    const report::run_report rep = report::gather_run_report(m_run_dir);
+    const report::run_report rep = report::gather_run_report(
+        m_run_dir, m_memory_db.empty() ? std::nullopt : std::optional<fs::path>(fs::absolute(m_memory_db)));
     const fs::path page = page_file(rep);
     report::page_options options;
     fs::path base = fs::relative(rep.run_dir, fs::absolute(page).parent_path());
@@ -134,6 +137,7 @@ class report_command final : public command {
   std::string m_run_dir;
   std::string m_html;
   std::string m_out;
+  std::string m_memory_db;
   bool m_json = false;
   verbosity m_level = verbosity::normal;
 };

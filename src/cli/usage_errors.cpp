@@ -118,9 +118,18 @@ std::string describe_parse_error(const CLI::ParseError& e, const CLI::App& app, 
   }
   const std::string message = e.what();
   if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
-    const std::string prefix = "argument was not expected: ";
-    const std::size_t at = message.find(prefix);
-    const std::string word = at == std::string::npos ? message : message.substr(at + prefix.size());
+    // "The following argument was not expected: W", or with several "... arguments were not
+    // expected: x --outt" (in the reversed order kopt hands them to CLI11): an option among
+    // them is the likelier mistake, so it is the one named.
+    const std::size_t at = message.find("expected: ");
+    std::vector<std::string> extras;
+    std::string rest = at == std::string::npos ? message : message.substr(at + 10);
+    for (std::size_t space; (space = rest.find(' ')) != std::string::npos; rest = rest.substr(space + 1)) {
+      if (space > 0) extras.push_back(rest.substr(0, space));
+    }
+    if (!rest.empty()) extras.push_back(rest);
+    const auto option = std::find_if(extras.begin(), extras.end(), [](const std::string& w) { return w.rfind("-", 0) == 0; });
+    const std::string word = option != extras.end() ? *option : extras.empty() ? message : extras.back();
     if (word.rfind("-", 0) == 0) {
       return fmt::format("unknown option {} for {}{} ({})", word, full_name(sub),
                          with_suggestion(word.substr(0, word.find('=')), long_option_names(*sub)), help);

@@ -23,6 +23,10 @@ void write_bench_texts(const std::filesystem::path& dir, const pipeline::bench_o
   }
   write_file_atomic(dir / "benchmark.stdout.txt", out);
   write_file_atomic(dir / "benchmark.stderr.txt", err);
+  // What the kernel itself printed while measured (bounded as the result keeps it).
+  if (!bench.prepared.failed_build && bench.result.kernel_output) {
+    write_file_atomic(dir / "kernel_output.txt", pipeline::printed_output_text(*bench.result.kernel_output));
+  }
 }
 
 }  // namespace kopt::loop

@@ -1,6 +1,9 @@
 // The tools that need a GPU: bench, compare, profile and loop_step. Each runs the same pipeline as the
 // command of its name, through measuring children (whose output never reaches the protocol
 // channel), and a cancelled call kills its child.
+#include <optional>
+#include <set>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -23,6 +26,13 @@ namespace fs = std::filesystem;
 json object_schema(json properties, json required) {
   return json{{"type", "object"}, {"properties", std::move(properties)}, {"required", std::move(required)},
               {"additionalProperties", false}};
+}
+
+json string_schema() { return json{{"type", "string"}}; }
+json number_schema() { return json{{"type", "number"}}; }
+json nullable(json schema) {
+  schema["type"] = json::array({schema["type"], "null"});
+  return schema;
 }
 
 json reference_schema() {
@@ -62,8 +72,9 @@ tool_output bench(const tool_call& call) {
   }
   const pipeline::bench_result& r = outcome.result;
   // The text kopt bench prints, by the same printer.
-  const std::string summary =
+  std::string summary =
       (r.ok() ? "passed\n" : fmt::format("{}: {}\n", enum_name(r.status), r.reason)) + pipeline::bench_text(r);
+  if (r.kernel_output) summary += "the kernel's process printed:\n" + pipeline::printed_output_text(*r.kernel_output);
   json structured{{"status", enum_name(r.status)},
                   {"reason", r.reason},
                   {"protocol", r.protocol},
@@ -73,7 +84,8 @@ tool_output bench(const tool_call& call) {
                   {"speedup_vs_reference", json_or_null(r.speedup_vs_reference)},
                   {"kernel_vs_reference", to_document(r.kernel_vs_reference)},
                   {"warnings", r.warnings},
-                  {"gpu", r.gpu_name}};
+                  {"gpu", r.gpu_name},
+                  {"kernel_output", r.kernel_output ? to_document(*r.kernel_output) : json(nullptr)}};
   if (string_argument(call.arguments, "detail") == "full") structured["result"] = outcome.document;
   return {summary, structured};
 }
@@ -128,6 +140,34 @@ tool_output compare(const tool_call& call) {
   return {summary, pipeline::summary_json(o)};
 }
 
+// The run folders a new run may have been made in (optimize_runs/ beside the kernel), as they are now.
+std::set<fs::path> run_folders_beside(const fs::path& kernel) {
+  std::set<fs::path> found;
+  std::error_code ec;
+  for (fs::directory_iterator it(kernel.parent_path() / "optimize_runs", ec), end; !ec && it != end; it.increment(ec)) {
+    found.insert(it->path());
+  }
+  return found;
+}
+
+// A failed call leaves no run behind: a folder this call made that holds no committed iteration
+// (at most its preflight check) is removed. Returns the folders removed.
+std::vector<fs::path> remove_runs_left_by(const fs::path& kernel, const std::set<fs::path>& before) {
+  std::vector<fs::path> removed;
+  for (const fs::path& folder : run_folders_beside(kernel)) {
+    if (before.count(folder) != 0) continue;
+    bool committed = false;
+    try {
+      committed = fs::exists(folder / loop::run_manifest_name) && !loop::read_run_manifest(folder).iterations.empty();
+    } catch (const error&) {
+      committed = false;
+    }
+    std::error_code ec;
+    if (!committed && fs::remove_all(folder, ec) > 0 && !ec) removed.push_back(folder);
+  }
+  return removed;
+}
+
 tool_output loop_step(const tool_call& call) {
   loop::loop_settings settings;
   settings.target = target_of(call, "kopt loop");
@@ -140,7 +180,28 @@ tool_output loop_step(const tool_call& call) {
       loop::parse_check_dims_list(string_list_argument(call.arguments, "check_dims"), settings.target.dims);
   const auto worker = pipeline::make_process_worker();
   const loop::loop_services services = loop::gpu_services(*worker);
-  const loop::step_outcome step = loop::run_loop_step(settings, services, call.progress);
+  const std::set<fs::path> before = settings.run_dir.empty() ? run_folders_beside(settings.target.kernel) : std::set<fs::path>{};
+  const fs::path runs_folder = settings.target.kernel.parent_path() / "optimize_runs";
+  std::error_code no_folder;
+  const bool had_runs_folder = fs::exists(runs_folder, no_folder);
+  std::optional<loop::step_outcome> stepped;
+  try {
+    stepped = loop::run_loop_step(settings, services, call.progress);
+  } catch (const error& e) {
+    if (!settings.run_dir.empty()) throw;
+    const std::vector<fs::path> removed = remove_runs_left_by(settings.target.kernel, before);
+    if (removed.empty()) throw;
+    std::error_code ec;
+    if (!had_runs_folder) fs::remove(runs_folder, ec);  // only when empty: the one run was this call's
+    // The message may point into the folder that is gone (its preflight_check.md).
+    std::string headline = e.headline();
+    if (const std::size_t see = headline.find(" (see " + removed.front().string()); see != std::string::npos) {
+      headline = headline.substr(0, see) + " (the preflight tool shows every check)";
+    }
+    throw error(headline, fmt::format("{}nothing was recorded: the run folder {} was removed",
+                                      e.detail().empty() ? "" : e.detail() + "\n", removed.front().string()));
+  }
+  const loop::step_outcome& step = *stepped;
   if (!step.record) return {fmt::format("preflight passed; run folder {}", step.run_dir.string()), json{{"run_dir", step.run_dir.string()}}};
   const loop::iteration_record& r = *step.record;
   std::string summary = fmt::format("v{}: {} ({})", r.iteration, r.outcome, r.reason);
@@ -202,19 +263,62 @@ std::vector<tool> gpu_tools() {
        "Is the candidate faster than the baseline? Both CUDA/CUTLASS versions are built, held open in their own "
        "measuring processes and timed in turns until the 95 % interval of the median ratio says positive, negative or "
        "neutral (or inconclusive at the budget). Only timing: bench validates. Needs a GPU.",
-       object_schema(compare_properties, json::array({"baseline", "candidate"})), compare},
+       object_schema(compare_properties, json::array({"baseline", "candidate"})), compare,
+       output_object(json{{"outcome", string_schema()},
+                          {"ratio", number_schema()},
+                          {"ratio_ci95", json{{"type", "array"}, {"items", number_schema()}}},
+                          {"margin", number_schema()},
+                          {"candidate_median_ms", number_schema()},
+                          {"incumbent_median_ms", number_schema()},
+                          {"stop", string_schema()},
+                          {"rounds", json{{"type", "integer"}}},
+                          {"seconds", number_schema()},
+                          {"warnings", json{{"type", "array"}, {"items", string_schema()}}}},
+                     json::array({"outcome", "ratio", "ratio_ci95", "stop", "rounds"})),
+       true},
       {"bench",
        "Validate a kernel against its reference, then time both from the GPU's timestamps, under a judge that catches "
        "cheating kernels: status, medians with intervals, the speedup with its verdict, warnings. Needs a GPU.",
-       object_schema(bench_properties, json::array({"kernel"})), bench},
+       object_schema(bench_properties, json::array({"kernel"})), bench,
+       output_object(json{{"status", string_schema()},
+                          {"reason", string_schema()},
+                          {"protocol", string_schema()},
+                          {"kernel_ms", nullable(number_schema())},
+                          {"kernel_ci95_ms", nullable(json{{"type", "array"}, {"items", number_schema()}})},
+                          {"reference_ms", nullable(number_schema())},
+                          {"speedup_vs_reference", nullable(number_schema())},
+                          {"kernel_vs_reference", nullable(json{{"type", "object"}})},
+                          {"warnings", json{{"type", "array"}, {"items", string_schema()}}},
+                          {"gpu", string_schema()},
+                          {"kernel_output", nullable(json{{"type", "object"},
+                                                          {"description", "what the kernel's process printed (its "
+                                                                          "printf), the last 32 KiB of each stream"}})},
+                          {"result", json{{"type", "object"}, {"description", "the whole bench result (detail: full)"}}}},
+                     json::array({"status", "reason", "kernel_ms", "reference_ms", "warnings"})),
+       true},
       {"profile",
        "One Nsight Compute pass (--set full) over exactly the kernel's launches; writes the report and its CSV pages "
        "(then call analyze on ncu_raw.csv). Needs a GPU and ncu.",
-       object_schema(profile_properties, json::array({"kernel"})), profile},
+       object_schema(profile_properties, json::array({"kernel"})), profile,
+       output_object(json{{"out", string_schema()},
+                          {"files", json{{"type", "array"}, {"items", string_schema()}}},
+                          {"kernels", json{{"type", "array"}, {"items", string_schema()}}}},
+                     json::array({"out", "files", "kernels"})),
+       false},
       {"loop_step",
        "One iteration of the optimization loop on the kernel file as it is now: judge, time, profile, diagnose, "
        "compare with the best version, record the strategy; writes the next optimization_proposal.md. Needs a GPU.",
-       object_schema(loop_properties, json::array({"kernel", "max_iterations"})), loop_step},
+       object_schema(loop_properties, json::array({"kernel", "max_iterations"})), loop_step,
+       output_object(json{{"run_dir", string_schema()},
+                          {"iteration", json{{"type", "integer"}}},
+                          {"outcome", string_schema()},
+                          {"reason", string_schema()},
+                          {"median_ms", nullable(number_schema())},
+                          {"best", nullable(json{{"type", "integer"}})},
+                          {"bottleneck", string_schema()},
+                          {"proposal", string_schema()}},
+                     json::array({"run_dir"})),
+       false},
   };
 }
 

@@ -80,7 +80,15 @@ tool report_tool() {
                      {"detail", detail_schema()}}},
                {"required", json::array({"run_dir"})},
                {"additionalProperties", false}},
-          report};
+          report,
+          output_object(json{{"run_dir", json{{"type", "string"}}},
+                             {"page", json{{"type", "string"}}},
+                             {"iterations", json{{"type", "array"}, {"items", json{{"type", "object"}}}}},
+                             {"best", json{{"type", json::array({"object", "null"})}}},
+                             {"memory_read", json{{"type", "boolean"}}},
+                             {"report", json{{"type", "object"}, {"description", "the whole report (detail: full)"}}}},
+                        json::array({"run_dir", "page", "iterations", "best", "memory_read"})),
+          false};
 }
 
 }  // namespace kopt::mcp

@@ -36,7 +36,15 @@ json initialize_result(const initialize_params& params) {
 json tools_list() {
   json tools = json::array();
   for (const tool& t : tool_table()) {
-    tools.push_back(json{{"name", t.name}, {"description", t.description}, {"inputSchema", t.input_schema}});
+    // The hints (MCP 2025-06-18): a tool that is not read-only adds or replaces kopt's own files
+    // (analysis, profile, run folder, report page), never the user's; none reaches outside the machine.
+    json annotations{{"readOnlyHint", t.read_only}, {"openWorldHint", false}};
+    if (!t.read_only) annotations["destructiveHint"] = false;
+    tools.push_back(json{{"name", t.name},
+                         {"description", t.description},
+                         {"inputSchema", t.input_schema},
+                         {"outputSchema", t.output_schema},
+                         {"annotations", annotations}});
   }
   return json{{"tools", tools}};
 }
@@ -49,9 +57,10 @@ const tool* find_tool(const std::string& name) {
 }
 
 // A tool's failure is a result the agent reads, not a protocol error.
-json error_result(const std::string& headline, const std::string& detail) {
+json error_result(const std::string& full_headline, const std::string& detail) {
+  const std::string headline = in_tool_words(full_headline);
   std::string text = headline;
-  if (!detail.empty()) text += "\n" + (detail.size() > 4000 ? detail.substr(0, 4000) + "\n..." : detail);
+  if (!detail.empty()) text += "\n" + in_tool_words(detail.size() > 4000 ? detail.substr(0, 4000) + "\n..." : detail);
   return json{{"content", json::array({json{{"type", "text"}, {"text", text}}})},
               {"structuredContent", json{{"error", headline}}},
               {"isError", true}};
@@ -76,7 +85,7 @@ json call_tool(const rpc_message& call, const workspace& root, const std::functi
     const tool_output out = t->run(tool_call{arguments, root, progress});
     return rpc_channel::response(
         call.id,
-        json{{"content", json::array({json{{"type", "text"}, {"text", out.summary}}})},
+        json{{"content", json::array({json{{"type", "text"}, {"text", in_tool_words(out.summary)}}})},
              {"structuredContent", out.structured.is_object() ? out.structured : json{{"value", out.structured}}},
              {"isError", false}});
   } catch (...) {

@@ -2,8 +2,10 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "analyze/bottleneck.h"
 #include "analyze/knowledge_base.h"
 #include "compile/compiler.h"
+#include "compile/compiler_warnings.h"
 #include "compile/shell_safety.h"
 #include "core/error.h"
 #include "core/files.h"
@@ -58,13 +60,24 @@ tool_output compile_kernel(const tool_call& call) {
                 r.compiler_output.size() > 4000 ? r.compiler_output.substr(0, 4000) + "\n..." : r.compiler_output);
   }
   json kernels = json::array();
-  std::string summary = fmt::format("built for {} in {:.1f} s", r.arch.name, r.build_seconds);
+  const bool cached = r.status == compile::compile_status::cache_hit;
+  // A cache hit ran no nvcc now: it says so, not the original build's time as if it were this one's.
+  std::string summary = cached ? fmt::format("from the compile cache, built earlier for {} (nvcc took {:.1f} s then)",
+                                             r.arch.name, r.build_seconds)
+                               : fmt::format("built for {} in {:.1f} s", r.arch.name, r.build_seconds);
   for (const auto& k : r.kernels) {
     kernels.push_back(compile::to_json(k));
     summary += fmt::format("\n  {}: {} registers, {} B shared, {} B spilled", k.name, k.registers, k.static_shared_bytes,
                            k.spill_store_bytes);
   }
-  return {summary, json{{"library", r.library.string()}, {"arch", r.arch.name}, {"kernels", kernels}}};
+  const std::vector<std::string> warnings = compile::compiler_warnings(r.compiler_output);
+  if (!warnings.empty()) summary += fmt::format("\nnvcc warned:\n{}", fmt::join(warnings, "\n"));
+  return {summary, json{{"library", r.library.string()},
+                        {"arch", r.arch.name},
+                        {"from_cache", cached},
+                        {"build_seconds", r.build_seconds},
+                        {"warnings", warnings},
+                        {"kernels", kernels}}};
 }
 
 tool_output analyze(const tool_call& call) {
@@ -117,8 +130,24 @@ tool_output kb(const tool_call& call) {
     entries.push_back(e);
   } else if (action == "match") {
     const std::string cls = string_argument(call.arguments, "class");
-    if (cls.empty() || backend.empty()) throw error("kb match needs 'class' and 'backend'");
-    entries = analyze::kb_entries_for(backend, analyze::bottleneck_named(cls));
+    if (cls.empty()) throw error("kb match needs 'class': the bottleneck class analyze gave (launch, occupancy, ...)");
+    // The backend as given, else the kernel's (as inspect infers it), else every backend's entries.
+    std::string matched = backend;
+    if (matched.empty()) {
+      if (const std::string kernel = string_argument(call.arguments, "kernel"); !kernel.empty()) {
+        const fs::path kernel_file = call.root.resolve(kernel);
+        matched = std::string(kernel::to_string(
+            kernel::infer_backend(kernel_file, read_text_file(kernel_file, "kernel file"), std::nullopt)));
+      }
+    }
+    const analyze::bottleneck b = analyze::bottleneck_named(cls);
+    if (!matched.empty()) {
+      entries = analyze::kb_entries_for(analyze::knowledge_backend_named(matched), b);
+    } else {
+      for (const std::string& each : analyze::knowledge_backends()) {
+        for (const auto* e : analyze::kb_entries_for(each, b)) entries.push_back(e);
+      }
+    }
   } else {
     for (const auto& e : analyze::knowledge_base()) {
       if (backend.empty() || e.backend == backend) entries.push_back(&e);
@@ -136,6 +165,7 @@ tool_output kb(const tool_call& call) {
 }
 
 tool_output memory_query(const tool_call& call) {
+  analyze::bottleneck_named(string_argument(call.arguments, "class"));  // an unknown class is refused by name
   const memory::memory_store store = memory::memory_store::open(memory::default_memory_path(std::nullopt));
   auto list = store.summarize({string_argument(call.arguments, "backend"), string_argument(call.arguments, "class"),
                                string_argument(call.arguments, "arch")});
@@ -150,24 +180,54 @@ tool_output memory_query(const tool_call& call) {
   return {summary, json{{"memory", store.path().string()}, {"strategies", strategies}}};
 }
 
+json class_schema(const char* description) {
+  json names = json::array();
+  for (const auto b : analyze::all_bottlenecks()) names.push_back(std::string(analyze::to_string(b)));
+  return json{{"type", "string"}, {"enum", names}, {"description", description}};
+}
+
+json string_schema() { return json{{"type", "string"}}; }
+json array_schema(json items = json::object()) { return json{{"type", "array"}, {"items", std::move(items)}}; }
+
 }  // namespace
 
 std::vector<tool> static_tools() {
   const json backend = json{{"type", "string"}, {"enum", json::array({"cuda", "cutlass", "triton"})}};
+  const json kb_entry_schema = output_object(
+      json{{"id", string_schema()}, {"backend", string_schema()}, {"title", string_schema()}, {"tags", array_schema(string_schema())}},
+      json::array({"id", "title"}));
   return {
       {"inspect",
        "What kopt will do with a kernel file: backend, solve()'s parameters, roles and buffer sizes. No GPU needed.",
        object_schema(json{{"kernel", kernel_schema()}, {"dims", dims_schema()}, {"defines", defines_schema()},
                           {"backend", backend}},
                      json::array({"kernel"})),
-       inspect},
+       inspect,
+       output_object(json{{"file", string_schema()},
+                          {"backend", string_schema()},
+                          {"backend_reason", string_schema()},
+                          {"solve", json{{"type", json::array({"object", "null"})}}},
+                          {"dimensions", json{{"type", "object"}}},
+                          {"has_annotation", json{{"type", "boolean"}}},
+                          {"total_bytes", json{{"type", "integer"}}},
+                          {"notes", array_schema(string_schema())}},
+                     json::array({"file", "backend", "solve", "dimensions", "total_bytes", "notes"})),
+       true},
       {"compile",
-       "Build a .cu kernel with nvcc (cached) and report each kernel's registers, shared memory and spills. No GPU "
-       "needed.",
+       "Build a .cu kernel with nvcc (cached) and report each kernel's registers, shared memory and spills, and nvcc's "
+       "warnings. No GPU needed.",
        object_schema(json{{"kernel", kernel_schema()}, {"defines", defines_schema()},
                           {"arch", json{{"type", "string"}, {"description", "sm_90a, ... (default: the GPU's)"}}}},
                      json::array({"kernel"})),
-       compile_kernel},
+       compile_kernel,
+       output_object(json{{"library", string_schema()},
+                          {"arch", string_schema()},
+                          {"from_cache", json{{"type", "boolean"}, {"description", "served from the compile cache: no nvcc ran now"}}},
+                          {"build_seconds", json{{"type", "number"}, {"description", "[s] nvcc's run when it was built"}}},
+                          {"warnings", array_schema(string_schema())},
+                          {"kernels", array_schema(json{{"type", "object"}})}},
+                     json::array({"library", "arch", "from_cache", "warnings", "kernels"})),
+       true},
       {"analyze",
        "Diagnose an Nsight Compute report (.ncu-rep or its raw CSV, e.g. a profile's ncu_raw.csv): each launch's "
        "bottleneck class with its reason and the first strategies to try; writes the markdown and JSON analysis "
@@ -177,27 +237,45 @@ std::vector<tool> static_tools() {
                           {"backend", backend},
                           {"detail", detail_schema()}},
                      json::array({"report"})),
-       analyze},
+       analyze,
+       output_object(json{{"markdown_file", string_schema()},
+                          {"json_file", string_schema()},
+                          {"kernels", array_schema(output_object(json{{"launch_id", string_schema()},
+                                                                      {"kernel", string_schema()},
+                                                                      {"class", string_schema()},
+                                                                      {"reason", string_schema()},
+                                                                      {"recommendations", array_schema(kb_entry_schema)}},
+                                                                 json::array({"kernel", "class", "reason"})))},
+                          {"analysis", json{{"type", "object"}, {"description", "the whole analysis (detail: full)"}}}},
+                     json::array({"markdown_file", "json_file", "kernels"})),
+       false},
       {"kb",
        "The knowledge base of optimization strategies: list (a backend's), show (one entry: what to change, how to "
-       "verify), match (the entries for a bottleneck class).",
+       "verify), match (the entries for a bottleneck class: for the backend given, else the kernel's, else every "
+       "backend's).",
        object_schema(json{{"action", json{{"type", "string"}, {"enum", json::array({"list", "show", "match"})}}},
-                          {"id", json{{"type", "string"}}},
-                          {"class", json{{"type", "string"},
-                                         {"enum", json::array({"launch", "occupancy", "latency", "dram", "l2", "l1",
-                                                               "compute", "mixed"})}}},
-                          {"backend", backend}},
+                          {"id", json{{"type", "string"}, {"description", "show: the entry's id"}}},
+                          {"class", class_schema("match: the bottleneck class analyze gave")},
+                          {"backend", backend},
+                          {"kernel", json{{"type", "string"},
+                                          {"description", "match without backend: a kernel file whose backend to use"}}}},
                      json::array({"action"})),
-       kb},
+       kb,
+       output_object(json{{"entries", array_schema(json{{"type", "object"}})}}, json::array({"entries"})),
+       true},
       {"memory_query",
        "What the strategy memory says worked for a bottleneck class on a backend, best first (from every kernel kopt "
        "loop has seen).",
        object_schema(json{{"backend", backend},
-                          {"class", json{{"type", "string"}}},
+                          {"class", class_schema("the bottleneck class analyze gave")},
                           {"arch", json{{"type", "string"}}}},
                      json::array({"backend", "class"})),
-       memory_query},
+       memory_query,
+       output_object(json{{"memory", string_schema()}, {"strategies", array_schema(json{{"type", "object"}})}},
+                     json::array({"memory", "strategies"})),
+       true},
       report_tool(),
+      preflight_tool(),
   };
 }
 

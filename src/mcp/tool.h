@@ -33,6 +33,8 @@ struct tool {
   std::string description;
   json input_schema;
   std::function<tool_output(const tool_call&)> run;
+  json output_schema;      // outputSchema: what structuredContent holds when the call succeeds
+  bool read_only = false;  // annotations.readOnlyHint: changes nothing in the workspace (kopt's caches aside)
 };
 
 // Every tool, in the order tools/list gives them.
@@ -41,7 +43,8 @@ const std::vector<tool>& tool_table();
 // The tools in two groups (tool_table joins them): those that need no GPU, and those that do.
 std::vector<tool> static_tools();
 std::vector<tool> gpu_tools();
-tool report_tool();  // one of the static tools (report_tool.cpp)
+tool report_tool();     // one of the static tools (report_tool.cpp)
+tool preflight_tool();  // one of the static tools (preflight_tool.cpp)
 
 // "" when `arguments` fits `schema` (the subset of JSON Schema the tools use: object, type,
 // required, enum, properties, additionalProperties: false, items); else the first problem
@@ -53,6 +56,15 @@ std::string argument_problem(const json& schema, const json& arguments);
 std::string string_argument(const json& arguments, const char* name);
 std::vector<kernel::dimension_arg> dimension_arguments(const json& arguments);
 std::vector<std::string> string_list_argument(const json& arguments, const char* name);
+
+// `text` (a tool's answer or failure) with the fixes kopt's commands phrase as their flags
+// phrased as the tools' arguments: `--N=VALUE` and `--dim N=4` as dims {"N": ...}, `--arch=sm_90a`
+// as "arch": "sm_90a", `kopt bench` as the bench tool, and `--ncu-bin`/`--nvcc-bin`, which no
+// tool takes, as the PATH kopt mcp was started with (tool_words.cpp).
+std::string in_tool_words(const std::string& text);
+
+// An output schema: an object with these properties, of which `required` are always present.
+json output_object(json properties, json required);
 
 // The schema pieces the tools share.
 json kernel_schema();      // {"type": "string", ...}: a kernel file in the workspace

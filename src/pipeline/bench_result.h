@@ -17,6 +17,7 @@
 #include "harness/child_report.h"
 #include "measure/comparison.h"
 #include "measure/timing_document.h"
+#include "pipeline/printed_output.h"
 #include "pipeline/run_provenance.h"
 
 namespace kopt::pipeline {
@@ -76,7 +77,7 @@ struct bench_phases {
 BOOST_DESCRIBE_STRUCT(bench_phases, (), (steps, kernel, reference))
 
 struct bench_result : run_provenance {
-  static constexpr std::string_view document_schema = "kopt.benchmark_result/v2";
+  static constexpr std::string_view document_schema = "kopt.benchmark_result/v3";
   std::string kopt_version;
   harness::run_status status = harness::run_status::ok;
   std::string reason;                   // one line, names the class of failure
@@ -100,6 +101,7 @@ struct bench_result : run_provenance {
   std::optional<harness::runner_facts> python_runner;     // a Triton kernel's runner
   bench_phases phases_s;
   std::optional<std::string> sandbox;   // where the kernel's process could write
+  std::optional<printed_output> kernel_output;  // what the kernel's process printed; none: nothing
 
   bool ok() const { return status == harness::run_status::ok; }
 };
@@ -108,7 +110,7 @@ BOOST_DESCRIBE_STRUCT(bench_result, (run_provenance),
                       (kopt_version, status, reason, detail, problem_source, correctness, protocol, warnings, kernel,
                        reference, reference_timing_cache, speedup_vs_reference, speedup_vs_reference_ci95,
                        kernel_vs_reference, timed_call_checks, physical_floor, libraries_loaded_by_kernel, sanitizer,
-                       triton, reference_runner, python_runner, phases_s, sandbox))
+                       triton, reference_runner, python_runner, phases_s, sandbox, kernel_output))
 
 // A document read back (a --json-out file, a run folder's benchmark_result.json). Throws
 // kopt::error naming `where` and the field the reader refuses.

@@ -68,6 +68,7 @@ file_comparison compare_files(const file_comparison_request& request, measuring_
     bench_target target = request.target;
     target.kernel = files[i];
     harness::bench_job job = request.job;
+    if (request.progress) request.progress(fmt::format("building {}", files[i].filename().string()));
     built[i] = prepare_bench(target, job, worker);
     if (built[i].plan.backend == kernel::backend::triton) {
       throw error(fmt::format(
@@ -89,6 +90,10 @@ file_comparison compare_files(const file_comparison_request& request, measuring_
   turns.candidate = {built[0].kernel_file, built[0].kernel_build.library};
   turns.incumbent = {built[1].kernel_file, built[1].kernel_build.library};
   out.device = built[0].device;
+  if (request.progress) {
+    request.progress(fmt::format("timing both in turns on {} (at most {:.0f} s)", out.device.name,
+                                 request.settings.max_seconds));
+  }
   out.turns = run_comparison(turns, worker);
   return out;
 }

@@ -4,6 +4,7 @@
 // compares two files. Only timing: neither version is validated here (bench judges them).
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -43,6 +44,8 @@ struct file_comparison_request {
   std::filesystem::path candidate;
   harness::bench_job job;  // seed, protocol
   turns_settings settings;
+  // Told as each step begins (each build, the rounds), for a progress line or notification; may be empty.
+  std::function<void(const std::string& step)> progress;
 };
 
 struct file_comparison {

@@ -172,7 +172,8 @@ bench_result run_judged(measuring_worker& worker, const harness::bench_job& job,
   kernel_job.evidence_dir = sides.has_reference ? folders.kernel.string() : "";
   say(job.validation_only ? "the kernel's measuring process: validation"
                           : "the kernel's measuring process: validation, then timing with random checks");
-  sides.kernel = run_measuring_child(worker, kernel_job, device, timeout_s, measuring_side::kernel);
+  const wrapped_child_run kernel_run = run_child(worker, kernel_job, device, timeout_s);
+  sides.kernel = child_verdict(kernel_run, timeout_s, measuring_side::kernel);
   clock.done("kernel_process");
   sandbox_warning::for_this_process().note(sides.kernel.sandbox);  // once per command, when there was none
   const std::vector<harness::evidence_key>& keys = sides.kernel.evidence;
@@ -193,6 +194,7 @@ bench_result run_judged(measuring_worker& worker, const harness::bench_job& job,
   clock.done("verdict");
   bench_result result = bench_verdict(sides, outputs);
   result.phases_s.steps = clock.phases();
+  result.kernel_output = printed_output_of(kernel_run.process);  // the kernel's own printf, kept
   return result;
 }
 

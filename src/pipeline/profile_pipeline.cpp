@@ -127,6 +127,10 @@ profile_outcome run_profile(const profile_request& request, measuring_worker& wo
                             const std::function<void(const std::string&)>& on_capture_start) {
   const auto started = clock_type::now();
   phase_clock phases;
+  const auto say = [&](const std::string& step) {
+    if (request.progress) request.progress(step);
+  };
+  say("preparation: ncu, the build, the GPU");
   const compile::located_tool ncu = check_arguments(request);
   harness::bench_job job = request.job;
   job.profile_mode = true;
@@ -151,6 +155,8 @@ profile_outcome run_profile(const profile_request& request, measuring_worker& wo
   profile::profile_record& record = outcome.record;
   describe_capture(record, ncu, request, job, prepared, outcome.out);
   if (on_capture_start) on_capture_start(record.ncu_command);
+  say(fmt::format("the capture: one Nsight Compute pass (--set full) over {} solve() call(s); it can take minutes",
+                  job.profile_calls));
 
   phases.done("preparation");  // the arguments, ncu, planning, the build (or the cache), the GPU
   const auto capture_started = clock_type::now();
@@ -166,6 +172,7 @@ profile_outcome run_profile(const profile_request& request, measuring_worker& wo
   sandbox_warning::for_this_process().note(record.sandbox);
   if (capture.verdict != profile::capture_verdict::ok) return failed(std::move(outcome), capture);
 
+  say("exporting the report's pages");
   profile::export_result exported;
   const auto export_pages = [&] {
     exported = profile::export_report(

@@ -30,6 +30,8 @@ struct profile_request {
   // run on the calling thread once the capture succeeded, done before run_profile returns. The
   // loop compares the version with its parent in turns here.
   std::function<void()> while_exporting;
+  // Told as each step begins ("the capture: ..."), for a progress line or notification; may be empty.
+  std::function<void(const std::string& step)> progress;
 };
 
 struct profile_outcome {

@@ -65,15 +65,16 @@ std::vector<strategy_conclusion> run_strategies(const loop::run_manifest& m) {
 }
 
 // Read-only: a report never creates, migrates or writes the memory.
-memory_reading read_memory(const loop::run_manifest& m, std::vector<strategy_conclusion>& strategies) {
+memory_reading read_memory(const loop::run_manifest& m, const std::optional<fs::path>& given,
+                           std::vector<strategy_conclusion>& strategies) {
   memory_reading reading;
-  reading.database = m.memory_db;
-  if (m.memory_db.empty()) {
-    reading.note = "the manifest names no strategy memory";
+  reading.database = given ? given->string() : m.memory_db;
+  if (reading.database.empty()) {
+    reading.note = "the manifest names no strategy memory (kopt report --memory-db names one)";
     return reading;
   }
   try {
-    const memory::memory_store store = memory::memory_store::open_read_only(m.memory_db);
+    const memory::memory_store store = memory::memory_store::open_read_only(reading.database);
     for (const auto& summary : store.summarize({m.backend, "", ""})) {
       for (auto& s : strategies) {
         if (s.fingerprint == summary.fingerprint) s.history = summary;
@@ -99,7 +100,7 @@ const iteration_diagnosis* run_report::best_diagnosis() const {
   return manifest.best ? diagnosis_of(*manifest.best) : nullptr;
 }
 
-run_report gather_run_report(const fs::path& run_dir) {
+run_report gather_run_report(const fs::path& run_dir, const std::optional<fs::path>& memory_db) {
   if (!fs::is_directory(run_dir)) {
     throw error(fmt::format("{} is not a folder: give a run folder of kopt loop (optimize_runs/run_...)",
                             run_dir.string()));
@@ -115,7 +116,7 @@ run_report gather_run_report(const fs::path& run_dir) {
   report.manifest = loop::read_run_manifest(run_dir);
   report.diagnoses = read_diagnoses(run_dir, report.manifest);
   report.strategies = run_strategies(report.manifest);
-  report.memory = read_memory(report.manifest, report.strategies);
+  report.memory = read_memory(report.manifest, memory_db, report.strategies);
   return report;
 }
 

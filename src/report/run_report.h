@@ -37,7 +37,7 @@ struct strategy_conclusion {
 };
 
 struct memory_reading {
-  std::string database;  // the manifest's memory_db
+  std::string database;  // the manifest's memory_db, or the one the caller named
   bool read = false;     // opened read-only and queried
   std::string note;      // why it was not read ("" when it was)
 };
@@ -57,7 +57,9 @@ struct run_report {
 // Throws kopt::error naming the file and what to do for a folder that is not a run (no
 // manifest), a manifest edited outside kopt, a missing or foreign analysis.json of an iteration
 // the manifest records as profiled, or an analysis whose diagnosis is not the one the manifest
-// recorded. A memory that cannot be read is not an error: memory.note says why.
-run_report gather_run_report(const std::filesystem::path& run_dir);
+// recorded. A memory that cannot be read is not an error: memory.note says why. `memory_db`,
+// when given, is read instead of the memory the manifest names (a run moved from another machine).
+run_report gather_run_report(const std::filesystem::path& run_dir,
+                             const std::optional<std::filesystem::path>& memory_db = std::nullopt);
 
 }  // namespace kopt::report

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
 #include "core/files.h"
@@ -50,6 +52,26 @@ TEST(AnalyzeCommand, OneLinePerKernelAndBothFilesBesideTheReport) {
   EXPECT_NE(md.find("## [1] histogram_shared_kernel(const int *, int *, int, int) — launch"), std::string::npos) << md;
   EXPECT_NE(md.find("ncu SOLBottleneck:** agrees"), std::string::npos) << md;
   EXPECT_EQ(md.find("Hottest source lines"), std::string::npos) << md;
+}
+
+// -v adds why each launch has its class and the recommendations after the first, in rank order.
+TEST(AnalyzeCommand, VerboseAddsTheReasonAndEveryRecommendation) {
+  scratch_dir dir;
+  const auto raw = copy_case(dir, "histogram");
+  const auto plain = run_kopt({"analyze", raw.string()});
+  const auto verbose = run_kopt({"analyze", raw.string(), "-v"});
+  ASSERT_EQ(verbose.exit_code, 0) << verbose.stderr_text;
+  const auto doc = nlohmann::json::parse(read_text_file(dir.path() / "histogram_analysis.json"));
+  ASSERT_EQ(doc["kernels"].size(), 2u);
+  const auto& recommendations = doc["kernels"][1]["recommendations"];
+  ASSERT_GE(recommendations.size(), 2u);
+  const std::string second = fmt::format("    then: {} (kopt kb show {})", recommendations[1]["title"].get<std::string>(),
+                                         recommendations[1]["id"].get<std::string>());
+  EXPECT_NE(verbose.stdout_text.find(second), std::string::npos) << verbose.stdout_text;
+  EXPECT_EQ(plain.stdout_text.find(second), std::string::npos) << plain.stdout_text;
+  EXPECT_NE(verbose.stdout_text.find("    why: " + doc["kernels"][1]["reason"].get<std::string>()), std::string::npos)
+      << verbose.stdout_text;
+  EXPECT_GT(verbose.stdout_text.size(), plain.stdout_text.size());
 }
 
 TEST(AnalyzeCommand, TwoReportsInOneFolderKeepTheirOwnFiles) {

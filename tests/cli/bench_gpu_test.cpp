@@ -62,7 +62,7 @@ TEST(BenchOnGpu, VectorAddAgainstNativeReference) {
   ASSERT_EQ(r.exit_code, 0) << r.stdout_text << r.stderr_text;
   std::printf("%s", r.stdout_text.c_str());
   const auto result = nlohmann::json::parse(std::ifstream(out));
-  EXPECT_EQ(result["schema"], "kopt.benchmark_result/v2");
+  EXPECT_EQ(result["schema"], "kopt.benchmark_result/v3");
   EXPECT_EQ(result["correctness"]["passed"], true);
   const double median_us = result["kernel"]["median_ms"].get<double>() * 1000;
   EXPECT_GT(median_us, 30);
@@ -91,6 +91,37 @@ TEST(BenchOnGpu, VectorAddAgainstNativeReference) {
 TEST(BenchOnGpu, CorrectKernelPasses) {
   const auto o = bench(kernel_with_body("  if (i < n) y[i] = x[i] + x[i];"));
   EXPECT_EQ(o.exit_code, 0) << o.stderr_first_line;
+}
+
+// What the kernel prints (device printf from the kernel, host printf in solve()) reaches the
+// result's kernel_output, bounded: its end kept, with a note, when it prints on every call.
+TEST(BenchOnGpu, WhatTheKernelPrintsIsKeptInTheResult) {
+  const std::string source = R"(#include <cstdio>
+// kopt: x[N] y[N]
+__global__ void k(const float* x, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i == 0) printf("device says n=%d\n", n);
+  if (i < n) y[i] = x[i] + x[i];
+}
+extern "C" void solve(const float* x, float* y, int N) {
+  std::printf("host says N=%d\n", N);
+  k<<<(N + 255) / 256, 256>>>(x, y, N);
+}
+)";
+  const auto o = bench(source);
+  ASSERT_EQ(o.exit_code, 0) << o.stderr_first_line;
+  const nlohmann::json& printed = o.result["kernel_output"];
+  ASSERT_TRUE(printed.is_object()) << o.result.dump();
+  const std::string out = printed["stdout_text"].get<std::string>();
+  EXPECT_NE(out.find("host says N=1000003\n"), std::string::npos) << out.substr(0, 200);
+  EXPECT_NE(out.find("device says n=1000003\n"), std::string::npos) << out.substr(0, 200);
+  // Printed on every call: what is kept is at most 32 KiB, its end, and a note says when it was cut.
+  EXPECT_LE(out.size(), 32u * 1024u);
+  const bool cut = printed["stdout_bytes"].get<std::uint64_t>() > out.size();
+  ASSERT_EQ(printed["note"].is_string(), cut) << printed.dump().substr(0, 300);
+  if (cut) {
+    EXPECT_EQ(printed["note"].get<std::string>().rfind("cut: standard output: the last ", 0), 0u);
+  }
 }
 
 TEST(BenchOnGpu, WritesNothing) {

@@ -27,7 +27,7 @@ TEST_P(CompileExample, BuildsAndReportsResources) {
   const auto r = run_kopt({"compile", example(GetParam()), "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
   const auto result = nlohmann::json::parse(r.stdout_text);
-  EXPECT_EQ(result["schema"], "kopt.compile/v1");
+  EXPECT_EQ(result["schema"], "kopt.compile/v2");
   EXPECT_EQ(result["status"], "built");
   EXPECT_EQ(result["arch"], "sm_90a");
   EXPECT_GE(result["kernels"].size(), 1u);
@@ -195,6 +195,37 @@ TEST(CompileCommand, CompilerMessagesNameTheUsersFile) {
   const auto r = run_kopt({"compile", source.string()});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.stderr_text.find(source.string() + "(2)"), std::string::npos) << r.stderr_text;
+}
+
+// nvcc's warnings are shown as a compiler shows them, and kept in --json (a cache hit replays
+// the build's); -v adds the command and all nvcc printed.
+TEST(CompileCommand, WarningsAreShownAndVerboseAddsTheCommand) {
+  scratch_dir dir;
+  scratch_dir cache;
+  const std::map<std::string, std::string> env = {{"KOPT_CACHE_DIR", cache.path().string()}};
+  const auto source = dir.write("warn.cu",
+                                "__global__ void k(float* x) { int unused = 0; x[0] = 1.0f; }\n"
+                                "extern \"C\" void solve(float* x) { k<<<1, 1>>>(x); }\n");
+  const auto plain = run_kopt({"compile", source.string()}, env);
+  ASSERT_EQ(plain.exit_code, 0) << plain.stderr_text;
+  EXPECT_NE(plain.stdout_text.find("warning #177-D: variable \"unused\""), std::string::npos) << plain.stdout_text;
+  EXPECT_EQ(plain.stdout_text.find("nvcc command:"), std::string::npos) << plain.stdout_text;
+
+  const auto verbose = run_kopt({"compile", source.string(), "-v"}, env);
+  ASSERT_EQ(verbose.exit_code, 0) << verbose.stderr_text;
+  EXPECT_NE(verbose.stdout_text.find("cache:   hit"), std::string::npos) << verbose.stdout_text;
+  EXPECT_NE(verbose.stdout_text.find("warning #177-D"), std::string::npos) << verbose.stdout_text;
+  EXPECT_NE(verbose.stdout_text.find("nvcc command: "), std::string::npos) << verbose.stdout_text;
+  EXPECT_NE(verbose.stdout_text.find("ptxas info"), std::string::npos) << verbose.stdout_text;
+
+  const auto json = run_kopt({"compile", source.string(), "--json"}, env);
+  ASSERT_EQ(json.exit_code, 0) << json.stderr_text;
+  const auto document = nlohmann::json::parse(json.stdout_text);
+  ASSERT_EQ(document["warnings"].size(), 1u) << document.dump();
+  EXPECT_NE(document["warnings"][0].get<std::string>().find("unused"), std::string::npos);
+
+  const auto quiet = run_kopt({"compile", source.string(), "-q"}, env);
+  EXPECT_EQ(quiet.stdout_text.find("warning"), std::string::npos) << quiet.stdout_text;
 }
 
 }  // namespace

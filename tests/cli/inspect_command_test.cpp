@@ -60,6 +60,31 @@ TEST_F(InspectCommand, HumanOutputShowsParametersSizesAndMemory) {
   EXPECT_NE(out.find("device memory  12.00 KiB (12,288 bytes) in 3 buffers"), std::string::npos) << out;
 }
 
+TEST_F(InspectCommand, QuietIsOneLineAndVerboseSaysWhereEachBufferCameFrom) {
+  const auto quiet = inspect(vector_add, {"--N=1024", "--quiet"});
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.stderr_text;
+  EXPECT_EQ(quiet.stdout_text, "kernel.cu: cuda, 3 buffers, 1 scalars, 12.00 KiB of device memory\n");
+  const auto plain = inspect(vector_add, {"--N=1024"});
+  const auto verbose = inspect(vector_add, {"--N=1024", "-v"});
+  ASSERT_EQ(verbose.exit_code, 0) << verbose.stderr_text;
+  EXPECT_EQ(verbose.stdout_text.rfind(plain.stdout_text, 0), 0u) << "verbose adds to the plan:\n" << verbose.stdout_text;
+  EXPECT_NE(verbose.stdout_text.find("  A: in from const pointer; 1,024 elements from annotation A[N] (line 1); values "
+                                     "by default\n"),
+            std::string::npos)
+      << verbose.stdout_text;
+  EXPECT_NE(verbose.stdout_text.find("  C: out from non-const pointer"), std::string::npos) << verbose.stdout_text;
+}
+
+// A mistyped option that would otherwise read as a dimension gets the option it resembles.
+TEST_F(InspectCommand, AMistypedOptionIsNotTakenForADimension) {
+  EXPECT_EQ(usage_error(vector_add, {"--N=4", "--backendd", "cuda"}),
+            "kopt: error: unknown option --backendd for kopt inspect; did you mean --backend? (a dimension is written "
+            "--backendd=NUMBER, or --dim backendd=NUMBER; kopt inspect --help)");
+  EXPECT_EQ(usage_error(vector_add, {"--N=4", "--jsonn"}).rfind(
+                "kopt: error: unknown option --jsonn for kopt inspect; did you mean --json?", 0),
+            0u);
+}
+
 TEST_F(InspectCommand, DefinitionsPickTheVariantOfSolveThatIsPlanned) {
   const std::string variants =
       "// kopt: A[N] B[N] C[N]\n"

@@ -86,6 +86,40 @@ TEST_F(RecordedCommands, BenchWithoutAtolLeavesTheToleranceToTheOutputsType) {
   EXPECT_FALSE(worker.runs().front().job.rtol.has_value());
 }
 
+// What the kernel printed while measured (host or device printf reaches its process's
+// standard output) is in the result, said in a line, and shown with --verbose.
+TEST_F(RecordedCommands, WhatTheKernelPrintedIsKeptInTheResultAndShownWithVerbose) {
+  const recorded_worker::responder two = pipeline::two_children(1.0f);
+  recorded_worker worker(pipeline::recorded_h200(), [&two](const harness::bench_job& job) {
+    pipeline::wrapped_child_run child = two(job);
+    if (!harness::is_reference_role(job)) child.process.stdout_text = "solve: N=1048576\nblock 0: sum 2.0\n";
+    return child;
+  });
+  const std::vector<std::string> bench = {"bench", example("vector_add.cu"), "--ref", example("vector_add_ref.cu"),
+                                          "--N=1048576"};
+  std::vector<std::string> json_words = bench;
+  json_words.push_back("--json");
+  const testing::captured_run as_json = run(json_words, worker);
+  ASSERT_EQ(as_json.status, 0) << as_json.err;
+  const pipeline::bench_result result = pipeline::read_bench_result(json::parse(as_json.out), "--json");
+  ASSERT_TRUE(result.kernel_output);
+  EXPECT_EQ(result.kernel_output->stdout_text, "solve: N=1048576\nblock 0: sum 2.0\n");
+  EXPECT_EQ(result.kernel_output->stdout_bytes, 34U);
+  EXPECT_FALSE(result.kernel_output->note);
+
+  const testing::captured_run plain = run(bench, worker);
+  EXPECT_NE(plain.out.find("the kernel's process printed 34 bytes (kopt bench -v shows them"), std::string::npos)
+      << plain.out;
+  EXPECT_EQ(plain.out.find("block 0: sum 2.0"), std::string::npos) << plain.out;
+  std::vector<std::string> verbose_words = bench;
+  verbose_words.push_back("-v");
+  const testing::captured_run verbose = run(verbose_words, worker);
+  EXPECT_NE(verbose.out.find("the kernel's process printed:\n--- standard output (34 bytes) ---\nsolve: N=1048576\n"
+                             "block 0: sum 2.0\n"),
+            std::string::npos)
+      << verbose.out;
+}
+
 TEST_F(RecordedCommands, ACheckedCallWithWrongOutputsFailsBenchWithItsReasonAndExit1) {
   recorded_worker worker(pipeline::recorded_h200(), pipeline::two_children(1.0f, 17));
   const testing::captured_run r =

@@ -89,5 +89,24 @@ TEST(TerminalHabits, ColourOnlyOnATerminalAndNeverWithNoColor) {
   EXPECT_EQ(piped.stdout_text.find("\033["), std::string::npos) << piped.stdout_text;
 }
 
+// profile and compare say each long step as it begins, as bench and loop do: on a terminal only
+// (here the steps before this GPU-less machine stops them).
+TEST(TerminalHabits, ProfileAndCompareShowProgressOnATerminalOnly) {
+  const std::string kernel = (testing::source_dir() / "examples" / "vector_add.cu").string();
+  const std::map<std::string, std::string> no_gpu = {{"CUDA_VISIBLE_DEVICES", ""}};
+  const std::vector<std::string> compare = {"compare", kernel, kernel, "--N=1024"};
+  const process_result tty = on_a_terminal(compare, no_gpu);
+  ASSERT_TRUE(tty.started) << tty.start_error;
+  EXPECT_NE(tty.stdout_text.find("kopt compare: building vector_add.cu"), std::string::npos) << tty.stdout_text;
+  const std::vector<std::string> profile = {"profile", kernel, "--N=1024"};
+  const process_result profiled = on_a_terminal(profile, no_gpu);
+  EXPECT_NE(profiled.stdout_text.find("kopt profile: preparation: "), std::string::npos) << profiled.stdout_text;
+  for (const auto& args : {compare, profile}) {
+    const auto piped = run_kopt(args, no_gpu);
+    EXPECT_EQ(piped.stderr_text.find("kopt " + args[0] + ": "), std::string::npos) << piped.stderr_text;
+    EXPECT_EQ(piped.stdout_text.find("kopt " + args[0] + ": "), std::string::npos) << piped.stdout_text;
+  }
+}
+
 }  // namespace
 }  // namespace kopt

@@ -55,6 +55,41 @@ TEST(UsageErrors, AMistypedOptionGetsTheOptionItResembles) {
             "kopt: error: unknown option --jsn for kopt compile; did you mean --json? (kopt compile --help)");
 }
 
+// A command that takes dimensions reads an unknown --NAME as one; a name one letter off an
+// option, without a number for a value, is that option mistyped.
+TEST(UsageErrors, AMistypedOptionThatParsesLikeADimensionGetsTheOptionItResembles) {
+  const std::string kernel = (testing::source_dir() / "examples" / "vector_add.cu").string();
+  const auto ref = run_kopt({"bench", kernel, "--reff", "examples/vector_add_ref.py", "--N=1024"},
+                            {{"CUDA_VISIBLE_DEVICES", ""}});
+  EXPECT_EQ(ref.exit_code, 2);
+  EXPECT_EQ(first_line(ref.stderr_text),
+            "kopt: error: unknown option --reff for kopt bench; did you mean --ref? (a dimension is written "
+            "--reff=NUMBER, or --dim reff=NUMBER; kopt bench --help)");
+  const auto hot = run_kopt({"bench", kernel, "--hott", "--N=1024"}, {{"CUDA_VISIBLE_DEVICES", ""}});
+  EXPECT_EQ(hot.exit_code, 2);
+  EXPECT_EQ(first_line(hot.stderr_text).rfind("kopt: error: unknown option --hott for kopt bench; did you mean --hot?", 0),
+            0u)
+      << hot.stderr_text;
+  const auto profile = run_kopt({"profile", kernel, "--N=1024", "--outt", "x"}, {{"CUDA_VISIBLE_DEVICES", ""}});
+  EXPECT_EQ(profile.exit_code, 2);
+  EXPECT_EQ(first_line(profile.stderr_text)
+                .rfind("kopt: error: unknown option --outt for kopt profile; did you mean --out?", 0),
+            0u)
+      << profile.stderr_text;
+  // A number is a dimension's value: the kernel's own check names it (solve() has no outt).
+  const auto numeric = run_kopt({"inspect", kernel, "--N=1024", "--outt", "3"});
+  EXPECT_EQ(first_line(numeric.stderr_text).rfind("kopt: error: unknown dimension --outt=3", 0), 0u)
+      << numeric.stderr_text;
+}
+
+// Where a command takes no dimensions, an unknown option and its value are not CLI11's raw list.
+TEST(UsageErrors, AMistypedOptionWithAValueIsNamedNotListed) {
+  const auto r = run_kopt({"analyze", "report.csv", "--outt", "x"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(first_line(r.stderr_text),
+            "kopt: error: unknown option --outt for kopt analyze; did you mean --out? (kopt analyze --help)");
+}
+
 TEST(UsageErrors, ABadValueNamesTheOptionAndTheValue) {
   const auto r = run_kopt({"bench", "examples/vector_add.cu", "--warmup", "abc"});
   EXPECT_EQ(r.exit_code, 2);

@@ -92,6 +92,16 @@ TEST_F(LoopStep, TheFirstCallChecksTheMachineMeasuresTheBaselineAndWritesTheTool
   EXPECT_EQ(read_run_manifest(v0.run_dir).iterations.size(), 1u);
 }
 
+// What a version printed while measured (its printf) is kept beside its bench result.
+TEST_F(LoopStep, WhatTheKernelPrintedIsKeptInItsIterationsFolder) {
+  const step_outcome v0 = first();
+  EXPECT_FALSE(fs::exists(v0.run_dir / "iter_v0" / "kernel_output.txt")) << "v0 printed nothing";
+  const step_outcome v1 = next(0.8, {"debug_print"}, "// prints: row 0 max 3.5");
+  const fs::path printed = v1.run_dir / "iter_v1" / "kernel_output.txt";
+  ASSERT_TRUE(fs::exists(printed));
+  EXPECT_EQ(read_text_file(printed), "--- standard output (14 bytes) ---\nrow 0 max 3.5\n");
+}
+
 TEST_F(LoopStep, FasterBeyondTheNoiseIsPositiveAndBecomesTheBest) {
   first();
   const step_outcome v1 = next(0.8, {"Vectorized float4 IO", "thread_retile_128"});

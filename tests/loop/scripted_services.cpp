@@ -112,6 +112,12 @@ loop_services scripted_gpu::services() {
     }
     r.correctness.checked = true;
     r.correctness.passed = r.ok();
+    // "// prints: TEXT": the kernel's process printed TEXT (its printf), as the harness keeps it.
+    if (const std::size_t at = source.find("// prints: "); at != std::string::npos) {
+      process_result printed;
+      printed.stdout_text = source.substr(at + 11, source.find('\n', at) - at - 11) + "\n";
+      r.kernel_output = pipeline::printed_output_of(printed);
+    }
     outcome.document = to_document(r);
     return outcome;
   };

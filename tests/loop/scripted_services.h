@@ -2,7 +2,7 @@
 // A GPU for the loop's tests: the loop's services with every measurement scripted. Each
 // version states its speed in its own source ("// speed: 0.8" = 80 % of the baseline's time),
 // bench turns that into timing samples with a little deterministic jitter ("// fails validation"
-// fails the judge; "// fails at --cols=1000" fails it at a shape with that dimension, as a
+// fails the judge; "// prints: TEXT" is what its process printed; "// fails at --cols=1000" fails it at a shape with that dimension, as a
 // --check-dims validation finds; a validation-only bench times nothing), profile publishes
 // real H200 ncu exports (tests/data/ncu/h200), and analysis is kopt's own; comparisons in
 // turns run kopt's own rounds on blocks at the two versions' speeds, with a drift both share.

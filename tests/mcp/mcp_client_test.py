@@ -58,9 +58,17 @@ async def run(kopt, workspace):
             check(init.protocol_version in ("2025-11-25", "2025-06-18"), "a revision the SDK speaks")
 
             tools = {t.name: t for t in (await session.list_tools()).tools}
-            wanted = {"inspect", "compile", "bench", "compare", "profile", "analyze", "loop_step", "memory_query", "kb", "report"}
+            wanted = {"preflight", "inspect", "compile", "bench", "compare", "profile", "analyze", "loop_step", "memory_query",
+                      "kb", "report"}
             check(wanted <= set(tools), f"tools/list names {sorted(tools)}")
             check(all(t.input_schema.get("type") == "object" for t in tools.values()), "every tool has an object schema")
+            # The SDK checks each result below against its tool's output schema.
+            check(all((t.output_schema or {}).get("type") == "object" for t in tools.values()),
+                  "every tool has an object output schema")
+            check(all(t.annotations is not None and t.annotations.read_only_hint is not None for t in tools.values()),
+                  "every tool says whether it only reads")
+            check(tools["inspect"].annotations.read_only_hint and not tools["loop_step"].annotations.read_only_hint,
+                  "inspect only reads; loop_step writes its run folder")
 
             result = await session.call_tool("inspect", {"kernel": "examples/vector_add.cu", "dims": {"N": 1048576}})
             check(not result.is_error and result.structured_content["backend"] == "cuda", "inspect: a cuda kernel")

@@ -62,6 +62,24 @@ TEST(ReportCommand, PrintsAShortSummaryAndWritesThePageIntoTheRunFolder) {
   EXPECT_TRUE(fs::exists(run / "report.html"));
 }
 
+// The note on a memory it cannot read names --memory-db, which kopt report takes: the memory
+// it names is read instead of the manifest's.
+TEST(ReportCommand, TheMemoryItsNoteNamesCanBeGivenWithMemoryDb) {
+  scratch_dir dir;
+  const fs::path run = copy_of_fixture(dir);
+  const auto missing = run_kopt({"report", run.string()});
+  ASSERT_EQ(missing.exit_code, 0) << missing.stderr_text;
+  EXPECT_NE(missing.stdout_text.find("--memory-db names another"), std::string::npos) << missing.stdout_text;
+  const fs::path db = dir.path() / "memory.db";
+  ASSERT_EQ(run_kopt({"memory", "list", "--memory-db", db.string()}).exit_code, 0);
+  ASSERT_TRUE(fs::exists(db));
+  const auto given = run_kopt({"report", run.string(), "--memory-db", db.string()});
+  ASSERT_EQ(given.exit_code, 0) << given.stderr_text;
+  EXPECT_NE(given.stdout_text.find("memory: " + db.string() + " (read only)"), std::string::npos) << given.stdout_text;
+  const auto json = nlohmann::json::parse(run_kopt({"report", run.string(), "--memory-db", db.string(), "--json"}).stdout_text);
+  EXPECT_EQ(json["memory"]["database"], db.string()) << json["memory"].dump();
+}
+
 TEST(ReportCommand, QuietPrintsOnlyTheResultAndVerboseTheDetails) {
   scratch_dir dir;
   const fs::path run = copy_of_fixture(dir);
