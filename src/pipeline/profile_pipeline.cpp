@@ -121,6 +121,23 @@ void describe_capture(profile::profile_record& record, const compile::located_to
   record.by_hand_command = by_hand_command(ncu.path, out, request, job, prepared);
 }
 
+// ncu's report as the pages kopt reads, with the caller's work (if any) alongside.
+profile::export_result export_pages(const compile::located_tool& ncu, const profile::staged_output& files,
+                                    const std::function<void()>& while_exporting) {
+  profile::export_result exported;
+  const auto export_all = [&] {
+    exported = profile::export_report(
+        ncu.path, files.staged("full.ncu-rep"),
+        {files.staged("ncu_raw.csv"), files.staged("ncu_details.csv"), files.staged("ncu_source.csv")});
+  };
+  if (while_exporting) {
+    run_alongside(export_all, while_exporting);
+  } else {
+    export_all();
+  }
+  return exported;
+}
+
 }  // namespace
 
 profile_outcome run_profile(const profile_request& request, measuring_worker& worker,
@@ -173,17 +190,7 @@ profile_outcome run_profile(const profile_request& request, measuring_worker& wo
   if (capture.verdict != profile::capture_verdict::ok) return failed(std::move(outcome), capture);
 
   say("exporting the report's pages");
-  profile::export_result exported;
-  const auto export_pages = [&] {
-    exported = profile::export_report(
-        ncu.path, files.staged("full.ncu-rep"),
-        {files.staged("ncu_raw.csv"), files.staged("ncu_details.csv"), files.staged("ncu_source.csv")});
-  };
-  if (request.while_exporting) {
-    run_alongside(export_pages, request.while_exporting);
-  } else {
-    export_pages();
-  }
+  const profile::export_result exported = export_pages(ncu, files, request.while_exporting);
   record.source_problem = exported.source_problem;
   phases.done("export");  // ncu -i, one process per page, at once (and the caller's work meanwhile)
   record.kernels = profile::read_profiled_kernels(read_text_file(files.staged("ncu_raw.csv"), "ncu raw CSV"));
