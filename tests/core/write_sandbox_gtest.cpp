@@ -16,23 +16,14 @@
 
 #include "core/files.h"
 #include "support/kopt_process.h"
+#include "support/sandboxed_child.h"
 
 namespace kopt {
 namespace {
 namespace fs = std::filesystem;
 
-// Runs `body` in a child process and returns its exit code (-1 when it did not exit).
-int in_child(const std::function<int()>& body) {
-  const pid_t pid = ::fork();
-  if (pid == 0) ::_exit(body());
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-bool landlock_here() {
-  return in_child([] { return restrict_writes_to({}).applied ? 0 : 1; }) == 0;
-}
+using testing::in_child;
+using testing::landlock_here;
 
 bool refused(const fs::path& path, int flags) {
   const int fd = ::open(path.c_str(), flags | O_CLOEXEC, 0600);

@@ -289,31 +289,18 @@ TEST(CudaIntegrity, SlowTheRivalAdaptive) {
 // run goes on and succeeds (the kernel is right, and writes its output only when its own
 // temporary folder took its file). On a GPU machine without Landlock these fail, saying why.
 TEST(CudaIntegrity, SandboxRefusesWritesOutsideTheRunDuringBench) {
-  const integrity::write_probe probe;
-  const auto o = integrity::bench(data_dir(), "sandbox_writes.cu", "reference_twice.cu", {}, probe.env());
-  ASSERT_EQ(o.exit_code, 0) << o.stderr_text;
-  EXPECT_EQ(status_of(o), "ok");
-  integrity::expect_sandboxed(o.result.value("sandbox", nlohmann::json()), probe);
+  integrity::expect_writes_outside_refused(data_dir(), "sandbox_writes.cu", "reference_twice.cu",
+                                           integrity::probe_run::bench);
 }
 
 TEST(CudaIntegrity, SandboxRefusesWritesOutsideTheRunInProfileMode) {
-  const integrity::write_probe probe;
-  const auto o = integrity::bench(data_dir(), "sandbox_writes.cu", "reference_twice.cu", {"--profile-mode"}, probe.env());
-  ASSERT_EQ(o.exit_code, 0) << o.stderr_text;
-  EXPECT_EQ(status_of(o), "ok");
-  integrity::expect_sandboxed(o.result.value("sandbox", nlohmann::json()), probe);
+  integrity::expect_writes_outside_refused(data_dir(), "sandbox_writes.cu", "reference_twice.cu",
+                                           integrity::probe_run::profile_mode);
 }
 
 TEST(CudaIntegrity, SandboxRefusesWritesOutsideTheRunUnderNcu) {
-  // The profiled process (kopt's measuring child) is the one confined; ncu takes its lock files.
-  const integrity::write_probe probe;
-  const auto o = integrity::profile_under_ncu(data_dir(), "sandbox_writes.cu", "reference_twice.cu",
-                                              probe.run_dir.path() / "profile", probe.env());
-  ASSERT_EQ(o.exit_code, 0) << o.stderr_text;
-  ASSERT_TRUE(o.result.is_object()) << o.stderr_text;
-  EXPECT_EQ(o.result.value("status", ""), "ok") << o.result.dump(1);
-  EXPECT_GE(o.result.value("kernel_count", 0), 1) << o.result.dump(1);
-  integrity::expect_sandboxed(o.result.value("sandbox", nlohmann::json()), probe);
+  integrity::expect_writes_outside_refused(data_dir(), "sandbox_writes.cu", "reference_twice.cu",
+                                           integrity::probe_run::under_ncu);
 }
 
 }  // namespace

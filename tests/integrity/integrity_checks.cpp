@@ -155,4 +155,25 @@ bench_outcome profile_under_ncu(const fs::path& data, const std::string& kernel_
   return outcome;
 }
 
+void expect_writes_outside_refused(const std::filesystem::path& data, const std::string& kernel_file,
+                                   const std::string& reference_file, probe_run where) {
+  const write_probe probe;
+  bench_outcome o;
+  if (where == probe_run::under_ncu) {
+    // The profiled process (kopt's measuring child) is the one confined; ncu takes its lock files.
+    o = profile_under_ncu(data, kernel_file, reference_file, probe.run_dir.path() / "profile", probe.env());
+  } else {
+    const std::vector<std::string> extra =
+        where == probe_run::profile_mode ? std::vector<std::string>{"--profile-mode"} : std::vector<std::string>{};
+    o = bench(data, kernel_file, reference_file, extra, probe.env());
+  }
+  ASSERT_EQ(o.exit_code, 0) << o.stderr_text;
+  ASSERT_TRUE(o.result.is_object()) << o.stderr_text;
+  EXPECT_EQ(o.result.value("status", ""), "ok") << o.result.dump(1);
+  if (where == probe_run::under_ncu) {
+    EXPECT_GE(o.result.value("kernel_count", 0), 1) << o.result.dump(1);
+  }
+  expect_sandboxed(o.result.value("sandbox", nlohmann::json()), probe);
+}
+
 }  // namespace kopt::integrity

@@ -57,6 +57,15 @@ bench_outcome profile_under_ncu(const std::filesystem::path& data, const std::st
                                 const std::string& reference_file, const std::filesystem::path& out,
                                 const std::map<std::string, std::string>& env);
 
+// Where the write probe's kernel runs: a bench, bench's profile mode, or kopt profile under ncu.
+enum class probe_run { bench, profile_mode, under_ncu };
+
+// The write probe's kernel (`sandbox_writes.cu` / `.py`, right, run against `reference_file`)
+// run where `where` says: the run succeeds (under ncu with a kernel captured) and every write
+// it tried outside its run was refused (expect_sandboxed).
+void expect_writes_outside_refused(const std::filesystem::path& data, const std::string& kernel_file,
+                                   const std::string& reference_file, probe_run where);
+
 // A value by JSON pointer ("/kernel/median_ms"); a missing key throws.
 const nlohmann::json& field(const nlohmann::json& document, const std::string& pointer);
 

@@ -286,30 +286,18 @@ TEST(TritonIntegrity, SlowTheRivalAdaptive) { expect_reference_unharmed("23_slow
 // and succeeds (the module is right, and writes its output only when its own temporary folder
 // took its file; Triton compiles there too). On a GPU machine without Landlock these fail.
 TEST(TritonIntegrity, SandboxRefusesWritesOutsideTheRunDuringBench) {
-  const integrity::write_probe probe;
-  const auto o = integrity::bench(data_dir(), "sandbox_writes.py", "reference_twice.py", {}, probe.env());
-  ASSERT_EQ(o.exit_code, 0) << o.stderr_text;
-  EXPECT_EQ(status_of(o), "ok");
-  integrity::expect_sandboxed(o.result.value("sandbox", nlohmann::json()), probe);
+  integrity::expect_writes_outside_refused(data_dir(), "sandbox_writes.py", "reference_twice.py",
+                                           integrity::probe_run::bench);
 }
 
 TEST(TritonIntegrity, SandboxRefusesWritesOutsideTheRunInProfileMode) {
-  const integrity::write_probe probe;
-  const auto o = integrity::bench(data_dir(), "sandbox_writes.py", "reference_twice.py", {"--profile-mode"}, probe.env());
-  ASSERT_EQ(o.exit_code, 0) << o.stderr_text;
-  EXPECT_EQ(status_of(o), "ok");
-  integrity::expect_sandboxed(o.result.value("sandbox", nlohmann::json()), probe);
+  integrity::expect_writes_outside_refused(data_dir(), "sandbox_writes.py", "reference_twice.py",
+                                           integrity::probe_run::profile_mode);
 }
 
 TEST(TritonIntegrity, SandboxRefusesWritesOutsideTheRunUnderNcu) {
-  const integrity::write_probe probe;
-  const auto o = integrity::profile_under_ncu(data_dir(), "sandbox_writes.py", "reference_twice.py",
-                                              probe.run_dir.path() / "profile", probe.env());
-  ASSERT_EQ(o.exit_code, 0) << o.stderr_text;
-  ASSERT_TRUE(o.result.is_object()) << o.stderr_text;
-  EXPECT_EQ(o.result.value("status", ""), "ok") << o.result.dump(1);
-  EXPECT_GE(o.result.value("kernel_count", 0), 1) << o.result.dump(1);
-  integrity::expect_sandboxed(o.result.value("sandbox", nlohmann::json()), probe);
+  integrity::expect_writes_outside_refused(data_dir(), "sandbox_writes.py", "reference_twice.py",
+                                           integrity::probe_run::under_ncu);
 }
 
 }  // namespace
