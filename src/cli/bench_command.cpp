@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include "cli/bench_setup.h"
+#include "cli/problem_options.h"
 #include "cli/commands.h"
 #include "cli/option_checks.h"
 #include "cli/sampling_options.h"
@@ -36,11 +37,8 @@ class bench_command final : public command {
     sub.allow_extras();
     m_target.add_to(sub);
     add_sampling_options(sub, m_job.sampling);
-    sub.add_option("--seed", m_job.seed, "seed of the random inputs")->default_val(0)->check(at_least<std::uint64_t>(0, "a seed"));
-    sub.add_option("--atol", m_atol, "absolute tolerance (default: the reference module's, else by output type)")
-        ->check(at_least(0.0, "absolute error"));
-    sub.add_option("--rtol", m_rtol, "relative tolerance (default: the reference module's, else by output type)")
-        ->check(at_least(0.0, "relative error"));
+    add_seed_option(sub, m_job.seed);
+    add_tolerance_options(sub, m_atol, m_rtol, "(default: the reference module's, else by output type)");
     sub.add_flag("--hot", m_job.sampling.hot,
                  "no L2 flush before each sample (default: flush by reading); inputs are still made fresh before "
                  "every call and stay in L2 as the generator left them");

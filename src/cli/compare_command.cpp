@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/problem_options.h"
 #include "cli/compile_failure.h"
 #include "cli/dimension_args.h"
 #include "cli/kernel_flags.h"
@@ -38,7 +39,7 @@ class compare_command final : public command {
         ->default_val(0)
         ->check(at_least(0, "a device ordinal"));
     sub.add_option("--nvcc-bin", m_nvcc_bin, "nvcc to use");
-    sub.add_option("--seed", m_job.seed, "seed of the random inputs")->default_val(0)->check(at_least<std::uint64_t>(0, "a seed"));
+    add_seed_option(sub, m_job.seed);
     sub.add_flag("--hot", m_job.sampling.hot, "no L2 flush before each sample (default: flush by reading)");
     sub.add_option("--max-seconds", m_settings.max_seconds,
                    "time for the rounds, at most [s]; then inconclusive")

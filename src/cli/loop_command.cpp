@@ -13,6 +13,7 @@
 #include <fmt/ranges.h>
 
 #include "cli/bench_setup.h"
+#include "cli/problem_options.h"
 #include "cli/commands.h"
 #include "cli/option_checks.h"
 #include "cli/sampling_options.h"
@@ -87,13 +88,8 @@ class loop_command final : public command {
                    "time a comparison in turns with the parent may take [s]; unsettled by then: inconclusive")
         ->default_val(m_settings.comparison.max_seconds)
         ->check(seconds_limit<double>());
-    sub.add_option("--seed", m_settings.job.seed, "seed of the random inputs")
-        ->default_val(0)
-        ->check(at_least<std::uint64_t>(0, "a seed"));
-    sub.add_option("--atol", m_atol, "absolute tolerance (default by output type); frozen for the run")
-        ->check(at_least(0.0, "a tolerance"));
-    sub.add_option("--rtol", m_rtol, "relative tolerance (default by output type); frozen for the run")
-        ->check(at_least(0.0, "a tolerance"));
+    add_seed_option(sub, m_settings.job.seed);
+    add_tolerance_options(sub, m_atol, m_rtol, "(default by output type); frozen for the run");
     sub.add_option("--ncu-bin", m_settings.ncu_bin, "ncu to use (default: PATH, CUDA_HOME, /usr/local/cuda)");
     sub.add_option("--kernel-name-regex", m_settings.capture.kernel_name_regex, "profile only kernels whose name matches")
         ->check(text_check(profile::kernel_name_regex_problem, "a regular expression"));

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cli/bench_setup.h"
+#include "cli/problem_options.h"
 #include "cli/commands.h"
 #include "cli/option_checks.h"
 #include "cli/compile_failure.h"
@@ -49,7 +50,7 @@ class profile_command final : public command {
                                             "--launch-skip + --launch-count)")
                                  ->check(at_least(1, "solve() calls"));
     sub.add_option("--warmup", m_job.sampling.warmup, "solve() calls before the profiler window")->default_val(3)->check(at_least(0, "calls"));
-    sub.add_option("--seed", m_job.seed, "seed of the random inputs")->default_val(0)->check(at_least<std::uint64_t>(0, "a seed"));
+    add_seed_option(sub, m_job.seed);
     sub.add_flag("--json", m_json, "print profile.json instead of the summary");
     // --verbose: also where the wall time went (preparation, ncu's capture, export, reading).
     add_verbosity_flags(sub, m_level, true);
