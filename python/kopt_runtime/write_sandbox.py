@@ -6,7 +6,8 @@ lift it. The code under test then cannot rewrite the reference, kopt's cache and
 user's packages, the system's temporary folder or /dev/shm. It writes, by exact path, only its
 run's folders, its private temporary folder (`tmp` beside its result, TMPDIR, TMP and TEMP
 pointed at it), its /proc/PID, the GPU's device nodes and /dev/null, /dev/zero, /dev/full, and
-when profiled ncu's two lock files. Reading, executing and device ioctls stay allowed. Without
+when profiled ncu's two lock files, and under ncu or compute-sanitizer the folder of the tool's
+process tree tracker. Reading, executing and device ioctls stay allowed. Without
 Landlock the process goes on unrestricted and says why ("unavailable: ...")."""
 
 import ctypes
@@ -104,6 +105,21 @@ def profiler_lock_files(private_temporary, shared_temporary, cuda_visible_device
     return files
 
 
+def profiler_tracker_folder(configuration):
+    """The folder through which ncu or compute-sanitizer follows the processes the one it runs starts (ldconfig,
+    ptxas, the C compiler for a Triton kernel), named in NVIDIA-PROCESS-TRACKING-CONFIGURATION as
+    "tree-tracker-id: /tmp/NVIDIA-treetracker-XXXXXX"; a process that cannot register there dies
+    by SIGSEGV. None unless it is an absolute path to an existing folder of that name."""
+    key = "tree-tracker-id: "
+    at = configuration.find(key)
+    if at < 0:
+        return None
+    value = configuration[at + len(key):].replace("\\n", "\n").split("\n")[0].strip()
+    if not os.path.isabs(value) or not os.path.basename(value).startswith("NVIDIA-treetracker-"):
+        return None
+    return value if os.path.isdir(value) and not os.path.islink(value) else None
+
+
 def writable_folders(job, result_path):
     """Where a measuring process of the runner writes besides what every one does: its result's
     folder (beside the job), the outputs or inputs it keeps for the parent, Triton's cache for
@@ -118,14 +134,17 @@ def writable_folders(job, result_path):
 
 def sandbox_measuring_process(folders, result_path, profiled=False):
     """All of it: makes the folders and the private temporary folder, adopts the latter, makes
-    ncu's lock files when `profiled`, and restricts this process's writes."""
+    ncu's lock files when `profiled`, allows the tracker's folder of the NVIDIA tool that started
+    this process, if any, and restricts this process's writes."""
     for folder in folders:
         os.makedirs(folder, exist_ok=True)  # a folder that is not there cannot be allowed
     temporary = private_temporary_folder(result_path)
     shared = adopt_temporary_folder(temporary)
     locks = profiler_lock_files(temporary, shared, os.environ.get("CUDA_VISIBLE_DEVICES", "")) if profiled else []
-    return restrict_writes_to([os.path.abspath(f) for f in folders] + [temporary, f"/proc/{os.getpid()}"],
-                              device_files() + locks)
+    # Set only where ncu or compute-sanitizer started this process's tree.
+    tracker = profiler_tracker_folder(os.environ.get("NVIDIA-PROCESS-TRACKING-CONFIGURATION", ""))
+    return restrict_writes_to([os.path.abspath(f) for f in folders] + [temporary, f"/proc/{os.getpid()}"] +
+                              ([tracker] if tracker else []), device_files() + locks)
 
 
 def restrict_writes_to(folders, files=()):

@@ -10,22 +10,6 @@
 namespace kopt::cli {
 namespace {
 
-// Levenshtein distance; names are short, so the quadratic table is nothing.
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  std::iota(row.begin(), row.end(), std::size_t{0});
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t substituted = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
-      diagonal = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, substituted});
-    }
-  }
-  return row[b.size()];
-}
-
 // The subcommand being parsed when the error came (the deepest one parsed), or null.
 const CLI::App* parsed_subcommand(const CLI::App& app) {
   for (const CLI::App* sub : app.get_subcommands([](const CLI::App* s) { return s->parsed(); })) {
@@ -80,19 +64,6 @@ std::string unknown_command(const CLI::App& app, const std::vector<std::string>&
 }
 
 }  // namespace
-
-std::string closest_name(const std::string& word, const std::vector<std::string>& candidates) {
-  std::string best;
-  std::size_t best_distance = word.size() / 3 + 1;
-  for (const std::string& candidate : candidates) {
-    const std::size_t distance = edit_distance(word, candidate);
-    if (distance < best_distance && distance > 0) {
-      best = candidate;
-      best_distance = distance;
-    }
-  }
-  return best;
-}
 
 std::string describe_parse_error(const CLI::ParseError& e, const CLI::App& app, const std::vector<std::string>& words) {
   const CLI::App* sub = parsed_subcommand(app);

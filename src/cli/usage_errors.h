@@ -7,11 +7,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/closest_name.h"
+
 namespace kopt::cli {
 
-// The closest of `candidates` to `word` when it is a likely typo (at most a third of its
-// letters, and at least one, differ); "" when none is close.
-std::string closest_name(const std::string& word, const std::vector<std::string>& candidates);
 
 // `words`: the command line after the program name, in order. `app`: kopt's top-level app
 // after the failed parse (its subcommands say which one was being parsed).

@@ -86,6 +86,23 @@ std::vector<fs::path> profiler_lock_files(const fs::path& private_temporary, con
   return files;
 }
 
+std::optional<fs::path> profiler_tracker_folder(const std::string& configuration) {
+  // One "key: value" per line; ncu writes the line breaks as the two characters "\n".
+  const std::string key = "tree-tracker-id: ";
+  const std::size_t at = configuration.find(key);
+  if (at == std::string::npos) return std::nullopt;
+  const std::size_t start = at + key.size();
+  std::size_t end = configuration.find_first_of("\n\\", start);
+  if (end == std::string::npos) end = configuration.size();
+  const fs::path folder = configuration.substr(start, end - start);
+  std::error_code ec;
+  if (!folder.is_absolute() || folder.filename().string().rfind("NVIDIA-treetracker-", 0) != 0 ||
+      !fs::is_directory(fs::symlink_status(folder, ec))) {
+    return std::nullopt;
+  }
+  return folder;
+}
+
 write_allowance measuring_allowance(const std::vector<fs::path>& own_folders, const fs::path& private_temporary,
                                     const std::vector<fs::path>& extra_files) {
   write_allowance allowed;
@@ -111,6 +128,9 @@ write_sandbox sandbox_measuring_process(const std::vector<fs::path>& own_folders
     const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
     lock_files = profiler_lock_files(temporary, shared_temporary, visible ? visible : "");
   }
+  // Set only where ncu or compute-sanitizer started this process's tree.
+  const char* tracking = std::getenv("NVIDIA-PROCESS-TRACKING-CONFIGURATION");
+  if (const auto tracker = profiler_tracker_folder(tracking ? tracking : "")) folders.push_back(*tracker);
   return restrict_writes_to(measuring_allowance(folders, temporary, lock_files));
 }
 

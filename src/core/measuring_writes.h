@@ -9,10 +9,13 @@
 //   - its own /proc/PID (a thread's name, its own settings);
 //   - the device nodes the GPU's driver opens for writing (/dev/nvidiactl, /dev/nvidiaN,
 //     /dev/nvidia-uvm, ...), and /dev/null, /dev/zero and /dev/full, each in place only;
-//   - profiled: ncu's two lock files, in place only (profiler_lock_files).
+//   - profiled: ncu's two lock files, in place only (profiler_lock_files);
+//   - under ncu or compute-sanitizer: the folder of the tool's process tree tracker
+//     (profiler_tracker_folder).
 // Nothing else: not the system's temporary folder, not /dev/shm, not the rest of /dev or /proc.
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +46,15 @@ std::vector<std::filesystem::path> profiler_lock_files(const std::filesystem::pa
                                                        const std::filesystem::path& shared_temporary,
                                                        const std::string& cuda_visible_devices);
 
+// ncu (2025.3) and compute-sanitizer (CUDA 13) follow the processes the one they run starts (a
+// Triton kernel's runner starts ldconfig, ptxas and the C compiler) through a folder of their
+// own that they name in the variable
+// NVIDIA-PROCESS-TRACKING-CONFIGURATION ("tree-tracker-id: /tmp/NVIDIA-treetracker-XXXXXX"); each
+// such process registers there as it starts, and dies by SIGSEGV when it cannot. Returns that
+// folder when `configuration` names one that exists (an absolute path whose name starts
+// "NVIDIA-treetracker-"); none otherwise.
+std::optional<std::filesystem::path> profiler_tracker_folder(const std::string& configuration);
+
 // What a measuring process may write (the list above): `own_folders`, its temporary folder, its
 // /proc/PID, device_files() and `extra_files`.
 write_allowance measuring_allowance(const std::vector<std::filesystem::path>& own_folders,
@@ -50,7 +62,8 @@ write_allowance measuring_allowance(const std::vector<std::filesystem::path>& ow
                                     const std::vector<std::filesystem::path>& extra_files = {});
 
 // All of it, in order: makes `own_folders` and the temporary folder of `result_file`, adopts the
-// latter, makes ncu's lock files when `profiled`, and restricts this process's writes.
+// latter, makes ncu's lock files when `profiled`, allows the tracker's folder of the NVIDIA tool
+// that started this process, if any, and restricts this process's writes.
 write_sandbox sandbox_measuring_process(const std::vector<std::filesystem::path>& own_folders,
                                         const std::filesystem::path& result_file, bool profiled);
 

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "core/closest_name.h"
 #include "core/error.h"
 #include "core/text.h"
 
@@ -105,10 +106,12 @@ scalar_binding bind_scalars(const signature& solve, const std::vector<dimension_
     const parameter* p = solve.find(arg.name);
     if (p == nullptr) {
       const std::string scalars = scalar_names(solve);
-      throw error(fmt::format("unknown dimension {}: solve() has no scalar parameter {}; {}",
+      // `--warmupp 5` parses like a dimension: a name one typo from an option is that option.
+      const std::string option = closest_name(arg.name, own_flag_names);
+      throw error(fmt::format("unknown dimension {}: solve() has no scalar parameter {}; {}{}",
                               spell_dimension(arg), arg.name,
-                              scalars.empty() ? "it takes no scalars"
-                                              : "its scalars are " + scalars));
+                              option.empty() ? "" : fmt::format("did you mean the option --{}? ", option),
+                              scalars.empty() ? "it takes no scalars" : "its scalars are " + scalars));
     }
     if (p->is_pointer) {
       throw error(fmt::format("{} names the buffer {} of solve(), not a scalar: buffer sizes come "

@@ -158,7 +158,9 @@ bench_result run_judged(measuring_worker& worker, const harness::bench_job& job,
   };
   phase_clock clock;
   judged_sides sides;
-  sides.has_reference = !job.reference_source.empty();
+  // Profile mode (what ncu runs) validates nothing: a Triton kernel's reference gave the problem
+  // step its setup() and is not run again.
+  sides.has_reference = !job.reference_source.empty() && !job.profile_mode;
   // The parent's own plan: from the sources for CUDA, from the job's problem for Triton.
   const harness::job_problem problem(job);
   const kernel::kernel_plan& plan = problem.plan();

@@ -1,4 +1,4 @@
-#include "cli/usage_errors.h"
+#include "core/closest_name.h"
 
 #include <gtest/gtest.h>
 

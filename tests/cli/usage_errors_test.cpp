@@ -76,9 +76,15 @@ TEST(UsageErrors, AMistypedOptionThatParsesLikeADimensionGetsTheOptionItResemble
                 .rfind("kopt: error: unknown option --outt for kopt profile; did you mean --out?", 0),
             0u)
       << profile.stderr_text;
-  // A number is a dimension's value: the kernel's own check names it (solve() has no outt).
-  const auto numeric = run_kopt({"inspect", kernel, "--N=1024", "--outt", "3"});
-  EXPECT_EQ(first_line(numeric.stderr_text).rfind("kopt: error: unknown dimension --outt=3", 0), 0u)
+  // A number is a dimension's value: the kernel's own check names it (solve() has no warmupp),
+  // and the option it is one typo from.
+  const auto numeric = run_kopt({"bench", kernel, "--N=1024", "--warmupp", "5"}, {{"CUDA_VISIBLE_DEVICES", ""}});
+  EXPECT_EQ(numeric.exit_code, 2);
+  EXPECT_EQ(first_line(numeric.stderr_text)
+                .rfind("kopt: error: unknown dimension --warmupp=5: solve() has no scalar parameter warmupp; did you "
+                       "mean the option --warmup? its scalars are ",
+                       0),
+            0u)
       << numeric.stderr_text;
 }
 

@@ -126,8 +126,52 @@ TEST(MeasuringWrites, WithoutOneGpuUuidNcuKeepsItsLockInThePrivateFolder) {
   EXPECT_FALSE(fs::exists(run.path() / "nvidia"));
 }
 
+// ncu's tracker folder, as the variable names it (line breaks written as "\n"), and what is not one.
+std::vector<std::pair<std::string, std::string>> tracker_cases(const fs::path& tracker) {
+  const std::string id = "tree-tracker-id: " + tracker.string();
+  return {
+      {"connection-name: " + tracker.string() + "/pipe-1\\nuid: 1\\n" + id + "\\nis-tracking-root-only: false",
+       tracker.string()},
+      {"uid: 1\n" + id + "\nis-tracking-root-only: false", tracker.string()},  // real line breaks
+      {id, tracker.string()},
+      {"", ""},
+      {"uid: 1", ""},
+      {"tree-tracker-id: relative/NVIDIA-treetracker-x", ""},
+      {"tree-tracker-id: " + (tracker.parent_path() / "NVIDIA-treetracker-gone").string(), ""},
+      {"tree-tracker-id: " + tracker.parent_path().string(), ""},  // not ncu's folder by name
+  };
+}
+
+TEST(MeasuringWrites, NcusTrackerFolderIsReadFromItsVariable) {
+  testing::scratch_dir scratch;
+  const fs::path tracker = scratch.path() / "NVIDIA-treetracker-aB3dE9";
+  fs::create_directories(tracker);
+  for (const auto& [configuration, expected] : tracker_cases(tracker)) {
+    const std::optional<fs::path> folder = profiler_tracker_folder(configuration);
+    EXPECT_EQ(folder ? folder->string() : "", expected) << configuration;
+  }
+}
+
+TEST(MeasuringWrites, ThePythonRunnerReadsNcusTrackerFolderAlike) {
+  testing::scratch_dir scratch;
+  const fs::path tracker = scratch.path() / "NVIDIA-treetracker-aB3dE9";
+  fs::create_directories(tracker);
+  const fs::path share = testing::kopt_binary().parent_path().parent_path() / "share" / "kopt";
+  const std::string script =
+      "import sys\nfrom kopt_runtime import write_sandbox\n"
+      "print(write_sandbox.profiler_tracker_folder(sys.argv[1]) or '')\n";
+  for (const auto& [configuration, expected] : tracker_cases(tracker)) {
+    const process_result run = run_process({.argv = {"python3", "-c", script, configuration},
+                                            .extra_env = {{"PYTHONPATH", share.string()}},
+                                            .timeout = std::chrono::seconds(60)});
+    ASSERT_TRUE(run.succeeded()) << run.stderr_text;
+    EXPECT_EQ(testing::first_line(run.stdout_text), expected) << configuration;
+  }
+}
+
 // The whole of it in a child, as `kopt harness` applies it: the run's folders and temporary
-// folder are written; a folder standing for the system's temporary folder and /dev/shm are not; ncu's lock files are written in place, their folder is not.
+// folder are written; a folder standing for the system's temporary folder and /dev/shm are not;
+// ncu's lock files are written in place, their folder is not; ncu's tracker folder is written.
 TEST(MeasuringWrites, TheSandboxedProcessWritesOnlyWhereItsRunNeeds) {
   if (!landlock_here()) GTEST_SKIP() << "no Landlock on this machine: WriteSandbox.WithoutLandlock covers it";
   testing::scratch_dir shared;  // the system's temporary folder, as the process had it
@@ -135,8 +179,11 @@ TEST(MeasuringWrites, TheSandboxedProcessWritesOnlyWhereItsRunNeeds) {
   testing::scratch_dir evidence;
   const fs::path result = run.path() / "result.json";
   const bool shm = fs::is_directory("/dev/shm");
+  const fs::path tracker = shared.path() / "NVIDIA-treetracker-Zq81xa";
+  fs::create_directories(tracker);
   const int saw = in_child([&] {
     ::setenv("TMPDIR", shared.path().c_str(), 1);
+    ::setenv("NVIDIA-PROCESS-TRACKING-CONFIGURATION", ("uid: 1\\ntree-tracker-id: " + tracker.string()).c_str(), 1);
     ::setenv("CUDA_VISIBLE_DEVICES", "GPU-5e5", 1);
     const write_sandbox sandbox = sandbox_measuring_process({run.path(), evidence.path()}, result, true);
     if (!sandbox.applied) return 10;
@@ -149,6 +196,7 @@ TEST(MeasuringWrites, TheSandboxedProcessWritesOnlyWhereItsRunNeeds) {
     if (!written(run.path() / "tmp" / "nvidia" / "nsight_compute" / "lock")) return 17;  // through the link
     if (written(shared.path() / "nvidia" / "nsight_compute" / "other") || errno != EACCES) return 18;
     if (::open("/dev/null", O_WRONLY | O_CLOEXEC) < 0) return 19;
+    if (!written(tracker / "pipe-2")) return 20;  // ncu's tracker, named by its variable
     return 0;
   });
   EXPECT_EQ(saw, 0);

@@ -90,6 +90,9 @@ TEST(ScalarBindingErrors, UnknownDimensions) {
   const signature no_scalars = parse_signature("extern \"C\" void solve(float* y) {}", "k.cu");
   EXPECT_EQ(error_headline([&] { bind_scalars(no_scalars, {{"N", "1"}}, {}); }),
             "unknown dimension --N=1: solve() has no scalar parameter N; it takes no scalars");
+  EXPECT_EQ(error_headline([&] { bind_scalars(no_scalars, {{"warmupp", "5"}}, {"warmup", "repeat"}); }),
+            "unknown dimension --warmupp=5: solve() has no scalar parameter warmupp; did you mean the option "
+            "--warmup? it takes no scalars");
 }
 
 TEST(ScalarBindingErrors, ValuesThatDoNotParseOrFit) {
