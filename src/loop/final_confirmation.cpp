@@ -50,6 +50,7 @@ pipeline::bench_outcome bench_snapshot(const step_context& ctx, const std::strin
   write_file_atomic(ctx.settings.target.kernel, source);
   pipeline::bench_request request{ctx.settings.target, ctx.settings.job, ctx.settings.atol, ctx.settings.rtol, tool, {}};
   request.job.validation_only = !tool.empty();
+  request.reference_timing_folder.reset();  // the reference timed now too: kopt's cache is writable by the same user
   if (ctx.progress) {
     request.progress = [&ctx, &tool](const std::string& step) {
       ctx.say(fmt::format("confirm{}: {}", tool.empty() ? "" : " under " + tool, step));

@@ -77,6 +77,7 @@ TEST_F(FinalConfirmation, TheAnnouncedFiguresAreMeasuredAgainNotTakenFromAForged
   write_run_manifest(m_run_dir, forged);
   const std::string kernel_before = read_text_file(m_kernel);
   const int benches_before = m_gpu.bench_calls;
+  const int fresh_before = m_gpu.fresh_reference_calls;
 
   // --finish: the settings come from the run folder alone.
   const confirmed_run done = finish_run(settings_of_run(m_run_dir), m_services);
@@ -93,6 +94,7 @@ TEST_F(FinalConfirmation, TheAnnouncedFiguresAreMeasuredAgainNotTakenFromAForged
   EXPECT_EQ(m_gpu.sanitized_tools, (std::vector<std::string>{"memcheck", "initcheck", "racecheck"}));
   // The baseline once, the best timed once and once per tool.
   EXPECT_EQ(m_gpu.bench_calls - benches_before, 5);
+  EXPECT_EQ(m_gpu.fresh_reference_calls - fresh_before, 5) << "no reference timing from kopt's cache";
   EXPECT_EQ(read_text_file(m_kernel), kernel_before) << "the kernel file holds what it held before";
   EXPECT_TRUE(fs::exists(m_run_dir / "confirmation" / "v1" / "racecheck" / "benchmark_result.json"));
   EXPECT_TRUE(fs::exists(m_run_dir / "confirmation" / "v1" / "comparison.json"));

@@ -82,6 +82,7 @@ loop_services scripted_gpu::services() {
   s.bench = [this](const pipeline::bench_request& request) {
     ++bench_calls;
     if (request.job.validation_only) ++validation_only_calls;
+    if (!request.reference_timing_folder) ++fresh_reference_calls;
     pipeline::bench_outcome outcome;
     outcome.prepared.plan = pipeline::plan_target(request.target);
     outcome.prepared.kernel_build.arch.name = "sm_90a";

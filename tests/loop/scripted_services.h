@@ -25,6 +25,7 @@ struct scripted_gpu {
   std::map<std::string, std::string> fixture_by_marker;  // a source holding the marker gets that fixture
   int bench_calls = 0;                                   // every bench, validation-only ones included
   int validation_only_calls = 0;
+  int fresh_reference_calls = 0;                         // benches told to time the reference now (no cache)
   int sanitized_calls = 0;                               // benches with a compute-sanitizer pass
   std::vector<std::string> sanitized_tools;              // their tools, in order
   int profile_calls = 0;
