@@ -1,5 +1,5 @@
 // kopt_document_schemas DIR: writes the JSON Schema of every document kopt exchanges
-// (pipeline/documents.h) into DIR as NAME.schema.json. The build runs it into share/kopt/schemas
+// (pipeline/documents.h) and the run folder's (loop/confirmation_record.h) into DIR as NAME.schema.json. The build runs it into share/kopt/schemas
 // for the Python runner; run into docs/schemas when a document's shape changes on purpose.
 #include <cstdio>
 #include <filesystem>
@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/json_io.h"
 #include "pipeline/documents.h"
+#include "loop/confirmation_record.h"
 
 int main(int argc, char** argv) {
   if (argc != 2) {
@@ -16,9 +17,9 @@ int main(int argc, char** argv) {
   try {
     const std::filesystem::path dir = argv[1];
     std::filesystem::create_directories(dir);
-    for (const auto& entry : kopt::pipeline::exchanged_document_schemas()) {
-      kopt::write_json_file(dir / (entry.name + ".schema.json"), entry.schema);
-    }
+    std::vector<kopt::pipeline::document_schema_entry> entries = kopt::pipeline::exchanged_document_schemas();
+    for (auto& entry : kopt::loop::run_folder_document_schemas()) entries.push_back(std::move(entry));
+    for (const auto& entry : entries) kopt::write_json_file(dir / (entry.name + ".schema.json"), entry.schema);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "kopt_document_schemas: %s\n", e.what());
     return 2;

@@ -24,9 +24,11 @@
 #include "core/text.h"
 #include "loop/agent_loop.h"
 #include "loop/check_shapes.h"
+#include "loop/final_confirmation.h"
 #include "loop/loop_step.h"
 #include "loop/run_directory.h"
 #include "loop/run_manifest.h"
+#include "loop/run_settings.h"
 #include "memory/memory_store.h"
 #include "pipeline/bench_pipeline.h"
 #include "profile/ncu_command.h"
@@ -66,6 +68,27 @@ json step_json(const loop::step_outcome& step) {
   return out;
 }
 
+// The final confirmation's answer: each version it tried, then the confirmed best (the only
+// figures announced for the run) or why there is none.
+void print_confirmation(const printer& print, const loop::confirmed_run& done) {
+  const loop::final_confirmation& c = done.confirmation;
+  if (c.verdict == loop::confirmation_verdict::nothing_to_confirm) {
+    print.line(fmt::format("confirmation: no version beat the baseline v{}; nothing to confirm", c.baseline));
+    return;
+  }
+  for (const auto& a : c.attempts) {
+    if (!a.confirmed) print.line(fmt::format("v{} {}: failed the final confirmation: {}", a.iteration, print.status("rejected"), a.reason));
+  }
+  if (const loop::confirmation_attempt* a = c.confirmed_attempt()) {
+    print.line(fmt::format("best (confirmed): v{} at {:.6g} ms, {:.3f}x faster than v{} ({}){}; clean under {}", a->iteration,
+                           a->median_ms.value_or(0), 1 / a->ratio_vs_baseline.value_or(1), c.baseline, a->method,
+                           a->speedup_vs_reference ? fmt::format(", {:.3f}x the reference", *a->speedup_vs_reference) : "",
+                           fmt::format("{}", fmt::join(loop::confirmation_sanitizers, ", "))));
+  } else {
+    print.line("best: none survived the final confirmation");
+  }
+}
+
 class loop_command final : public command {
  public:
   void configure(CLI::App& sub) override {
@@ -74,8 +97,8 @@ class loop_command final : public command {
     m_target.command_name = "kopt loop";
     m_target.gpu_purpose = "measure on";
     m_target.add_to(sub);
+    sub.get_option("kernel")->required(false);  // --finish takes the run's own
     sub.add_option("--max-iterations", m_max_iterations, "iterations after v0 (v0..vN)")
-        ->required()
         ->check(within<std::int64_t>(0, loop::most_iterations, "iterations"));
     sub.add_option("--run-dir", m_run_dir, "the run folder to continue (default: a new optimize_runs/run_<time> "
                                            "beside the kernel)");
@@ -120,11 +143,19 @@ class loop_command final : public command {
                    "with --agent: versions the agent may write per iteration, each evaluated (see docs/loop.md)")
         ->default_val(1)
         ->check(at_least(1, "candidates"));
+    sub.add_flag("--finish", m_finish,
+                 "confirm the best version of the run in --run-dir now (re-judged from its snapshot, under "
+                 "compute-sanitizer, compared in turns with v0) and print the answer; see docs/loop.md");
     sub.add_flag("--json", m_json, "print the run manifest (with run_dir) instead of the summary");
     add_verbosity_flags(sub, m_level, true);
   }
 
   int run(const pipeline::services& services) override {
+    if (m_finish) return finish(services);
+    if (m_target.kernel.empty()) throw error("kopt loop: kernel is required (kopt loop --help)");
+    if (m_sub->get_option("--max-iterations")->count() == 0) {
+      throw error("kopt loop: --max-iterations is required (kopt loop --help)");
+    }
     m_settings.target = m_target.to_target(*m_sub);
     m_settings.max_iterations = m_max_iterations;
     if (!m_run_dir.empty()) m_settings.run_dir = m_run_dir;
@@ -152,9 +183,16 @@ class loop_command final : public command {
       pipeline::keep_processes_warm();
       return run_with_agent(steps, progress);
     }
-    const loop::step_outcome step = loop::run_loop_step(m_settings, steps, progress);
+    loop::step_outcome step = loop::run_loop_step(m_settings, steps, progress);
+    std::optional<loop::confirmed_run> confirmed;
+    if (loop::ends_the_run(step)) {
+      confirmed = loop::finish_run(continuing(step.run_dir), steps, progress);
+      step.manifest = confirmed->manifest;
+    }
     if (m_json) {
-      std::printf("%s\n", json_text(step_json(step)).c_str());
+      json out = step_json(step);
+      out["confirmation"] = confirmed ? to_document(confirmed->confirmation) : json(nullptr);
+      std::printf("%s\n", json_text(out).c_str());
     } else if (!step.record) {
       printer(m_level).result(fmt::format("preflight passed; wrote preflight_check.md in {} (start the run there "
                                           "with --run-dir {} --new-run)",
@@ -171,19 +209,26 @@ class loop_command final : public command {
       print_candidates(print, *step.record);
       print_record_details(print, *step.record);
       print_kernel_output(print, step);
-      print_next_steps(print, step);
+      print_next_steps(print, step, confirmed.has_value());
+      if (confirmed) print_confirmation(print, *confirmed);
     }
-    const bool rejected = step.record && step.record->outcome == "rejected";
+    const bool rejected = (step.record && step.record->outcome == "rejected") || (confirmed && !confirmed->survived());
     return static_cast<int>(rejected ? exit_status::kernel_failed : exit_status::ok);
   }
 
  private:
   int run_with_agent(const loop::loop_services& services, const loop::step_progress& progress) {
-    const loop::agent_loop_outcome outcome = loop::run_agent_loop(m_settings, m_agent, services, progress);
+    loop::agent_loop_outcome outcome = loop::run_agent_loop(m_settings, m_agent, services, progress);
+    std::optional<loop::confirmed_run> confirmed;
+    if (!outcome.failed) {  // a natural end: the answer is the confirmation's
+      confirmed = loop::finish_run(continuing(outcome.last.run_dir), services, progress);
+      outcome.last.manifest = confirmed->manifest;
+    }
     const loop::run_manifest& m = outcome.last.manifest;
     if (m_json) {
       json out = step_json(outcome.last);
       out["stop_reason"] = outcome.stop_reason;
+      out["confirmation"] = confirmed ? to_document(confirmed->confirmation) : json(nullptr);
       std::printf("%s\n", json_text(out).c_str());
     } else {
       const printer print(m_level);
@@ -193,11 +238,54 @@ class loop_command final : public command {
         print_record_details(print, r);
       }
       print.line(fmt::format("stopped: {}", outcome.stop_reason));
-      if (m.best) print.line(fmt::format("best: v{} ({})", *m.best, m.find(*m.best)->snapshot));
+      if (confirmed) {
+        print_confirmation(print, *confirmed);
+      } else if (m.best) {
+        print.line(fmt::format("best so far: v{} ({}); not confirmed yet: run kopt loop --finish --run-dir {}", *m.best,
+                               m.find(*m.best)->snapshot, outcome.last.run_dir.string()));
+      }
       print.result(fmt::format("run folder: {} (final_summary.md)", outcome.last.run_dir.string()));
     }
     if (outcome.failed) std::fprintf(stderr, "kopt: loop ended early: %s\n", outcome.stop_reason.c_str());
-    return static_cast<int>(outcome.failed ? exit_status::kernel_failed : exit_status::ok);
+    const bool failed = outcome.failed || (confirmed && !confirmed->survived());
+    if (confirmed && !confirmed->survived()) std::fprintf(stderr, "kopt: no version survived the final confirmation\n");
+    return static_cast<int>(failed ? exit_status::kernel_failed : exit_status::ok);
+  }
+
+  // The settings of a call that continues the run in `run_dir` (the confirmation reopens it).
+  loop::loop_settings continuing(const fs::path& run_dir) const {
+    loop::loop_settings s = m_settings;
+    s.run_dir = run_dir;
+    s.new_run = false;
+    s.iteration.reset();
+    s.preflight_only = false;
+    return s;
+  }
+
+  // kopt loop --finish --run-dir RUN: the run's own settings, confirmed now.
+  int finish(const pipeline::services& services) {
+    if (m_run_dir.empty()) throw error("--finish confirms a run: name its folder with --run-dir RUN");
+    if (!m_agent.command.empty() || m_settings.preflight_only || m_iteration || m_settings.new_run) {
+      throw error("--finish confirms the run as it is: leave out --agent, --iteration, --preflight-only and --new-run");
+    }
+    loop::loop_settings settings = loop::settings_of_run(m_run_dir);
+    settings.comparison = m_settings.comparison;
+    const auto worker = services.make_worker();
+    const loop::loop_services steps = loop::gpu_services(*worker);
+    const loop::step_progress progress = progress_on_terminal("loop", !m_json && m_level != verbosity::quiet);
+    const loop::confirmed_run done = loop::finish_run(settings, steps, progress);
+    if (m_json) {
+      json out = loop::to_json(done.manifest);
+      out["run_dir"] = fs::absolute(m_run_dir).string();
+      out["confirmation"] = to_document(done.confirmation);
+      std::printf("%s\n", json_text(out).c_str());
+    } else {
+      const printer print(m_level);
+      print_confirmation(print, done);
+      print.result(fmt::format("run folder: {} ({})", fs::absolute(m_run_dir).string(), loop::confirmation_file_name));
+    }
+    if (!done.survived()) std::fprintf(stderr, "kopt: no version survived the final confirmation\n");
+    return static_cast<int>(done.survived() ? exit_status::ok : exit_status::kernel_failed);
   }
 
   // What the version printed while measured (its printf), kept in the iteration's folder.
@@ -213,10 +301,10 @@ class loop_command final : public command {
     }
   }
 
-  static void print_next_steps(const printer& print, const loop::step_outcome& step) {
+  static void print_next_steps(const printer& print, const loop::step_outcome& step, bool confirmed) {
     const loop::run_manifest& m = step.manifest;
     const std::int64_t done = step.record->iteration;
-    if (m.best) print.line(fmt::format("best: v{} ({})", *m.best, m.find(*m.best)->snapshot));
+    if (m.best && !confirmed) print.line(fmt::format("best so far: v{} ({}); not confirmed yet", *m.best, m.find(*m.best)->snapshot));
     print.line(fmt::format("run folder: {}", step.run_dir.string()));
     if (done >= m.max_iterations) {
       print.line(fmt::format("the run is complete (v0..v{}): see final_summary.md", m.max_iterations));
@@ -245,6 +333,7 @@ class loop_command final : public command {
   std::optional<double> m_target_speedup;
   std::vector<std::string> m_check_dims;
   bool m_json = false;
+  bool m_finish = false;
   verbosity m_level = verbosity::normal;
 };
 

@@ -49,24 +49,52 @@ void print_iterations(const printer& out, const loop::run_manifest& m) {
   }
 }
 
+// The best as announced: the final confirmation's figures, else the record's marked as not
+// confirmed yet.
+void print_best(const printer& out, const report::run_report& rep) {
+  const loop::run_manifest& m = rep.manifest;
+  if (const loop::confirmation_attempt* a = rep.confirmed_best()) {
+    out.line(fmt::format("{}: v{} at {}{}, {:.3g}x v{} ({}){}", out.status("best"), a->iteration,
+                         number(a->median_ms, " ms"),
+                         a->median_ci95_ms ? fmt::format(" [{:.4g}, {:.4g}]", (*a->median_ci95_ms)[0], (*a->median_ci95_ms)[1]) : "",
+                         1 / a->ratio_vs_baseline.value_or(1), rep.confirmation->baseline, a->method,
+                         a->speedup_vs_reference ? fmt::format(", {:.3g}x the reference", *a->speedup_vs_reference) : ""));
+    out.line(fmt::format("confirmed at {}: re-judged from its snapshot, clean under compute-sanitizer, compared in "
+                         "turns with v{} once more",
+                         rep.confirmation->confirmed_at, rep.confirmation->baseline));
+    return;
+  }
+  if (rep.confirmation_state() == "none survived") {
+    for (const auto& a : rep.confirmation->attempts) out.line(fmt::format("v{} failed the final confirmation: {}", a.iteration, a.reason));
+    out.line("best: none: no version survived the final confirmation");
+    return;
+  }
+  if (rep.confirmation_state() == "nothing to confirm") {
+    out.line(fmt::format("best: none: no version beat the baseline v{} (confirmed)", rep.confirmation->baseline));
+    return;
+  }
+  const loop::iteration_record* best = m.best ? m.find(*m.best) : nullptr;
+  if (!best) {
+    out.line("best: none yet (no version passed the judge with a full profile)");
+    return;
+  }
+  const loop::iteration_record* v0 = m.find(0);
+  std::string vs_v0;
+  if (v0 && v0->median_ms && best->median_ms && *best->median_ms > 0) {
+    vs_v0 = fmt::format(", {:.3g}x v0", *v0->median_ms / *best->median_ms);
+  }
+  out.line(fmt::format("{}: v{} at {}{}{}; {} {}", out.status("best"), best->iteration, number(best->median_ms, " ms"), vs_v0,
+                       best->speedup_vs_reference ? fmt::format(", {:.3g}x the reference", *best->speedup_vs_reference)
+                                                  : std::string(),
+                       report::not_confirmed_note, rep.run_dir.string()));
+}
+
 void print_summary(const printer& out, const report::run_report& rep) {
   const loop::run_manifest& m = rep.manifest;
   out.line(fmt::format("{}: {} ({}, {}), {} iteration(s)", m.run_id, fs::path(m.kernel).filename().string(), m.backend,
                        m.arch.empty() ? "architecture unknown" : m.arch, m.iterations.size()));
   print_iterations(out, m);
-  const loop::iteration_record* best = m.best ? m.find(*m.best) : nullptr;
-  if (best) {
-    const loop::iteration_record* v0 = m.find(0);
-    std::string vs_v0;
-    if (v0 && v0->median_ms && best->median_ms && *best->median_ms > 0) {
-      vs_v0 = fmt::format(", {:.3g}x v0", *v0->median_ms / *best->median_ms);
-    }
-    out.line(fmt::format("{}: v{} at {}{}{}", out.status("best"), best->iteration, number(best->median_ms, " ms"), vs_v0,
-                         best->speedup_vs_reference ? fmt::format(", {:.3g}x the reference", *best->speedup_vs_reference)
-                                                    : std::string()));
-  } else {
-    out.line("best: none yet (no version passed the judge with a full profile)");
-  }
+  print_best(out, rep);
   if (const report::iteration_diagnosis* d = rep.best_diagnosis()) {
     out.detail(fmt::format("diagnosis of v{}: {}: {}", d->iteration, analyze::to_string(d->launch.verdict.cls),
                            d->launch.verdict.reason));

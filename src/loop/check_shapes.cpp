@@ -118,6 +118,11 @@ std::vector<check_shape> parse_check_dims_list(const std::vector<std::string>& v
   return shapes;
 }
 
+std::vector<dimension_arg> parse_dimension_flags(std::string_view text) {
+  if (text.empty()) return {};
+  return flags_of(text);
+}
+
 std::vector<std::string> check_labels(const std::vector<check_shape>& shapes) {
   std::vector<std::string> labels;
   for (const auto& s : shapes) labels.push_back(s.label);

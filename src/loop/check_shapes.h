@@ -30,6 +30,9 @@ check_shape parse_check_dims(std::string_view text, const std::vector<kernel::di
 std::vector<check_shape> parse_check_dims_list(const std::vector<std::string>& values,
                                                const std::vector<kernel::dimension_arg>& benchmarked);
 
+// Dimension flags as a run's manifest keeps them ("--rows=4096 --dim seed=3"), read back.
+std::vector<kernel::dimension_arg> parse_dimension_flags(std::string_view text);
+
 // The shapes' labels, in order: what the run freezes.
 std::vector<std::string> check_labels(const std::vector<check_shape>& shapes);
 

@@ -8,7 +8,6 @@
 #include "loop/run_summaries.h"
 
 namespace kopt::loop {
-namespace {
 
 namespace fs = std::filesystem;
 
@@ -28,8 +27,6 @@ std::vector<std::string> reproduce_commands(const run_manifest& m, const fs::pat
   }
   return commands;
 }
-
-}  // namespace
 
 void commit_iteration(const step_context& ctx, const iteration_record& r) {
   const run_manifest& m = ctx.run.manifest;

@@ -3,7 +3,9 @@
 // run folder with its manifest and lock, the memory), and the files every finished iteration
 // leaves, in the order that keeps a killed call harmless.
 
+#include <filesystem>
 #include <string>
+#include <vector>
 
 #include "loop/loop_services.h"
 #include "loop/loop_settings.h"
@@ -28,5 +30,8 @@ struct step_context {
 // the next optimization_proposal.md, then run_manifest.json (the commit point), then
 // final_summary.md. The memory is told by the caller, after this.
 void commit_iteration(const step_context& ctx, const iteration_record& r);
+
+// The commands that re-run the best version's measurements, for final_summary.md.
+std::vector<std::string> reproduce_commands(const run_manifest& m, const std::filesystem::path& run_dir);
 
 }  // namespace kopt::loop

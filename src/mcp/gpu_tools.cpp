@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "loop/check_shapes.h"
+#include "loop/final_confirmation.h"
 #include "loop/loop_step.h"
 #include "loop/run_manifest.h"
 #include "mcp/tool.h"
@@ -201,7 +202,13 @@ tool_output loop_step(const tool_call& call) {
     throw error(headline, fmt::format("{}nothing was recorded: the run folder {} was removed",
                                       e.detail().empty() ? "" : e.detail() + "\n", removed.front().string()));
   }
-  const loop::step_outcome& step = *stepped;
+  loop::step_outcome& step = *stepped;
+  std::optional<loop::confirmed_run> confirmed;
+  if (loop::ends_the_run(step)) {  // the run's answer: its best confirmed
+    settings.run_dir = step.run_dir;
+    confirmed = loop::finish_run(settings, services, call.progress);
+    step.manifest = confirmed->manifest;
+  }
   if (!step.record) return {fmt::format("preflight passed; run folder {}", step.run_dir.string()), json{{"run_dir", step.run_dir.string()}}};
   const loop::iteration_record& r = *step.record;
   std::string summary = fmt::format("v{}: {} ({})", r.iteration, r.outcome, r.reason);
@@ -211,7 +218,14 @@ tool_output loop_step(const tool_call& call) {
   summary += fmt::format("\nrun folder {}\nnext: write the next version, fill the tags of {}, call loop_step again with "
                          "run_dir",
                          step.run_dir.string(), proposal.string());
+  if (confirmed) {
+    const loop::confirmation_attempt* a = confirmed->confirmation.confirmed_attempt();
+    summary += a ? fmt::format("\nthe run is complete; best confirmed: v{}: {}", a->iteration, a->reason)
+                 : fmt::format("\nthe run is complete; no confirmed best ({})",
+                               enum_name(confirmed->confirmation.verdict));
+  }
   return {summary, json{{"run_dir", step.run_dir.string()},
+                        {"confirmation", confirmed ? to_document(confirmed->confirmation) : json(nullptr)},
                         {"iteration", r.iteration},
                         {"outcome", r.outcome},
                         {"reason", r.reason},
@@ -316,7 +330,10 @@ std::vector<tool> gpu_tools() {
                           {"median_ms", nullable(number_schema())},
                           {"best", nullable(json{{"type", "integer"}})},
                           {"bottleneck", string_schema()},
-                          {"proposal", string_schema()}},
+                          {"proposal", string_schema()},
+                          {"confirmation", nullable(json{{"type", "object"},
+                                                         {"description", "the final confirmation, at the run's last "
+                                                                         "iteration (confirmation.json)"}})}},
                      json::array({"run_dir"})),
        false},
   };

@@ -45,9 +45,20 @@ tool_output report(const tool_call& call) {
                               {"reason", r.reason}});
   }
   json best = nullptr;
-  if (const loop::iteration_record* b = m.best ? m.find(*m.best) : nullptr) {
-    best = json{{"iteration", b->iteration}, {"snapshot", b->snapshot}, {"median_ms", json_or_null(b->median_ms)}};
-    summary += fmt::format("best: v{} ({})\n", b->iteration, b->snapshot);
+  if (const loop::confirmation_attempt* a = rep.confirmed_best()) {
+    best = json{{"iteration", a->iteration},
+                {"snapshot", a->snapshot},
+                {"median_ms", json_or_null(a->median_ms)},
+                {"speedup_vs_reference", json_or_null(a->speedup_vs_reference)},
+                {"confirmed", true}};
+    summary += fmt::format("best: v{} ({}), confirmed: {}\n", a->iteration, a->snapshot, a->reason);
+  } else if (rep.confirmation_state() != "not confirmed yet") {
+    summary += fmt::format("best: none ({} in the final confirmation)\n", rep.confirmation_state());
+  } else if (const loop::iteration_record* b = m.best ? m.find(*m.best) : nullptr) {
+    best = json{{"iteration", b->iteration}, {"snapshot", b->snapshot}, {"median_ms", json_or_null(b->median_ms)},
+                {"confirmed", false}};
+    summary += fmt::format("best: v{} ({}); {} {}\n", b->iteration, b->snapshot, report::not_confirmed_note,
+                           rep.run_dir.string());
   } else {
     summary += "best: none yet (no version passed the judge with a full profile)\n";
   }
@@ -63,7 +74,8 @@ tool_output report(const tool_call& call) {
                   {"page", page.string()},
                   {"iterations", iterations},
                   {"best", best},
-                  {"memory_read", rep.memory.read}};
+                  {"memory_read", rep.memory.read},
+                  {"confirmation", rep.confirmation_state()}};
   if (string_argument(call.arguments, "detail") == "full") structured["report"] = report::to_json(rep);
   return {summary, structured};
 }
@@ -86,6 +98,7 @@ tool report_tool() {
                              {"iterations", json{{"type", "array"}, {"items", json{{"type", "object"}}}}},
                              {"best", json{{"type", json::array({"object", "null"})}}},
                              {"memory_read", json{{"type", "boolean"}}},
+                             {"confirmation", json{{"type", "string"}, {"description", "confirmed, none survived, nothing to confirm or not confirmed yet"}}},
                              {"report", json{{"type", "object"}, {"description", "the whole report (detail: full)"}}}},
                         json::array({"run_dir", "page", "iterations", "best", "memory_read"})),
           false};

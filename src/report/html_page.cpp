@@ -61,6 +61,25 @@ std::string header_html(const run_report& report) {
   html += fact("run", escape_html(fmt::format("{} to {}, kopt {}", m.created_at, m.updated_at, m.kopt_version)));
   html += fact("folder", "<code>" + escape_html(report.run_dir.string()) + "</code>");
   html += "</dl>\n";
+  if (const loop::confirmation_attempt* a = report.confirmed_best()) {
+    return html + fmt::format("<p class=\"headline\">Best (confirmed): <strong>v{}</strong> at {} ms{}, {}× v{} ({}); "
+                              "re-judged from its snapshot at {}, clean under compute-sanitizer.</p>\n",
+                              a->iteration, short_number(a->median_ms, 5),
+                              a->speedup_vs_reference
+                                  ? fmt::format(", {}× the reference's speed", short_number(a->speedup_vs_reference, 3))
+                                  : std::string(),
+                              short_number(1 / a->ratio_vs_baseline.value_or(1), 3), report.confirmation->baseline,
+                              escape_html(a->method), escape_html(report.confirmation->confirmed_at));
+  }
+  const std::string state = report.confirmation_state();
+  if (state == "none survived" || state == "nothing to confirm") {
+    std::string why;
+    for (const auto& a : report.confirmation->attempts) why += fmt::format(" v{}: {}.", a.iteration, a.reason);
+    return html + fmt::format("<p class=\"headline\">No best: {} in the final confirmation.{}</p>\n",
+                              state == "none survived" ? "no version survived" : "no version beat the baseline",
+                              escape_html(why));
+  }
+  const std::string unconfirmed = fmt::format(" <em>{} {}</em>", not_confirmed_note, escape_html(report.run_dir.string()));
   const loop::iteration_record* best = m.best ? m.find(*m.best) : nullptr;
   const loop::iteration_record* baseline = m.find(0);
   if (best == nullptr) {
@@ -70,7 +89,7 @@ std::string header_html(const run_report& report) {
   if (baseline && baseline->median_ms && best->median_ms && *best->median_ms > 0) {
     vs_v0 = fmt::format(", {}× v0", short_number(*baseline->median_ms / *best->median_ms, 3));
   }
-  return html + fmt::format("<p class=\"headline\">Best: <strong>v{}</strong> at {} ms (95 % interval {}){}{}.</p>\n",
+  return html + fmt::format("<p class=\"headline\">Best: <strong>v{}</strong> at {} ms (95 % interval {}){}{}.{}</p>\n",
                             best->iteration, short_number(best->median_ms, 5),
                             best->median_ci95_ms.is_array() && best->median_ci95_ms.size() == 2
                                 ? fmt::format("[{}, {}] ms", short_number(best->median_ci95_ms[0].get<double>(), 5),
@@ -79,7 +98,7 @@ std::string header_html(const run_report& report) {
                             best->speedup_vs_reference
                                 ? fmt::format(", {}× the reference's speed", short_number(best->speedup_vs_reference, 3))
                                 : std::string(),
-                            vs_v0);
+                            vs_v0, unconfirmed);
 }
 
 std::string roofline_caption(const run_report& report) {

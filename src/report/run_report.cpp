@@ -89,6 +89,20 @@ memory_reading read_memory(const loop::run_manifest& m, const std::optional<fs::
 
 }  // namespace
 
+const loop::confirmation_attempt* run_report::confirmed_best() const {
+  return confirmation && confirmation_current ? confirmation->confirmed_attempt() : nullptr;
+}
+
+std::string run_report::confirmation_state() const {
+  if (!confirmation || !confirmation_current) return "not confirmed yet";
+  switch (confirmation->verdict) {
+    case loop::confirmation_verdict::confirmed: return "confirmed";
+    case loop::confirmation_verdict::none_survived: return "none survived";
+    case loop::confirmation_verdict::nothing_to_confirm: return "nothing to confirm";
+  }
+  return "not confirmed yet";
+}
+
 const iteration_diagnosis* run_report::diagnosis_of(std::int64_t iteration) const {
   for (const auto& d : diagnoses) {
     if (d.iteration == iteration) return &d;
@@ -117,6 +131,8 @@ run_report gather_run_report(const fs::path& run_dir, const std::optional<fs::pa
   report.diagnoses = read_diagnoses(run_dir, report.manifest);
   report.strategies = run_strategies(report.manifest);
   report.memory = read_memory(report.manifest, memory_db, report.strategies);
+  report.confirmation = loop::read_confirmation(run_dir);
+  report.confirmation_current = report.confirmation && loop::confirmation_is_current(*report.confirmation, report.manifest);
   return report;
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analyze/diagnosis.h"
+#include "loop/confirmation_record.h"
 #include "loop/run_manifest.h"
 #include "memory/memory_store.h"
 
@@ -48,11 +49,23 @@ struct run_report {
   std::vector<iteration_diagnosis> diagnoses;  // the profiled iterations, in order
   std::vector<strategy_conclusion> strategies; // in the order the run first tried them
   memory_reading memory;
+  // confirmation.json, when the run folder has one; the figures announced come from it, and
+  // only while it is current (no iteration since it was written).
+  std::optional<loop::final_confirmation> confirmation;
+  bool confirmation_current = false;
+
+  // The confirmed best's attempt; null when the run is not (or no longer) confirmed or none survived.
+  const loop::confirmation_attempt* confirmed_best() const;
+  // "confirmed", "none survived", "nothing to confirm" or "not confirmed yet".
+  std::string confirmation_state() const;
 
   const iteration_diagnosis* diagnosis_of(std::int64_t iteration) const;
   // The best version's diagnosis; null without a best or when it was not profiled.
   const iteration_diagnosis* best_diagnosis() const;
 };
+
+// What a report says where the run is not confirmed.
+inline constexpr const char* not_confirmed_note = "not confirmed yet: run kopt loop --finish --run-dir";
 
 // Throws kopt::error naming the file and what to do for a folder that is not a run (no
 // manifest), a manifest edited outside kopt, a missing or foreign analysis.json of an iteration

@@ -1,8 +1,9 @@
 // GPU machine only: kopt loop end to end, with real builds, the judge, timing, ncu and the
 // analysis. A scripted agent swaps in prepared versions of a softmax (naive -> one block per
 // row -> vectorized); an unchanged version resubmitted must not be called faster or slower; a
-// version right only at the benchmarked shape is rejected by --check-dims; and a round of two
-// candidates (--candidates 2) keeps the faster.
+// version right only at the benchmarked shape is rejected by --check-dims; a round of two
+// candidates (--candidates 2) keeps the faster; and the final confirmation confirms a clean best
+// and rejects one with a shared-memory race that the judge's values cannot show.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -248,6 +249,77 @@ TEST(LoopOnGpu, ARoundOfTwoCandidatesKeepsTheFasterAndRecordsBoth) {
   ASSERT_EQ(memory.exit_code, 0) << memory.stderr_text;
   EXPECT_NE(memory.stdout_text.find("one_block_per_row"), std::string::npos) << memory.stdout_text;
   EXPECT_NE(memory.stdout_text.find("comment_only"), std::string::npos) << memory.stdout_text;
+}
+
+TEST(LoopOnGpu, TheBestOfAShortLoopIsConfirmedFromItsSnapshot) {
+  scratch_dir work;
+  write_softmax_run(work.path());
+  fs::copy_file(testing::source_dir() / "examples" / "softmax_block.cu", work.path() / "versions" / "v1.cu");
+  write_file(work.path() / "versions" / "v1.tags", "- one_block_per_row\n- vectorized_float4_io\n");
+
+  const auto r = run_kopt(softmax_loop(work.path(), "1"));
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_text << r.stderr_text;
+  const auto out = nlohmann::json::parse(r.stdout_text);
+  const fs::path run_dir = out["run_dir"].get<std::string>();
+  ASSERT_EQ(out["iterations"].size(), 2u) << r.stdout_text;
+  EXPECT_EQ(out["iterations"][1]["outcome"], "positive") << out["iterations"][1].dump();
+  const auto& c = out["confirmation"];
+  ASSERT_TRUE(c.is_object()) << r.stdout_text;
+  EXPECT_EQ(c["verdict"], "confirmed") << c.dump();
+  EXPECT_EQ(c["best"], 1) << c.dump();
+  ASSERT_EQ(c["attempts"].size(), 1u) << c.dump();
+  const auto& a = c["attempts"][0];
+  EXPECT_TRUE(a["confirmed"].get<bool>()) << a.dump();
+  ASSERT_EQ(a["sanitizers"].size(), 3u) << a.dump();
+  for (const auto& pass : a["sanitizers"]) EXPECT_EQ(pass["status"], "clean") << pass.dump();
+  EXPECT_EQ(a["outcome_vs_baseline"], "positive") << a.dump();
+  EXPECT_EQ(a["method"].get<std::string>().rfind("in turns", 0), 0u) << a.dump();
+  EXPECT_GT(a["median_ms"].get<double>(), 0) << a.dump();
+  EXPECT_LT(a["ratio_vs_baseline"].get<double>(), 1) << a.dump();
+  EXPECT_EQ(out["best"], 1);
+  EXPECT_TRUE(fs::exists(run_dir / "confirmation.json"));
+  EXPECT_EQ(read_file(work.path() / "softmax.cu"), read_file(work.path() / "versions" / "v1.cu"))
+      << "the kernel file holds what it held before the confirmation";
+
+  const auto report = run_kopt({"report", run_dir.string(), "--json"});
+  ASSERT_EQ(report.exit_code, 0) << report.stderr_text;
+  const auto document = nlohmann::json::parse(report.stdout_text);
+  EXPECT_EQ(document["confirmation"]["state"], "confirmed") << document["confirmation"].dump();
+  EXPECT_EQ(document["confirmation"]["record"]["attempts"][0]["median_ms"], a["median_ms"]);
+}
+
+TEST(LoopOnGpu, ABestWithASharedMemoryRaceThatPassesTheJudgeIsRejectedByTheConfirmation) {
+  scratch_dir work;
+  write_softmax_run(work.path());
+  // Right every time (the race never changes a value), and faster than v0: the judge passes it.
+  fs::copy_file(testing::source_dir() / "tests" / "data" / "loop" / "softmax_racy.cu", work.path() / "versions" / "v1.cu");
+  write_file(work.path() / "versions" / "v1.tags", "- one_block_per_row\n- racy_block_flag\n");
+
+  const auto r = run_kopt(softmax_loop(work.path(), "1"));
+  EXPECT_EQ(r.exit_code, 1) << r.stdout_text << r.stderr_text;
+  const auto out = nlohmann::json::parse(r.stdout_text);
+  const fs::path run_dir = out["run_dir"].get<std::string>();
+  ASSERT_EQ(out["iterations"].size(), 2u) << r.stdout_text;
+  const auto main_shape = nlohmann::json::parse(read_file(run_dir / "iter_v1" / "benchmark_result.json"));
+  EXPECT_EQ(main_shape["status"], "ok") << "the judge alone passed it: " << main_shape.dump();
+  const auto& c = out["confirmation"];
+  ASSERT_TRUE(c.is_object()) << r.stdout_text;
+  EXPECT_EQ(c["verdict"], "none_survived") << c.dump();
+  EXPECT_TRUE(c["best"].is_null()) << c.dump();
+  ASSERT_EQ(c["attempts"].size(), 1u) << c.dump();
+  const auto& a = c["attempts"][0];
+  EXPECT_FALSE(a["confirmed"].get<bool>()) << a.dump();
+  const std::string reason = a["reason"];
+  EXPECT_EQ(reason.rfind("under compute-sanitizer racecheck: ", 0), 0u) << reason;
+  ASSERT_EQ(a["sanitizers"].size(), 3u) << a.dump();
+  EXPECT_EQ(a["sanitizers"][0]["status"], "clean") << a.dump();  // memcheck
+  EXPECT_EQ(a["sanitizers"][1]["status"], "clean") << a.dump();  // initcheck
+  EXPECT_EQ(a["sanitizers"][2]["status"], "errors") << a.dump();  // racecheck
+  EXPECT_EQ(out["iterations"][1]["outcome"], "rejected") << out["iterations"][1].dump();
+  EXPECT_EQ(out["best"], 0);
+  const auto blocked = out["blocked"];
+  EXPECT_NE(std::find(blocked.begin(), blocked.end(), out["iterations"][1]["fingerprint"]), blocked.end())
+      << blocked.dump();
 }
 
 }  // namespace

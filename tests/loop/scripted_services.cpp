@@ -82,6 +82,7 @@ loop_services scripted_gpu::services() {
   s.bench = [this](const pipeline::bench_request& request) {
     ++bench_calls;
     if (request.job.validation_only) ++validation_only_calls;
+    if (!request.reference_timing_folder) ++fresh_reference_calls;
     pipeline::bench_outcome outcome;
     outcome.prepared.plan = pipeline::plan_target(request.target);
     outcome.prepared.kernel_build.arch.name = "sm_90a";
@@ -89,6 +90,25 @@ loop_services scripted_gpu::services() {
     const std::string source = read_text_file(request.target.kernel);
     pipeline::bench_result& r = outcome.result;
     r.backend = "cuda";
+    if (!request.sanitize.empty()) {
+      ++sanitized_calls;
+      sanitized_tools.push_back(request.sanitize);
+      // "// sanitizer finds: racecheck": the tool finds a hazard the judge's values did not show.
+      const bool finds = source.find("// sanitizer finds: " + request.sanitize + "\n") != std::string::npos;
+      outcome.sanitizer = pipeline::sanitizer_record{
+          request.sanitize, {"compute-sanitizer", "--tool", request.sanitize}, "2025.3.1", finds ? 1 : 0,
+          finds ? std::vector<std::string>{"Error: Race reported between Write access and Read access"}
+                : std::vector<std::string>{},
+          finds ? pipeline::sanitizer_status::errors : pipeline::sanitizer_status::clean, std::nullopt};
+      if (finds) {
+        r.status = harness::run_status::failed;
+        r.reason = fmt::format("compute-sanitizer {} found 1 error(s): Error: Race reported", request.sanitize);
+        outcome.status = exit_status::kernel_failed;
+        r.sanitizer = outcome.sanitizer;
+        outcome.document = to_document(r);
+        return outcome;
+      }
+    }
     if (source.find("// fails validation") != std::string::npos || fails_at(source, request.target.dims)) {
       r.status = harness::run_status::failed;
       r.reason = "validation failed (seed 0): wrong values: 12 of 4194304 elements";
@@ -112,6 +132,7 @@ loop_services scripted_gpu::services() {
     }
     r.correctness.checked = true;
     r.correctness.passed = r.ok();
+    r.sanitizer = outcome.sanitizer;
     // "// prints: TEXT": the kernel's process printed TEXT (its printf), as the harness keeps it.
     if (const std::size_t at = source.find("// prints: "); at != std::string::npos) {
       process_result printed;

@@ -2,7 +2,8 @@
 // A GPU for the loop's tests: the loop's services with every measurement scripted. Each
 // version states its speed in its own source ("// speed: 0.8" = 80 % of the baseline's time),
 // bench turns that into timing samples with a little deterministic jitter ("// fails validation"
-// fails the judge; "// prints: TEXT" is what its process printed; "// fails at --cols=1000" fails it at a shape with that dimension, as a
+// fails the judge; "// sanitizer finds: racecheck" fails a bench under that compute-sanitizer
+// tool and no other; "// prints: TEXT" is what its process printed; "// fails at --cols=1000" fails it at a shape with that dimension, as a
 // --check-dims validation finds; a validation-only bench times nothing), profile publishes
 // real H200 ncu exports (tests/data/ncu/h200), and analysis is kopt's own; comparisons in
 // turns run kopt's own rounds on blocks at the two versions' speeds, with a drift both share.
@@ -24,6 +25,9 @@ struct scripted_gpu {
   std::map<std::string, std::string> fixture_by_marker;  // a source holding the marker gets that fixture
   int bench_calls = 0;                                   // every bench, validation-only ones included
   int validation_only_calls = 0;
+  int fresh_reference_calls = 0;                         // benches told to time the reference now (no cache)
+  int sanitized_calls = 0;                               // benches with a compute-sanitizer pass
+  std::vector<std::string> sanitized_tools;              // their tools, in order
   int profile_calls = 0;
   int compare_calls = 0;                                 // comparisons in turns
   int compares_while_exporting = 0;                      // of those, run while a profile exported

@@ -3,6 +3,7 @@
 // retyped or dropped fails here until its schema version and docs/schemas say so), and the Python
 // runner's reader refuses what kopt's refuses, naming the same field.
 #include "pipeline/documents.h"
+#include "loop/confirmation_record.h"
 
 #include <filesystem>
 #include <set>
@@ -23,7 +24,8 @@ namespace fs = std::filesystem;
 const fs::path kept_schemas = testing::source_dir() / "docs" / "schemas";
 
 TEST(Documents, EverySchemaIsTheOneKeptInDocs) {
-  const auto entries = exchanged_document_schemas();
+  auto entries = exchanged_document_schemas();
+  for (auto& entry : loop::run_folder_document_schemas()) entries.push_back(std::move(entry));
   ASSERT_GE(entries.size(), 10U);
   std::set<std::string> names;
   for (const auto& entry : entries) {

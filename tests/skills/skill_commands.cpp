@@ -100,7 +100,7 @@ std::string option_value(const skill_command& command, const std::string& option
 
 bool continues_a_run(const skill_command& command) {
   return !command.words.empty() && command.words.front() == "loop" && has_word(command, "--run-dir") &&
-         !has_word(command, "--new-run") && !has_word(command, "--agent");
+         !has_word(command, "--new-run") && !has_word(command, "--agent") && !has_word(command, "--finish");
 }
 
 void write_skills_project(const fs::path& source_dir, const fs::path& project) {

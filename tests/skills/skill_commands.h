@@ -27,8 +27,8 @@ bool needs_gpu(const skill_command& command);
 // Whether the command starts a named loop run (`kopt loop ... --run-dir DIR --new-run`).
 bool starts_a_run(const skill_command& command);
 
-// Whether the command continues a loop run (`kopt loop ... --run-dir` without --new-run or
-// --agent): an agent writes the next version before it.
+// Whether the command continues a loop run (`kopt loop ... --run-dir` without --new-run,
+// --agent or --finish): an agent writes the next version before it.
 bool continues_a_run(const skill_command& command);
 
 // The word after `option` in the command ("" when it has none).

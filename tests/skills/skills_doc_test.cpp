@@ -55,6 +55,7 @@ TEST(Skills, TheOptimizeSkillSaysWhatToDoWhenAnInputIsMissingAndHowARunEnds) {
   EXPECT_NE(text.find("**The number of iterations.** None named? Ask the user"), std::string::npos);
   EXPECT_NE(text.find("broad first round"), std::string::npos) << "the Python toolkit's advice, and why kopt differs";
   EXPECT_NE(text.find("**Put the best version back.**"), std::string::npos) << "the last step";
+  EXPECT_NE(text.find("**Confirm the best version.**"), std::string::npos) << "before it, the confirmation";
 }
 
 TEST(Skills, EveryCommandTheyShowThatNeedsNoGpuRunsAsWritten) {
@@ -83,13 +84,14 @@ TEST(Skills, TheLoopCommandsOfARunNameTheFolderTheRunIsIn) {
     if (c.words.front() == "loop") loop.push_back(c);
     if (c.words.front() == "report") report_dir = c.words.at(1);
   }
-  ASSERT_EQ(loop.size(), 3u) << "start, continue, and a run with --agent";
+  ASSERT_EQ(loop.size(), 4u) << "start, continue, a run with --agent, and the final confirmation";
   EXPECT_TRUE(starts_a_run(loop[0])) << loop[0].line;
   const std::string run_dir = option_value(loop[0], "--run-dir");
   ASSERT_FALSE(run_dir.empty()) << loop[0].line;
   ASSERT_TRUE(continues_a_run(loop[1])) << loop[1].line;
   EXPECT_EQ(option_value(loop[1], "--run-dir"), run_dir);
   EXPECT_EQ(report_dir, run_dir);
+  EXPECT_EQ(loop[3].words, (std::vector<std::string>{"loop", "--finish", "--run-dir", run_dir})) << loop[3].line;
   std::vector<std::string> start = loop[0].words;
   start.erase(std::find(start.begin(), start.end(), "--new-run"));
   EXPECT_EQ(start, loop[1].words) << "the same command again, without --new-run";

@@ -45,13 +45,17 @@ TEST(SkillsOnGpu, AnAgentFollowingOnlyTheInstalledSkillsOptimizesANaiveSoftmax) 
     if (needs_gpu(c)) ++on_gpu;
     if (starts_a_run(c)) run_dir = project.path() / option_value(c, "--run-dir");
   }
-  EXPECT_GE(on_gpu, 7u) << "bench (CUDA, Triton), compare, three loop calls and profile";
+  EXPECT_GE(on_gpu, 8u) << "bench (CUDA, Triton), compare, four loop calls and profile";
   ASSERT_FALSE(run_dir.empty()) << "kopt-optimize starts a named run";
 
   const nlohmann::json manifest = nlohmann::json::parse(read_text_file(run_dir / "run_manifest.json"));
   ASSERT_EQ(manifest["iterations"].size(), 2u) << manifest.dump(1);
   EXPECT_EQ(manifest["iterations"][1]["outcome"], "positive") << manifest["iterations"][1].dump(1);
   ASSERT_EQ(manifest["best"], 1);
+  // kopt loop --finish confirmed it.
+  const nlohmann::json confirmation = nlohmann::json::parse(read_text_file(run_dir / "confirmation.json"));
+  EXPECT_EQ(confirmation["verdict"], "confirmed") << confirmation.dump(1);
+  EXPECT_EQ(confirmation["best"], 1) << confirmation.dump(1);
   // The last step: the best version's snapshot back into the kernel file.
   const fs::path best = run_dir / manifest["iterations"][1]["snapshot"].get<std::string>();
   write_file_atomic(project.path() / "softmax.cu", read_text_file(best));
