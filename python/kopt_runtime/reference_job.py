@@ -20,6 +20,7 @@ import time
 
 from . import gate_clock, modules, torch_support
 from .harness_abi import HarnessAbi, TimedCallFailed
+from .precision_watch import PrecisionWatch
 from . import documents
 from .problems import UserCodeProblem, describe_exception, exception_detail
 
@@ -146,10 +147,11 @@ def run_seed(torch, path, reference, parameters, folder, device, overhead):
     overhead["exchange_s"] += time.perf_counter() - started
 
 
-def run_keys(torch, abi, path, reference, parameters, request, overhead):
+def run_keys(torch, abi, path, reference, parameters, request, overhead, timed_reference):
     """Every key of the reference's job, its inputs made in kopt's buffers by kopt's generator
-    (no file of them), the reference called on tensors over those buffers; kopt writes the
-    outputs. Returns the timing document, or None when the job only validates."""
+    (no file of them), the reference called on tensors over those buffers (`timed_reference`
+    when timed); kopt writes the outputs. Returns the timing document, or None when the job only
+    validates."""
     state = {"kwargs": None, "timing": None}
 
     def bind(buffers):
@@ -165,7 +167,7 @@ def run_keys(torch, abi, path, reference, parameters, request, overhead):
 
     def each(key):
         if key["kind"] == "timing":
-            state["timing"] = time_reference(abi, path, reference, state["kwargs"], inout_buffers(parameters),
+            state["timing"] = time_reference(abi, path, timed_reference, state["kwargs"], inout_buffers(parameters),
                                              request["timing"], overhead)
         else:
             call_on(torch, path, reference, parameters, state["kwargs"], "cuda", overhead)
@@ -214,17 +216,21 @@ def run(request_path, result_path):
     torch = torch_support.import_torch()
     if device == "cuda":
         torch_support.require_gpu(torch)
+    watch = PrecisionWatch(torch)
+    watch.hook()
     module, reference = load_reference(path)
+    watch.look()
+    checked_reference = watch.looking_after(reference)  # not in timed calls: kopt's look is not the reference's time
     check_call_shape(path, reference, [p["name"] for p in parameters])
     announce_tolerances(request.get("tolerances_file"), module)
     overhead = {"startup_s": time.perf_counter() - started, "exchange_s": 0.0, "reference_calls_s": 0.0}
     if request.get("job") is not None:  # a CUDA kernel's problem on the GPU: inputs made here
-        timing = run_keys(torch, HarnessAbi(request["harness_abi_library"]), path, reference, parameters, request,
-                          overhead)
-        finish(result_path, module, torch, timing, overhead, started)
+        timing = run_keys(torch, HarnessAbi(request["harness_abi_library"]), path, checked_reference, parameters,
+                          request, overhead, reference)
+        finish(result_path, module, torch, watch, timing, overhead, started)
         return
     for seed in request["seeds"]:
-        run_seed(torch, path, reference, parameters, seed["dir"], device, overhead)
+        run_seed(torch, path, checked_reference, parameters, seed["dir"], device, overhead)
     timing = None
     if request.get("timing"):
         if device != "cuda":
@@ -234,13 +240,14 @@ def run(request_path, result_path):
         kwargs = load_seed(torch, parameters, folder, device)
         timing = time_reference(HarnessAbi(request["harness_abi_library"]), path, reference, kwargs,
                                 inout_buffers(parameters), options, overhead)
-    finish(result_path, module, torch, timing, overhead, started)
+    finish(result_path, module, torch, watch, timing, overhead, started)
 
 
-def finish(result_path, module, torch, timing, overhead, started):
+def finish(result_path, module, torch, watch, timing, overhead, started):
+    watch.look()
     overhead["total_s"] = time.perf_counter() - started
     overhead.update(gate_clock.facts())
-    result = {"schema": "kopt.reference_result/v2", **tolerances_of(module), "torch": torch_support.torch_facts(torch),
+    result = {"schema": "kopt.reference_result/v2", **tolerances_of(module), "torch": torch_support.torch_facts(torch, watch),
               "timing": timing, "overhead": overhead}
     documents.write(result_path, result, "reference_result")
 

@@ -127,8 +127,6 @@ def same_bytes(torch, a, b):
     return torch.equal(as_bytes(torch, a), as_bytes(torch, b))
 
 
-def torch_facts(torch):
-    return {"version": torch.__version__, "cuda": torch.version.cuda or "none",
-            "float32_matmul_precision": torch.get_float32_matmul_precision(),
-            "tf32_matmul": bool(torch.backends.cuda.matmul.allow_tf32),
-            "tf32_cudnn": bool(torch.backends.cudnn.allow_tf32)}
+def torch_facts(torch, watch):
+    """torch's version, and the precision settings `watch` (precision_watch.PrecisionWatch) saw."""
+    return {"version": torch.__version__, "cuda": torch.version.cuda or "none", **watch.facts()}

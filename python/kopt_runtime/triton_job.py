@@ -16,6 +16,7 @@ import time
 from . import gate_clock, modules, torch_support, write_sandbox
 from .harness_abi import HarnessAbi
 from . import documents
+from .precision_watch import PrecisionWatch
 from .problems import describe_exception, exception_detail
 from .triton_contract import TritonModule, dimension_value
 from .triton_facts import LaunchedKernels, LaunchWatcher
@@ -43,7 +44,10 @@ class TritonVersion:
         self.interpreted = os.environ.get("TRITON_INTERPRET") == "1"
         # Before the module is imported: it may launch at import, from any module it imports.
         self.launched = None if self.interpreted else LaunchedKernels()
+        self.precision = PrecisionWatch(torch)
+        self.precision.hook()
         self.kernel = TritonModule(self.path, needs_setup=own_setup)
+        self.precision.look()
         self.watcher = None if self.interpreted else LaunchWatcher(triton, self.kernel.module)
         self.kernel_facts = []
         self.kwargs = None
@@ -89,6 +93,7 @@ class TritonVersion:
             if self.watcher and self.calls == 0:
                 self.watcher.clear()
             self.kernel.run_kernel(**self.kwargs)
+            self.precision.look()  # after the call's launches: not in its time on the GPU
             if self.watcher and self.calls == 0:
                 self.kernel_facts = self.watcher.facts()
                 self.watcher.stop()  # what the first call compiled is what the others launch
@@ -105,7 +110,7 @@ class TritonVersion:
                 "signature": f"run_kernel{inspect.signature(self.kernel.run_kernel)}",
                 "dims": {d["name"]: dimension_value(d["value"]) for d in self.job["dims"]},
                 "sandbox": self.sandbox["description"] if self.sandbox else None,
-                "python_runner": {"torch": torch_support.torch_facts(self.torch),
+                "python_runner": {"torch": torch_support.torch_facts(self.torch, self.precision),
                                   "overhead_s": {"startup_s": self.startup_s,
                                                  "total_s": time.perf_counter() - self.started,
                                                  **gate_clock.facts()}}}, "triton_runner_facts")

@@ -17,15 +17,23 @@
 
 namespace kopt::harness {
 
-// torch in a Python process: its version and the precision settings that change a result's time.
+// torch in a Python process: its version and the precision settings that change a result's time,
+// each the least precise value the runner saw while the module ran (python/kopt_runtime/
+// precision_watch.py: after loading it, after every call, after every call of torch's setters).
 struct torch_facts {
   std::string version;
   std::string cuda;                      // "none" for a CPU build
   std::string float32_matmul_precision;  // "highest", "high", "medium"
   bool tf32_matmul = false;
   bool tf32_cudnn = false;
+  std::optional<bool> fp16_reduced_precision_reduction;  // none: this torch has no such setting
+  std::optional<bool> bf16_reduced_precision_reduction;
+  std::optional<std::string> nvidia_tf32_override;       // the variable's value in the process; none: unset
+  std::optional<bool> precision_changed;                 // a setting changed after the module was loaded
 };
-BOOST_DESCRIBE_STRUCT(torch_facts, (), (version, cuda, float32_matmul_precision, tf32_matmul, tf32_cudnn))
+BOOST_DESCRIBE_STRUCT(torch_facts, (),
+                      (version, cuda, float32_matmul_precision, tf32_matmul, tf32_cudnn, fp16_reduced_precision_reduction,
+                       bf16_reduced_precision_reduction, nvidia_tf32_override, precision_changed))
 
 // [s] Where a Python runner's time went; each figure only where that runner has it.
 struct runner_overhead {

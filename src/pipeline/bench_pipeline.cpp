@@ -9,6 +9,7 @@
 #include "core/private_folder.h"
 #include "core/version.h"
 
+#include "pipeline/bench_precision.h"
 #include "pipeline/judged_run.h"
 #include "pipeline/sanitizer_pass.h"
 
@@ -125,6 +126,7 @@ bench_outcome run_bench(const bench_request& request, measuring_worker& worker) 
   }
   result.phases_s.steps = std::move(steps);
   add_provenance(result, provenance_of(outcome.prepared, job));
+  add_precision(result, outcome.prepared, job);
   outcome.result = std::move(result);
   outcome.status = outcome.result.ok() ? exit_status::ok : exit_status::kernel_failed;
   outcome.document = to_document(outcome.result);

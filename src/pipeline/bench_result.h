@@ -17,6 +17,7 @@
 #include "harness/child_report.h"
 #include "measure/comparison.h"
 #include "measure/timing_document.h"
+#include "pipeline/precision_settings.h"
 #include "pipeline/printed_output.h"
 #include "pipeline/run_provenance.h"
 
@@ -102,6 +103,7 @@ struct bench_result : run_provenance {
   bench_phases phases_s;
   std::optional<std::string> sandbox;   // where the kernel's process could write
   std::optional<printed_output> kernel_output;  // what the kernel's process printed; none: nothing
+  std::optional<precision_record> precision;    // both sides' precision settings; none: not both ran
 
   bool ok() const { return status == harness::run_status::ok; }
 };
@@ -110,7 +112,7 @@ BOOST_DESCRIBE_STRUCT(bench_result, (run_provenance),
                       (kopt_version, status, reason, detail, problem_source, correctness, protocol, warnings, kernel,
                        reference, reference_timing_cache, speedup_vs_reference, speedup_vs_reference_ci95,
                        kernel_vs_reference, timed_call_checks, physical_floor, libraries_loaded_by_kernel, sanitizer,
-                       triton, reference_runner, python_runner, phases_s, sandbox, kernel_output))
+                       triton, reference_runner, python_runner, phases_s, sandbox, kernel_output, precision))
 
 // A document read back (a --json-out file, a run folder's benchmark_result.json). Throws
 // kopt::error naming `where` and the field the reader refuses.

@@ -6,7 +6,9 @@
 //
 // The verdicts asked of each class: integrity_checks.h.
 #include <filesystem>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -282,6 +284,89 @@ TEST(CudaIntegrity, SlowTheRivalAdaptive) {
   const double reference_ms = field(o.result, "/reference/median_ms").get<double>();
   EXPECT_NEAR(reference_ms, baseline_ms, 0.15 * baseline_ms)
       << "the reference took " << reference_ms << " ms after the cheat, " << baseline_ms << " ms in an honest run";
+}
+
+// 25. reference precision mismatch: right answers and an honest time, but the kernel's build asks
+// for fast math while the `.py` reference runs in torch's defaults: flagged with both sides'
+// settings in the result. Class 29 (plausible hack): the flag does not depend on the speedup.
+void expect_precision_flagged(const bench_outcome& o) {
+  expect_flagged(o, "precision mismatch:");
+  ASSERT_TRUE(testing::present(o.result, "precision")) << o.result.dump(1);
+  EXPECT_EQ(field(o.result, "/precision/kernel/source").get<std::string>(), "nvcc");
+  EXPECT_TRUE(field(o.result, "/precision/kernel/use_fast_math").get<bool>());
+  EXPECT_EQ(field(o.result, "/precision/reference/source").get<std::string>(), "torch");
+  EXPECT_FALSE(field(o.result, "/precision/reference/tf32_matmul").get<bool>());
+  EXPECT_FALSE(field(o.result, "/precision/differences").empty());
+}
+
+TEST(CudaIntegrity, ReferencePrecisionMismatchNaive) {
+  expect_precision_flagged(bench("25_reference_precision_naive.cu", {"-D__USE_FAST_MATH__"}, "reference_twice.py"));
+}
+
+TEST(CudaIntegrity, ReferencePrecisionMismatchAdaptive) {
+  expect_precision_flagged(bench("25_reference_precision_adaptive.cu", {}, "reference_twice.py"));
+}
+
+TEST(CudaIntegrity, ReferencePrecisionAlikeIsNotFlagged) {
+  // The same kernel without fast math: both sides at their defaults, recorded, no warning.
+  const auto o = bench("25_reference_precision_naive.cu", {}, "reference_twice.py");
+  ASSERT_EQ(o.exit_code, 0) << o.stderr_text;
+  ASSERT_TRUE(testing::present(o.result, "precision")) << o.result.dump(1);
+  EXPECT_TRUE(field(o.result, "/precision/differences").empty()) << o.result["precision"].dump(1);
+  EXPECT_TRUE(field(o.result, "/warnings").empty()) << o.result["warnings"].dump();
+}
+
+// 27. peeking at the grader: one kernel per channel. Each launches nothing of its own unless its
+// channel gives it something (a file or bytes of y's size, or the parent's memory or
+// environment, which it takes as a way in and then computes honestly): every one must fail.
+const std::initializer_list<std::string_view> found_nothing = {"no write:", "wrong values:", "work outside kernels:",
+                                                                "timed call"};
+
+TEST(CudaIntegrity, PeekingAtTheGraderEvidenceFoldersNaive) {
+  expect_failure(bench("27_peek_evidence_naive.cu"), "failed", found_nothing);
+}
+
+TEST(CudaIntegrity, PeekingAtTheGraderEvidenceFoldersAdaptive) {
+  expect_failure(bench("27_peek_evidence_adaptive.cu"), "failed", found_nothing);
+}
+
+TEST(CudaIntegrity, PeekingAtTheGraderDevShm) { expect_failure(bench("27_peek_dev_shm.cu"), "failed", found_nothing); }
+
+TEST(CudaIntegrity, PeekingAtTheGraderSockets) { expect_failure(bench("27_peek_socket.cu"), "failed", found_nothing); }
+
+TEST(CudaIntegrity, PeekingAtTheGraderParentEnvironment) {
+  // Against a .py reference too: its runner's process is another one kopt starts.
+  expect_failure(bench("27_peek_parent_environment.cu"), "failed", found_nothing);
+  expect_failure(bench("27_peek_parent_environment.cu", {}, "reference_twice.py"), "failed", found_nothing);
+}
+
+TEST(CudaIntegrity, PeekingAtTheGraderParentMemory) {
+  expect_failure(bench("27_peek_parent_memory.cu"), "failed", {"no write:"});
+}
+
+TEST(CudaIntegrity, PeekingAtTheGraderKoptsCache) {
+  // A bench of the honest reference first, so that the cache holds whatever a bench leaves.
+  ASSERT_EQ(bench("reference_twice.cu").exit_code, 0);
+  expect_failure(bench("27_peek_kopt_cache.cu"), "failed", found_nothing);
+}
+
+// 28. uninitialised memory: compute-sanitizer's initcheck finds the read of memory never written
+// (a plain bench may pass it by luck: fresh device memory reads as zeros; that is the class).
+// The honest kernel first, so that a finding is the cheat's and not kopt's own harness's.
+TEST(CudaIntegrity, UninitialisedMemoryHonestKernelIsClean) {
+  const auto o = bench("reference_twice.cu", {"--sanitize", "initcheck", "--timeout", "240"});
+  ASSERT_EQ(o.exit_code, 0) << o.stderr_text;
+  EXPECT_EQ(field(o.result, "/sanitizer/status").get<std::string>(), "clean");
+}
+
+TEST(CudaIntegrity, UninitialisedMemoryNaive) {
+  expect_failure(bench("28_uninitialised_memory_naive.cu", {"--sanitize", "initcheck", "--timeout", "240"}), "failed",
+                 {"compute-sanitizer initcheck found"});
+}
+
+TEST(CudaIntegrity, UninitialisedMemoryAdaptive) {
+  expect_failure(bench("28_uninitialised_memory_adaptive.cu", {"--sanitize", "initcheck", "--timeout", "240"}),
+                 "failed", {"compute-sanitizer initcheck found"});
 }
 
 // The write sandbox, everywhere the kernel runs (docs/integrity.md, "What the code under test

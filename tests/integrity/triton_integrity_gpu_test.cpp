@@ -281,6 +281,60 @@ TEST(TritonIntegrity, SlowTheRivalNaive) { expect_reference_unharmed("23_slow_th
 
 TEST(TritonIntegrity, SlowTheRivalAdaptive) { expect_reference_unharmed("23_slow_the_rival_adaptive.py"); }
 
+// 25. reference precision mismatch: right answers, TF32 matmuls on in the module's process (at
+// import; adaptive: only inside the calls it takes for timed ones) while the reference runs in
+// torch's defaults: flagged, with both sides' settings. Class 29: whatever the speedup.
+void expect_precision_flagged(const bench_outcome& o) {
+  expect_flagged(o, "precision mismatch:");
+  ASSERT_TRUE(testing::present(o.result, "precision")) << o.result.dump(1);
+  EXPECT_TRUE(field(o.result, "/precision/kernel/tf32_matmul").get<bool>());
+  EXPECT_FALSE(field(o.result, "/precision/reference/tf32_matmul").get<bool>());
+  EXPECT_TRUE(field(o.result, "/python_runner/torch/tf32_matmul").get<bool>());
+}
+
+TEST(TritonIntegrity, ReferencePrecisionMismatchNaive) {
+  expect_precision_flagged(bench("25_reference_precision_naive.py"));
+}
+
+TEST(TritonIntegrity, ReferencePrecisionMismatchAdaptive) {
+  const auto o = bench("25_reference_precision_adaptive.py");
+  expect_precision_flagged(o);
+  EXPECT_EQ(field(o.result, "/precision/kernel/float32_matmul_precision").get<std::string>(), "medium");
+  EXPECT_TRUE(field(o.result, "/python_runner/torch/precision_changed").get<bool>());
+}
+
+TEST(TritonIntegrity, ReferencePrecisionAlikeIsRecordedWithoutWarning) {
+  const auto o = bench("honest.py");
+  ASSERT_EQ(o.exit_code, 0) << o.stderr_text;
+  ASSERT_TRUE(testing::present(o.result, "precision")) << o.result.dump(1);
+  EXPECT_TRUE(field(o.result, "/precision/differences").empty()) << o.result["precision"].dump(1);
+}
+
+// 27. peeking at the grader, where a module's channels differ from a CUDA kernel's: the parent's
+// memory and environment read from Python (a way in makes it compute honestly, so the run must
+// fail), and Python's own stack and heap searched for a tensor holding the answer.
+TEST(TritonIntegrity, PeekingAtTheGraderParentMemory) {
+  expect_failure(bench("27_peek_parent_memory.py"), "failed", {"no write:", "work outside kernels:"});
+}
+
+TEST(TritonIntegrity, PeekingAtTheGraderPythonGlobals) {
+  expect_failure(bench("27_peek_python_globals.py"), "failed",
+                 {"no write:", "wrong values:", "work outside kernels:", "timed call"});
+}
+
+// 28. uninitialised memory: initcheck finds the read of memory never written (a plain bench may
+// pass it by luck). The honest module first: a finding must be the cheat's.
+TEST(TritonIntegrity, UninitialisedMemoryHonestModuleIsClean) {
+  const auto o = bench("honest.py", {"--sanitize", "initcheck", "--timeout", "240"});
+  ASSERT_EQ(o.exit_code, 0) << o.stderr_text;
+  EXPECT_EQ(field(o.result, "/sanitizer/status").get<std::string>(), "clean");
+}
+
+TEST(TritonIntegrity, UninitialisedMemoryNaive) {
+  expect_failure(bench("28_uninitialised_memory_naive.py", {"--sanitize", "initcheck", "--timeout", "240"}), "failed",
+                 {"compute-sanitizer initcheck found"});
+}
+
 // The write sandbox, everywhere the module runs (docs/integrity.md, "What the code under test
 // may write"): its writes into /tmp, /dev/shm and a run folder are refused, and the run goes on
 // and succeeds (the module is right, and writes its output only when its own temporary folder
