@@ -26,6 +26,7 @@
 #include "loop/check_shapes.h"
 #include "loop/loop_step.h"
 #include "loop/run_directory.h"
+#include "loop/run_ledger.h"
 #include "loop/run_manifest.h"
 #include "memory/memory_store.h"
 #include "pipeline/bench_pipeline.h"
@@ -59,11 +60,19 @@ void print_record_details(const printer& print, const loop::iteration_record& r)
                                                            (r.at_hardware_limit ? " (at the hardware limit)" : "")));
 }
 
-json step_json(const loop::step_outcome& step) {
+json step_json(const loop::step_outcome& step, const loop::record_check& check) {
   json out = loop::to_json(step.manifest);
   out["run_dir"] = step.run_dir.string();
   out["this_iteration"] = step.record ? json(step.record->iteration) : json(nullptr);
+  out["record_check"] = loop::to_json(check);
   return out;
+}
+
+// A run whose earlier record could not be checked goes on, said so (docs/loop.md).
+void warn_if_unverified(const std::filesystem::path& run_dir, const loop::record_check& check) {
+  if (check.status != "unverified") return;
+  std::fprintf(stderr, "kopt: warning: run folder %s is unverified: %s; kopt records it from now on\n",
+               run_dir.c_str(), check.detail.c_str());
 }
 
 class loop_command final : public command {
@@ -116,6 +125,9 @@ class loop_command final : public command {
                    "an extra shape every version must also pass the judge at (validation only), as dimension "
                    "flags in one argument: --check-dims \"--rows=1000 --cols=1000\" (repeatable; frozen for the run)")
         ->allow_extra_args(false);
+    sub.add_flag("--agent-sandbox", m_agent.sandbox,
+                 "with --agent: the agent may write only the kernel file, its proposal, the candidates folder "
+                 "and its own work folder (Linux Landlock; see docs/loop.md)");
     sub.add_option("--candidates", m_agent.candidates,
                    "with --agent: versions the agent may write per iteration, each evaluated (see docs/loop.md)")
         ->default_val(1)
@@ -141,6 +153,9 @@ class loop_command final : public command {
     if (!m_agent.command.empty() && (m_settings.preflight_only || m_iteration)) {
       throw error("--agent runs the iterations itself: leave out --preflight-only and --iteration");
     }
+    if (m_agent.sandbox && m_agent.command.empty()) {
+      throw error("--agent-sandbox needs --agent: it restricts what the agent command may write (docs/loop.md)");
+    }
     if (m_agent.candidates > 1 && m_agent.command.empty()) {
       throw error("--candidates needs --agent: the agent writes the candidates of each iteration (docs/loop.md)");
     }
@@ -153,8 +168,9 @@ class loop_command final : public command {
       return run_with_agent(steps, progress);
     }
     const loop::step_outcome step = loop::run_loop_step(m_settings, steps, progress);
+    warn_if_unverified(step.run_dir, step.run_check);
     if (m_json) {
-      std::printf("%s\n", json_text(step_json(step)).c_str());
+      std::printf("%s\n", json_text(step_json(step, step.run_check)).c_str());
     } else if (!step.record) {
       printer(m_level).result(fmt::format("preflight passed; wrote preflight_check.md in {} (start the run there "
                                           "with --run-dir {} --new-run)",
@@ -181,8 +197,9 @@ class loop_command final : public command {
   int run_with_agent(const loop::loop_services& services, const loop::step_progress& progress) {
     const loop::agent_loop_outcome outcome = loop::run_agent_loop(m_settings, m_agent, services, progress);
     const loop::run_manifest& m = outcome.last.manifest;
+    warn_if_unverified(outcome.last.run_dir, outcome.run_check);
     if (m_json) {
-      json out = step_json(outcome.last);
+      json out = step_json(outcome.last, outcome.run_check);
       out["stop_reason"] = outcome.stop_reason;
       std::printf("%s\n", json_text(out).c_str());
     } else {
