@@ -27,6 +27,7 @@
 #include "loop/final_confirmation.h"
 #include "loop/loop_step.h"
 #include "loop/run_directory.h"
+#include "loop/run_ledger.h"
 #include "loop/run_manifest.h"
 #include "loop/run_settings.h"
 #include "memory/memory_store.h"
@@ -61,10 +62,11 @@ void print_record_details(const printer& print, const loop::iteration_record& r)
                                                            (r.at_hardware_limit ? " (at the hardware limit)" : "")));
 }
 
-json step_json(const loop::step_outcome& step) {
+json step_json(const loop::step_outcome& step, const loop::record_check& check) {
   json out = loop::to_json(step.manifest);
   out["run_dir"] = step.run_dir.string();
   out["this_iteration"] = step.record ? json(step.record->iteration) : json(nullptr);
+  out["record_check"] = loop::to_json(check);
   return out;
 }
 
@@ -87,6 +89,13 @@ void print_confirmation(const printer& print, const loop::confirmed_run& done) {
   } else {
     print.line("best: none survived the final confirmation");
   }
+}
+
+// A run whose earlier record could not be checked goes on, said so (docs/loop.md).
+void warn_if_unverified(const std::filesystem::path& run_dir, const loop::record_check& check) {
+  if (check.status != "unverified") return;
+  std::fprintf(stderr, "kopt: warning: run folder %s is unverified: %s; kopt records it from now on\n",
+               run_dir.c_str(), check.detail.c_str());
 }
 
 class loop_command final : public command {
@@ -139,6 +148,9 @@ class loop_command final : public command {
                    "an extra shape every version must also pass the judge at (validation only), as dimension "
                    "flags in one argument: --check-dims \"--rows=1000 --cols=1000\" (repeatable; frozen for the run)")
         ->allow_extra_args(false);
+    sub.add_flag("--agent-sandbox", m_agent.sandbox,
+                 "with --agent: the agent may write only the kernel file, its proposal, the candidates folder "
+                 "and its own work folder (Linux Landlock; see docs/loop.md)");
     sub.add_option("--candidates", m_agent.candidates,
                    "with --agent: versions the agent may write per iteration, each evaluated (see docs/loop.md)")
         ->default_val(1)
@@ -172,6 +184,9 @@ class loop_command final : public command {
     if (!m_agent.command.empty() && (m_settings.preflight_only || m_iteration)) {
       throw error("--agent runs the iterations itself: leave out --preflight-only and --iteration");
     }
+    if (m_agent.sandbox && m_agent.command.empty()) {
+      throw error("--agent-sandbox needs --agent: it restricts what the agent command may write (docs/loop.md)");
+    }
     if (m_agent.candidates > 1 && m_agent.command.empty()) {
       throw error("--candidates needs --agent: the agent writes the candidates of each iteration (docs/loop.md)");
     }
@@ -184,13 +199,14 @@ class loop_command final : public command {
       return run_with_agent(steps, progress);
     }
     loop::step_outcome step = loop::run_loop_step(m_settings, steps, progress);
+    warn_if_unverified(step.run_dir, step.run_check);
     std::optional<loop::confirmed_run> confirmed;
     if (loop::ends_the_run(step)) {
       confirmed = loop::finish_run(continuing(step.run_dir), steps, progress);
       step.manifest = confirmed->manifest;
     }
     if (m_json) {
-      json out = step_json(step);
+      json out = step_json(step, step.run_check);
       out["confirmation"] = confirmed ? to_document(confirmed->confirmation) : json(nullptr);
       std::printf("%s\n", json_text(out).c_str());
     } else if (!step.record) {
@@ -225,8 +241,9 @@ class loop_command final : public command {
       outcome.last.manifest = confirmed->manifest;
     }
     const loop::run_manifest& m = outcome.last.manifest;
+    warn_if_unverified(outcome.last.run_dir, outcome.run_check);
     if (m_json) {
-      json out = step_json(outcome.last);
+      json out = step_json(outcome.last, outcome.run_check);
       out["stop_reason"] = outcome.stop_reason;
       out["confirmation"] = confirmed ? to_document(confirmed->confirmation) : json(nullptr);
       std::printf("%s\n", json_text(out).c_str());

@@ -93,8 +93,15 @@ void print_summary(const printer& out, const report::run_report& rep) {
   const loop::run_manifest& m = rep.manifest;
   out.line(fmt::format("{}: {} ({}, {}), {} iteration(s)", m.run_id, fs::path(m.kernel).filename().string(), m.backend,
                        m.arch.empty() ? "architecture unknown" : m.arch, m.iterations.size()));
+  // Before any figure: they are not what kopt recorded.
+  const bool tampered = rep.record.status == "tampered";
+  if (tampered) out.line(fmt::format("{}: {} {}", out.status("tampered"), rep.record.file, rep.record.detail));
   print_iterations(out, m);
-  print_best(out, rep);
+  if (tampered) {
+    out.line("best: not announced: the run folder is not as kopt recorded it");
+  } else {
+    print_best(out, rep);
+  }
   if (const report::iteration_diagnosis* d = rep.best_diagnosis()) {
     out.detail(fmt::format("diagnosis of v{}: {}: {}", d->iteration, analyze::to_string(d->launch.verdict.cls),
                            d->launch.verdict.reason));
@@ -140,14 +147,20 @@ class report_command final : public command {
     options.generated_at = utc_timestamp();
     options.kopt_version = version_string;
     write_file_atomic(page, report::report_html(rep, options));
+    if (rep.record.status == "unverified") {
+      std::fprintf(stderr, "kopt: warning: run folder %s is unverified: %s\n", rep.run_dir.c_str(),
+                   rep.record.detail.c_str());
+    }
+    // A run whose record differs from the ledger failed its check, as a kernel fails the judge.
+    const exit_status status = rep.record.status == "tampered" ? exit_status::kernel_failed : exit_status::ok;
     if (m_json) {
       std::printf("%s\n", json_text(report::to_json(rep)).c_str());
-      return static_cast<int>(exit_status::ok);
+      return static_cast<int>(status);
     }
     const printer out(m_level);
     print_summary(out, rep);
     out.result(fmt::format("wrote {}", page.string()));
-    return static_cast<int>(exit_status::ok);
+    return static_cast<int>(status);
   }
 
  private:

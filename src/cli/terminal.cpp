@@ -13,9 +13,10 @@ namespace {
 
 constexpr std::array<std::string_view, 9> good_words = {"ok", "passed", "positive", "baseline", "ready",
                                                         "built", "cache_hit", "clean", "best"};
-constexpr std::array<std::string_view, 8> bad_words = {"failed", "negative", "rejected", "FAIL",
-                                                       "error", "not ready", "errors", "crashed"};
-constexpr std::array<std::string_view, 5> unsettled_words = {"neutral", "inconclusive", "warn", "skipped", "--"};
+constexpr std::array<std::string_view, 9> bad_words = {"failed", "negative", "rejected", "FAIL",    "error",
+                                                       "not ready", "errors", "crashed", "tampered"};
+constexpr std::array<std::string_view, 6> unsettled_words = {"neutral", "inconclusive", "warn",
+                                                             "skipped", "--",           "unverified"};
 
 template <std::size_t n>
 bool one_of(const std::array<std::string_view, n>& words, std::string_view word) {

@@ -1,7 +1,7 @@
 #pragma once
 // A folder only this user can enter (mkdtemp, mode 0700), memory-backed where the machine has a
 // writable /dev/shm (data between processes then goes through the page cache only), else under
-// the system temp dir; removed with everything in it when the object dies, whatever happened.
+// the temporary folder ($TMPDIR); removed with everything in it when the object dies, whatever happened.
 
 #include <filesystem>
 #include <string>

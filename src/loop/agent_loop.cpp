@@ -5,7 +5,9 @@
 #include "core/files.h"
 #include "core/hash.h"
 #include "core/orphans.h"
+#include "core/sandboxed_process.h"
 #include "core/subprocess.h"
+#include "loop/agent_sandbox.h"
 #include "loop/candidate_handover.h"
 #include "loop/command_words.h"
 #include "loop/run_directory.h"
@@ -41,12 +43,24 @@ std::map<std::string, std::string> agent_environment(const step_outcome& last, c
       {"KOPT_BEST_VERSION", ""},
       {"KOPT_ANALYSIS", ""},
       {"KOPT_CANDIDATES", std::to_string(agent.candidates)},
-      {"KOPT_CANDIDATES_DIR", agent.candidates > 1 ? handover_dir(last.run_dir, done).string() : ""}};
+      {"KOPT_CANDIDATES_DIR", agent.candidates > 1 ? handover_dir(last.run_dir, done).string() : ""},
+      {"KOPT_AGENT_DIR", agent_work_dir(last.run_dir).string()}};
+  if (agent.sandbox) env.merge(sandboxed_agent_environment(agent_work_dir(last.run_dir)));
   if (m.best) {
     env["KOPT_BEST_VERSION"] = (last.run_dir / m.find(*m.best)->snapshot).string();
     env["KOPT_ANALYSIS"] = (iteration_dir(last.run_dir, *m.best) / "analysis.md").string();
   }
   return env;
+}
+
+// The agent's process, under its write sandbox with --agent-sandbox.
+process_result run_agent_process(const process_request& request, const agent_settings& agent,
+                                 const step_outcome& last, const loop_settings& settings) {
+  if (!agent.sandbox) return run_process(request);
+  const std::map<std::string, std::string>& env = request.extra_env;
+  const write_allowance allowed = agent_allowance(settings.target.kernel, env.at("KOPT_PROPOSAL"),
+                                                  env.at("KOPT_CANDIDATES_DIR"), agent_work_dir(last.run_dir));
+  return run_process_sandboxed(request, allowed).process;
 }
 
 // Runs the agent; "" when it ended well, else why the loop must end.
@@ -57,7 +71,7 @@ std::string run_agent(const std::vector<std::string>& argv, const agent_settings
   request.extra_env = agent_environment(last, settings, agent);
   request.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(agent.timeout);
   adopt_orphans();  // what the agent leaves running becomes kopt's to end
-  const process_result result = run_process(request);
+  const process_result result = run_agent_process(request, agent, last, settings);
   // Nothing the agent started may outlive it into the next measurement (a server it left, a
   // warm kopt worker it started): it would be taken for a process the version left running.
   const std::vector<std::string> left = kill_adopted_orphans();
@@ -154,9 +168,11 @@ std::string stopping_reason(const step_outcome& last, const agent_settings& agen
 agent_loop_outcome run_agent_loop(loop_settings settings, const agent_settings& agent, const loop_services& services,
                                   const step_progress& progress) {
   const std::vector<std::string> argv = split_command_words(agent.command);  // refuse a bad command before any work
+  if (agent.sandbox) check_agent_sandbox_available();
   agent_loop_outcome outcome;
   outcome.last = agent.candidates > 1 ? start_or_resume(settings, services, progress)
                                       : run_loop_step(settings, services, progress);
+  outcome.run_check = outcome.last.run_check;
   settings.run_dir = outcome.last.run_dir;
   settings.new_run = false;  // started: every later call continues it
   settings.iteration.reset();

@@ -16,6 +16,8 @@
 //   KOPT_CANDIDATES     how many versions CMD may write for the next iteration (--candidates K)
 //   KOPT_CANDIDATES_DIR with K > 1: where CMD writes them (candidate_handover.h) instead of the
 //                       kernel file and KOPT_PROPOSAL's tags; "" with K = 1
+//   KOPT_AGENT_DIR      CMD's own work folder (agent/ in the run folder), kept across iterations
+// With --agent-sandbox, CMD may write only what agent_sandbox.h lists.
 
 #include <chrono>
 #include <optional>
@@ -31,15 +33,18 @@ struct agent_settings {
   int patience = 3;                        // stop after this many iterations without a new best
   std::optional<double> target_speedup;    // stop when the best is this much faster than the reference
   int candidates = 1;                      // versions CMD may write per iteration (a round when > 1)
+  bool sandbox = false;                    // --agent-sandbox: CMD writes only what agent_sandbox.h allows
 };
 
 struct agent_loop_outcome {
   step_outcome last;                       // the last step (its manifest is the run's)
   std::string stop_reason;                 // why the loop ended, one line
   bool failed = false;                     // the agent failed, hung or wrote nothing, or the problem moved
+  record_check run_check;                  // the run folder held against the ledger when the loop began
 };
 
-// Throws kopt::error as run_loop_step does, and for a command that cannot be split.
+// Throws kopt::error as run_loop_step does, for a command that cannot be split, and for
+// --agent-sandbox where no write sandbox can be applied.
 agent_loop_outcome run_agent_loop(loop_settings settings, const agent_settings& agent, const loop_services& services,
                                   const step_progress& progress = {});
 

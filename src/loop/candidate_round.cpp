@@ -11,6 +11,7 @@
 #include "core/utc_time.h"
 #include "loop/outcome_records.h"
 #include "loop/run_directory.h"
+#include "loop/run_ledger.h"
 #include "loop/run_summaries.h"
 #include "loop/strategy_tags.h"
 #include "loop/version_judgement.h"
@@ -21,7 +22,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* candidate_proposal_name = "candidate_proposal.md";
 constexpr const char* candidate_summary_name = "candidate_summary.md";
 
 // Hard links where the file system allows them (a full.ncu-rep is large), else copies; what a
@@ -165,7 +165,7 @@ void start_round(const step_context& ctx, std::int64_t k, const std::vector<hand
   }
   m.open_round = std::move(round);
   m.updated_at = utc_timestamp();
-  write_run_manifest(ctx.run.dir, m);  // the handover counts from here
+  commit_run_manifest(ctx.run.dir, m, ctx.store);  // the handover counts from here
 }
 
 step_outcome finish_round(const step_context& ctx) {
@@ -180,7 +180,7 @@ step_outcome finish_round(const step_context& ctx) {
     m.updated_at = c.finished_at;
     write_file_atomic(ctx.run.dir / fs::path(c.snapshot).parent_path() / candidate_summary_name,
                       candidate_summary_markdown(m, k, c));
-    write_run_manifest(ctx.run.dir, m);  // the commit point of this candidate
+    commit_run_manifest(ctx.run.dir, m, ctx.store);  // the commit point of this candidate
     record_candidate_in_memory(m, k, c, ctx.store);
   }
   return close_round(ctx);

@@ -13,6 +13,7 @@
 #include "core/version.h"
 #include "loop/bench_texts.h"
 #include "loop/run_directory.h"
+#include "loop/run_ledger.h"
 #include "loop/run_opening.h"
 #include "loop/run_summaries.h"
 #include "loop/step_context.h"
@@ -290,7 +291,8 @@ confirmed_run finish_run(const loop_settings& settings, const loop_services& ser
     confirm_in_order(ctx, c, ranking);
     c.verdict = c.best ? confirmation_verdict::confirmed : confirmation_verdict::none_survived;
     m.updated_at = c.confirmed_at;
-    write_run_manifest(run.dir, m);  // the rejections and the best, before the answer that names them
+    // The rejections and the best, before the answer that names them; the run's record too.
+    commit_run_manifest(run.dir, m, store);
   }
   write_file_atomic(run.dir / "final_summary.md",
                     final_summary_markdown(m, reproduce_commands(m, run.dir)) + confirmation_markdown(c));

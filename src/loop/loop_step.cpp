@@ -10,6 +10,7 @@
 #include "loop/candidate_round.h"
 #include "loop/outcome_records.h"
 #include "loop/run_directory.h"
+#include "loop/run_ledger.h"
 #include "loop/run_opening.h"
 #include "loop/step_context.h"
 #include "loop/strategy_tags.h"
@@ -63,6 +64,12 @@ std::vector<std::string> strategy_tags_for(const fs::path& run_dir, std::int64_t
   return memory::normalize_tags(parse_strategy_tags(read_text_file(proposal, "optimization proposal")));
 }
 
+// A run continued is held against the ledger before anything else (run_ledger.h): a folder
+// changed outside kopt is refused, naming the file.
+record_check checked_run(const opened_run& run, const memory::memory_store& store) {
+  return run.fresh ? record_check{} : verify_before_iteration(run.dir, run.manifest, store);
+}
+
 // The version in the kernel file as iteration k.
 step_outcome run_single_version(const step_context& ctx, std::int64_t k) {
   run_manifest& m = ctx.run.manifest;
@@ -110,10 +117,13 @@ step_outcome run_loop_step(const loop_settings& settings, const loop_services& s
     return outcome;
   }
   memory::memory_store store = memory::memory_store::open(settings.memory_db);
+  const record_check checked = checked_run(run, store);
   replay_into_memory(m, store);  // outcomes a killed call committed but did not record
   const step_context ctx{settings, services, progress, run, store};
-  if (m.open_round) return finish_round(ctx);  // a killed call's round: its candidates are in the manifest
-  return run_single_version(ctx, next_iteration(m, settings));
+  // A killed call's round first: its candidates are in the manifest.
+  step_outcome outcome = m.open_round ? finish_round(ctx) : run_single_version(ctx, next_iteration(m, settings));
+  outcome.run_check = checked;
+  return outcome;
 }
 
 step_outcome run_candidate_round(const loop_settings& settings,
@@ -133,17 +143,21 @@ step_outcome run_candidate_round(const loop_settings& settings,
         run.dir.string(), run.manifest.open_round->iteration));
   }
   memory::memory_store store = memory::memory_store::open(settings.memory_db);
+  const record_check checked = checked_run(run, store);
   replay_into_memory(run.manifest, store);
   const step_context ctx{settings, services, progress, run, store};
   start_round(ctx, next_iteration(run.manifest, settings), candidates);
-  return finish_round(ctx);
+  step_outcome outcome = finish_round(ctx);
+  outcome.run_check = checked;
+  return outcome;
 }
 
 step_outcome resume_point(const loop_settings& settings) {
   opened_run run = open_run(settings);
   memory::memory_store store = memory::memory_store::open(settings.memory_db);
-  replay_into_memory(run.manifest, store);
   step_outcome outcome;
+  outcome.run_check = checked_run(run, store);
+  replay_into_memory(run.manifest, store);
   outcome.run_dir = run.dir;
   outcome.manifest = run.manifest;
   if (run.manifest.iterations.empty()) return outcome;

@@ -11,6 +11,15 @@
 
 namespace kopt::loop {
 
+// Files of a version's folder that kopt reads again after the version's iteration.
+// The library its bench measured, loaded again for comparisons in turns with later versions.
+inline constexpr const char* kept_library_name = "kernel_library.so";
+// The whole comparison with its parent (every sample, the round ratios); the manifest keeps its
+// summary.
+inline constexpr const char* comparison_file_name = "comparison.json";
+// A candidate's proposal as the agent handed it over (its strategy tags).
+inline constexpr const char* candidate_proposal_name = "candidate_proposal.md";
+
 // A new, empty run folder under `root` (default: optimize_runs/ beside the kernel), named by
 // the UTC time; a suffix keeps two runs started in the same second apart.
 std::filesystem::path create_run_dir(const std::filesystem::path& kernel, const std::filesystem::path& root = {});

@@ -102,10 +102,14 @@ json to_json(const run_manifest& m) {
                       {"open_round", m.open_round ? iteration_json(*m.open_round) : json(nullptr)}});
 }
 
-void write_run_manifest(const fs::path& run_dir, run_manifest manifest) {
+std::string run_manifest_text(const run_manifest& manifest) {
   json document = to_json(manifest);
   document[checksum_key] = checksum_of(document);
-  write_json_file(run_dir / run_manifest_name, document);
+  return json_text(document) + "\n";
+}
+
+void write_run_manifest(const fs::path& run_dir, run_manifest manifest) {
+  write_file_atomic(run_dir / run_manifest_name, run_manifest_text(manifest));
 }
 
 run_manifest read_run_manifest(const fs::path& run_dir) {

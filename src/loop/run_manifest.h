@@ -23,7 +23,11 @@ inline constexpr int run_manifest_version = 2;
 
 json to_json(const run_manifest& manifest);
 
-// Writes the manifest with its checksum, atomically.
+// The file's bytes: the manifest with its checksum.
+std::string run_manifest_text(const run_manifest& manifest);
+
+// Writes the manifest with its checksum, atomically. The loop commits it through
+// commit_run_manifest (run_ledger.h), which tells the ledger too.
 void write_run_manifest(const std::filesystem::path& run_dir, run_manifest manifest);
 
 // Throws kopt::error when the file is missing, of another schema or version, or its checksum

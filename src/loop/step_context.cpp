@@ -5,6 +5,7 @@
 #include "core/files.h"
 #include "loop/next_proposal.h"
 #include "loop/run_directory.h"
+#include "loop/run_ledger.h"
 #include "loop/run_summaries.h"
 
 namespace kopt::loop {
@@ -33,7 +34,7 @@ void commit_iteration(const step_context& ctx, const iteration_record& r) {
   const fs::path dir = iteration_dir(ctx.run.dir, r.iteration);
   write_file_atomic(dir / "iteration_summary.md", iteration_summary_markdown(m, r));
   write_file_atomic(dir / "optimization_proposal.md", next_proposal_markdown(m, ctx.run.dir, ctx.store));
-  write_run_manifest(ctx.run.dir, m);  // the commit point: from here the iteration counts
+  commit_run_manifest(ctx.run.dir, m, ctx.store);  // the commit point: from here the iteration counts
   write_file_atomic(ctx.run.dir / "final_summary.md",
                     final_summary_markdown(m, reproduce_commands(m, ctx.run.dir)));
 }

@@ -9,6 +9,7 @@
 #include "core/hash.h"
 #include "core/text.h"
 #include "loop/bench_texts.h"
+#include "loop/run_directory.h"
 #include "pipeline/problem_fingerprint.h"
 #include "loop/shape_checks.h"
 

@@ -41,9 +41,6 @@ version_evaluation evaluate_version(const loop_settings& settings, const loop_se
                                     const step_progress& progress,
                                     const std::function<void(const version_evaluation&)>& while_exporting = {});
 
-// Where a version's folder keeps the library its bench measured.
-inline constexpr const char* kept_library_name = "kernel_library.so";
-
 // The outcome of the candidate's kernel against the incumbent's, from the samples of their two
 // bench results (measure::classify_against, with the coarser of their timer steps): for versions
 // that cannot take turns.

@@ -21,10 +21,6 @@ namespace kopt::loop {
 void judge_version(const step_context& ctx, std::int64_t iteration, const std::filesystem::path& evidence_dir,
                    version_record& r, const std::string& what);
 
-// Where a version's folder keeps the whole comparison with its parent (every sample, the
-// round ratios); the manifest keeps its summary.
-inline constexpr const char* comparison_file_name = "comparison.json";
-
 // The version declared another problem than v0: rejected, and the run must stop.
 bool declared_another_problem(const version_record& r);
 

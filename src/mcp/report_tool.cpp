@@ -34,6 +34,11 @@ tool_output report(const tool_call& call) {
 
   std::string summary = fmt::format("{}: {} ({}), {} iteration(s)\n", m.run_id,
                                     std::filesystem::path(m.kernel).filename().string(), m.backend, m.iterations.size());
+  // Before any figure: a run folder changed outside kopt announces no best (loop/run_ledger.h).
+  if (rep.record.status != "verified") {
+    summary += fmt::format("record {}: {}{}\n", rep.record.status, rep.record.file.empty() ? "" : rep.record.file + " ",
+                           rep.record.detail);
+  }
   json iterations = json::array();
   for (const loop::iteration_record& r : m.iterations) {
     summary += "  " + iteration_line(r) + "\n";
@@ -74,6 +79,7 @@ tool_output report(const tool_call& call) {
                   {"page", page.string()},
                   {"iterations", iterations},
                   {"best", best},
+                  {"record_check", loop::to_json(rep.record)},
                   {"memory_read", rep.memory.read},
                   {"confirmation", rep.confirmation_state()}};
   if (string_argument(call.arguments, "detail") == "full") structured["report"] = report::to_json(rep);

@@ -14,6 +14,7 @@
 #include "core/json_limits.h"
 #include "core/utc_time.h"
 #include "measure/outcome.h"
+#include "memory/sqlite_connection.h"
 #include "memory/strategy_fingerprint.h"
 
 namespace kopt::memory {
@@ -25,7 +26,7 @@ constexpr int application_id = 0x6b6f7074;
 
 // Ordered; migration i takes the schema from version i to i + 1. Never edit one that shipped:
 // add the next.
-constexpr std::array<const char*, 2> migrations = {
+constexpr std::array<const char*, 3> migrations = {
     // 1: every outcome, keyed by (run, iteration, candidate).
     "CREATE TABLE outcomes ("
     "  run_id TEXT NOT NULL, iteration INTEGER NOT NULL, candidate TEXT NOT NULL,"
@@ -38,87 +39,13 @@ constexpr std::array<const char*, 2> migrations = {
     "CREATE INDEX outcomes_by_scope ON outcomes (backend, arch, op, dims);",
     // 2: the query "what worked for this bottleneck on this backend" without a scan.
     "CREATE INDEX outcomes_by_bottleneck ON outcomes (backend, bottleneck, arch);",
-};
-
-// SQLite's own message after what kopt was doing, with the file.
-[[noreturn]] void fail_on(sqlite3* db, const fs::path& path, const std::string& what) {
-  throw error(fmt::format("strategy memory {}: {}: {}", path.string(), what, sqlite3_errmsg(db)));
-}
-
-}  // namespace
-
-struct memory_store::connection {
-  sqlite3* db = nullptr;
-  fs::path path;
-  ~connection() {
-    if (db != nullptr) sqlite3_close_v2(db);
-  }
-
-  [[noreturn]] void fail(const std::string& what) const { fail_on(db, path, what); }
-
-  void exec(const char* sql, const char* what) const {
-    if (sqlite3_exec(db, sql, nullptr, nullptr, nullptr) != SQLITE_OK) fail(what);
-  }
-
-  // For a statement SQLite refuses at once while another connection holds the database (rather
-  // than wait on its busy handler, which could deadlock the two): tried again for as long as
-  // the busy timeout would have waited.
-  void exec_waiting(const char* sql, const char* what) const {
-    using clock = std::chrono::steady_clock;
-    const auto give_up = clock::now() + std::chrono::seconds(60);
-    while (true) {
-      const int rc = sqlite3_exec(db, sql, nullptr, nullptr, nullptr);
-      if (rc == SQLITE_OK) return;
-      if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED) fail(what);
-      if (clock::now() > give_up) fail(what);
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-  }
-};
-
-namespace {
-
-// One prepared statement; bind by position (from 1), step, read columns (from 0).
-class statement {
- public:
-  statement(sqlite3* db, const char* sql, const fs::path& path) : m_db(db), m_path(path) {
-    if (sqlite3_prepare_v2(db, sql, -1, &m_statement, nullptr) != SQLITE_OK) fail("preparing a query");
-  }
-  ~statement() { sqlite3_finalize(m_statement); }
-  statement(const statement&) = delete;
-  statement& operator=(const statement&) = delete;
-
-  statement& bind(int i, const std::string& text) {
-    sqlite3_bind_text(m_statement, i, text.c_str(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
-    return *this;
-  }
-  statement& bind(int i, std::int64_t value) {
-    sqlite3_bind_int64(m_statement, i, value);
-    return *this;
-  }
-  // True while there is a row.
-  bool step() {
-    const int rc = sqlite3_step(m_statement);
-    if (rc == SQLITE_ROW) return true;
-    if (rc == SQLITE_DONE) return false;
-    fail("reading or writing");
-  }
-  std::string text(int column) const {
-    const unsigned char* value = sqlite3_column_text(m_statement, column);
-    return value == nullptr ? "" : reinterpret_cast<const char*>(value);
-  }
-  std::int64_t integer(int column) const { return sqlite3_column_int64(m_statement, column); }
-  // Ready to be bound and stepped again.
-  void reset() {
-    sqlite3_reset(m_statement);
-    sqlite3_clear_bindings(m_statement);
-  }
-
- private:
-  [[noreturn]] void fail(const char* what) const { fail_on(m_db, m_path, what); }
-  sqlite3* m_db;
-  const fs::path& m_path;
-  sqlite3_stmt* m_statement = nullptr;
+    // 3: the ledger of run folders (ledger_store.h) and the key that seals its entries.
+    "CREATE TABLE run_ledger ("
+    "  run_dir TEXT NOT NULL, run_id TEXT NOT NULL, created_at TEXT NOT NULL,"
+    "  record TEXT NOT NULL, record_seal TEXT NOT NULL, pending TEXT NOT NULL, pending_seal TEXT NOT NULL,"
+    "  updated_at TEXT NOT NULL,"
+    "  PRIMARY KEY (run_dir, run_id, created_at));"
+    "CREATE TABLE ledger_key (id INTEGER PRIMARY KEY CHECK (id = 1), key TEXT NOT NULL);",
 };
 
 constexpr const char* outcome_columns =
@@ -205,7 +132,7 @@ int check_is_kopt_memory(const database_identity& id, const fs::path& path) {
 
 }  // namespace
 
-memory_store::memory_store(fs::path path, std::unique_ptr<connection> db) : m_path(std::move(path)), m_db(std::move(db)) {}
+memory_store::memory_store(fs::path path, std::unique_ptr<sqlite_connection> db) : m_path(std::move(path)), m_db(std::move(db)) {}
 memory_store::~memory_store() = default;
 memory_store::memory_store(memory_store&&) noexcept = default;
 memory_store& memory_store::operator=(memory_store&&) noexcept = default;
@@ -215,7 +142,7 @@ int memory_store::current_schema_version() { return static_cast<int>(migrations.
 memory_store memory_store::open(const fs::path& path) {
   std::error_code ec;
   if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
-  auto c = std::make_unique<connection>();
+  auto c = std::make_unique<sqlite_connection>();
   c->path = path;
   if (sqlite3_open_v2(path.c_str(), &c->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
                       nullptr) != SQLITE_OK) {
@@ -252,15 +179,16 @@ memory_store memory_store::open_read_only(const fs::path& path) {
     throw error(fmt::format("strategy memory {} does not exist (a loop creates it; --memory-db names another)",
                             path.string()));
   }
-  auto c = std::make_unique<connection>();
+  auto c = std::make_unique<sqlite_connection>();
   c->path = path;
   if (sqlite3_open_v2(path.c_str(), &c->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX, nullptr) != SQLITE_OK) {
     c->fail("cannot open for reading (check its permissions)");
   }
   // A loop may be writing: wait for it rather than fail.
   sqlite3_busy_timeout(c->db, 60000);
-  // Older schemas differ only by indexes, so every query still works on them; a new, empty
-  // database has nothing to read and no tables to read it from.
+  // Older schemas differ by indexes, on which every query still works, and by the run ledger's
+  // tables, which its reader finds missing (ledger_store.h); a new, empty database has nothing
+  // to read and no tables to read it from.
   if (check_is_kopt_memory(read_identity(c->db, path), path) == 0) {
     throw error(fmt::format("{} is not a kopt strategy memory yet (an empty database): give the --memory-db a loop "
                             "wrote",

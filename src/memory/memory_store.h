@@ -16,6 +16,8 @@
 
 namespace kopt::memory {
 
+struct sqlite_connection;  // sqlite_connection.h
+
 // Where an outcome was seen. An empty field is unknown (an imported record, say).
 struct memory_scope {
   std::string backend;
@@ -94,10 +96,10 @@ class memory_store {
   const std::filesystem::path& path() const { return m_path; }
 
  private:
-  struct connection;
-  memory_store(std::filesystem::path path, std::unique_ptr<connection> db);
+  friend class ledger_store;  // keeps its tables in the same database (ledger_store.h)
+  memory_store(std::filesystem::path path, std::unique_ptr<sqlite_connection> db);
   std::filesystem::path m_path;
-  std::unique_ptr<connection> m_db;
+  std::unique_ptr<sqlite_connection> m_db;
 };
 
 // The database kopt uses: --memory-db, else $KOPT_MEMORY_DB, else $XDG_DATA_HOME/kopt/memory.db

@@ -60,6 +60,11 @@ std::string header_html(const run_report& report) {
   html += fact("iterations", fmt::format("{} recorded (v0 to at most v{})", m.iterations.size(), m.max_iterations));
   html += fact("run", escape_html(fmt::format("{} to {}, kopt {}", m.created_at, m.updated_at, m.kopt_version)));
   html += fact("folder", "<code>" + escape_html(report.run_dir.string()) + "</code>");
+  const loop::record_check& record = report.record;
+  html += fact("record", escape_html(record.status == "verified"
+                                         ? "verified against the ledger in " + record.ledger
+                                         : record.status + ": " + (record.file.empty() ? "" : record.file + " ") +
+                                               record.detail));
   html += "</dl>\n";
   if (const loop::confirmation_attempt* a = report.confirmed_best()) {
     return html + fmt::format("<p class=\"headline\">Best (confirmed): <strong>v{}</strong> at {} ms{}, {}× v{} ({}); "
@@ -82,6 +87,10 @@ std::string header_html(const run_report& report) {
   const std::string unconfirmed = fmt::format(" <em>{} {}</em>", not_confirmed_note, escape_html(report.run_dir.string()));
   const loop::iteration_record* best = m.best ? m.find(*m.best) : nullptr;
   const loop::iteration_record* baseline = m.find(0);
+  if (record.status == "tampered") {
+    return html + "<p class=\"headline\">Tampered: the run folder is not as kopt recorded it; no best is "
+                  "announced.</p>\n";
+  }
   if (best == nullptr) {
     return html + "<p class=\"headline\">No eligible version yet: none passed the judge with a full profile.</p>\n";
   }

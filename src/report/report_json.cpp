@@ -71,6 +71,7 @@ json to_json(const run_report& report) {
   const iteration_diagnosis* best = report.best_diagnosis();
   return with_schema(report_schema, report_schema_version,
                      {{"run_dir", report.run_dir.string()},
+                      {"record_check", loop::to_json(report.record)},
                       {"manifest", loop::to_json(report.manifest)},
                       {"diagnoses", diagnoses},
                       {"best_diagnosis", best ? json(best->iteration) : json(nullptr)},

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "analyze/analysis_reader.h"
 #include "core/error.h"
@@ -60,6 +61,47 @@ std::vector<strategy_conclusion> run_strategies(const loop::run_manifest& m) {
     }
     it->iterations.push_back(r.iteration);
     it->outcomes.push_back(r.outcome);
+  }
+  return list;
+}
+
+// The first ledger among `databases` that knows the run folder decides; none: unverified.
+loop::record_check check_record(const fs::path& run_dir, const loop::run_manifest& m,
+                                const std::vector<fs::path>& databases) {
+  std::vector<std::string> looked_in;
+  for (const fs::path& database : databases) {
+    std::error_code ec;
+    if (database.empty() || !fs::is_regular_file(database, ec)) continue;
+    looked_in.push_back(database.string());
+    try {
+      const loop::record_check check =
+          loop::check_run_record(run_dir, m, memory::memory_store::open_read_only(database));
+      if (check.status != "unverified") return check;
+    } catch (const error&) {
+      continue;  // not a memory kopt can read: it holds no ledger for this run
+    }
+  }
+  loop::record_check check;
+  check.status = "unverified";
+  check.ledger = looked_in.empty() ? "" : looked_in.front();
+  check.detail = looked_in.empty()
+                     ? "no memory holding a ledger was found (the run was moved from another machine, or its memory is "
+                       "gone): what it recorded cannot be checked"
+                     : fmt::format("no ledger entry for this run folder in {} (moved from another folder or machine, "
+                                   "or recorded in another memory): what it recorded cannot be checked",
+                                   fmt::join(looked_in, ", "));
+  return check;
+}
+
+// Where the run's ledger may be: the memory given, else the manifest's and the user's default.
+std::vector<fs::path> ledger_databases(const loop::run_manifest& m, const std::optional<fs::path>& given) {
+  if (given) return {*given};
+  std::vector<fs::path> list = {m.memory_db};
+  try {
+    const fs::path fallback = memory::default_memory_path(std::nullopt);
+    if (fallback != list.front()) list.push_back(fallback);
+  } catch (const error&) {
+    // no HOME: only the manifest's
   }
   return list;
 }
@@ -128,6 +170,8 @@ run_report gather_run_report(const fs::path& run_dir, const std::optional<fs::pa
   report.run_dir = fs::absolute(run_dir).lexically_normal();
   if (report.run_dir.filename().empty()) report.run_dir = report.run_dir.parent_path();  // "run_x/"
   report.manifest = loop::read_run_manifest(run_dir);
+  report.record = check_record(run_dir, report.manifest, ledger_databases(report.manifest, memory_db));
+  if (report.record.status == "tampered") report.manifest.best.reset();
   report.diagnoses = read_diagnoses(run_dir, report.manifest);
   report.strategies = run_strategies(report.manifest);
   report.memory = read_memory(report.manifest, memory_db, report.strategies);

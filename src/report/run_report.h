@@ -13,6 +13,7 @@
 
 #include "analyze/diagnosis.h"
 #include "loop/confirmation_record.h"
+#include "loop/run_ledger.h"
 #include "loop/run_manifest.h"
 #include "memory/memory_store.h"
 
@@ -45,7 +46,10 @@ struct memory_reading {
 
 struct run_report {
   std::filesystem::path run_dir;
+  // As the manifest says, except that a run whose folder differs from the ledger has no best:
+  // what it would announce is not what kopt recorded.
   loop::run_manifest manifest;
+  loop::record_check record;                   // the run folder held against the ledger
   std::vector<iteration_diagnosis> diagnoses;  // the profiled iterations, in order
   std::vector<strategy_conclusion> strategies; // in the order the run first tried them
   memory_reading memory;
@@ -72,6 +76,9 @@ inline constexpr const char* not_confirmed_note = "not confirmed yet: run kopt l
 // the manifest records as profiled, or an analysis whose diagnosis is not the one the manifest
 // recorded. A memory that cannot be read is not an error: memory.note says why. `memory_db`,
 // when given, is read instead of the memory the manifest names (a run moved from another machine).
+// The run folder is held against the ledger in `memory_db`, else in the memory the manifest names
+// and the user's default memory (a forged manifest may name another): `record` says what was
+// found, and a tampered run's manifest keeps no best.
 run_report gather_run_report(const std::filesystem::path& run_dir,
                              const std::optional<std::filesystem::path>& memory_db = std::nullopt);
 

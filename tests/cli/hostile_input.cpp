@@ -8,6 +8,7 @@
 
 #include "core/files.h"
 #include "core/hash.h"
+#include "support/resealed_manifest.h"
 
 namespace kopt::hostile {
 
@@ -108,9 +109,7 @@ fs::path copy_of_fixture_run(const scratch_dir& dir, const std::string& name) {
 json manifest_of(const fs::path& run) { return json::parse(bytes_of(run / "run_manifest.json")); }
 
 void write_resealed_manifest(const fs::path& run, json manifest) {
-  manifest.erase("content_sha256");
-  manifest["content_sha256"] = sha256_hex(json_text(manifest, -1));
-  write_file_atomic(run / "run_manifest.json", json_text(manifest) + "\n");
+  testing::write_resealed_manifest(run, std::move(manifest));
 }
 
 process_result loop_in(const fs::path& run, const scratch_dir& dir) {

@@ -190,10 +190,27 @@ TEST_F(LoopStep, TheComparisonsBudgetComesFromTheLoopsSettings) {
 
 TEST_F(LoopStep, ALibrarySwappedBehindKoptsBackFailsTheRun) {
   first();
-  // A slowed incumbent would make any candidate look faster.
+  // A slowed incumbent would make any candidate look faster. The ledger names it first.
   write_file_atomic(m_run_dir / "iter_v0" / "kernel_library.so", "not what bench measured");
   try {
     next(0.9, {"retile_64"});
+    FAIL() << "a changed kept library must stop the run";
+  } catch (const error& e) {
+    EXPECT_NE(e.headline().find("changed outside kopt: iter_v0/kernel_library.so differs"), std::string::npos)
+        << e.headline();
+  }
+}
+
+// A run the ledger does not know (another memory) is unverified, and the comparison still checks
+// the library it loads against the manifest.
+TEST_F(LoopStep, ALibrarySwappedInARunTheLedgerDoesNotKnowFailsItsComparison) {
+  first();
+  write_file_atomic(m_run_dir / "iter_v0" / "kernel_library.so", "not what bench measured");
+  write_file_atomic(m_kernel, softmax_version(0.9));
+  loop_settings s = settings();
+  s.memory_db = m_work.path() / "another_memory.db";
+  try {
+    run_loop_step(s, m_services);
     FAIL() << "a changed kept library must stop the run";
   } catch (const error& e) {
     EXPECT_NE(e.headline().find("iter_v0/kernel_library.so of v0 is missing or changed"), std::string::npos)
