@@ -1,7 +1,6 @@
 #include "core/result_seal.h"
 
 #include <fcntl.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,6 +11,7 @@
 
 #include "core/error.h"
 #include "core/hash.h"
+#include "core/random_bytes.h"
 
 namespace kopt {
 namespace {
@@ -22,14 +22,7 @@ constexpr std::string_view seal_prefix = "\nkopt-seal ";
 }  // namespace
 
 result_key::result_key() {
-  m_key.resize(key_bytes);
-  std::size_t got = 0;
-  while (got < key_bytes) {
-    const ssize_t n = ::getrandom(m_key.data() + got, key_bytes - got, 0);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw error(fmt::format("cannot make a key for the measuring process's result: {}", std::strerror(errno)));
-    got += static_cast<std::size_t>(n);
-  }
+  m_key = random_bytes(key_bytes, "a key for the measuring process's result");
   int fds[2] = {-1, -1};
   if (::pipe2(fds, O_CLOEXEC) != 0) throw error(fmt::format("pipe: {}", std::strerror(errno)));
   // 32 bytes fit in any pipe's buffer: the write never blocks, and the child reads at leisure.

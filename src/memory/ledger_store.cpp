@@ -1,15 +1,10 @@
 #include "memory/ledger_store.h"
 
-#include <sys/random.h>
-
-#include <array>
-#include <cerrno>
-#include <cstring>
-
 #include <fmt/format.h>
 
 #include "core/error.h"
 #include "core/hash.h"
+#include "core/random_bytes.h"
 #include "core/utc_time.h"
 #include "memory/sqlite_connection.h"
 
@@ -20,16 +15,10 @@ constexpr std::size_t key_bytes = 32;
 
 // 32 random bytes from the operating system, as hex (the key is stored as text).
 std::string random_key_hex() {
-  std::array<unsigned char, key_bytes> bytes{};
-  std::size_t got = 0;
-  while (got < key_bytes) {
-    const ssize_t n = ::getrandom(bytes.data() + got, key_bytes - got, 0);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw error(fmt::format("cannot make the run ledger's key: {}", std::strerror(errno)));
-    got += static_cast<std::size_t>(n);
-  }
   std::string hex;
-  for (const unsigned char b : bytes) hex += fmt::format("{:02x}", b);
+  for (const char b : random_bytes(key_bytes, "the run ledger's key")) {
+    hex += fmt::format("{:02x}", static_cast<unsigned char>(b));
+  }
   return hex;
 }
 
