@@ -10,18 +10,13 @@
 #include "core/version.h"
 #include "kernel/scalar_binding.h"
 #include "loop/run_directory.h"
+#include "loop/run_settings.h"
 #include "profile/ncu_command.h"
 
 namespace kopt::loop {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string tolerance_text(const loop_settings& s) {
-  if (!s.atol && !s.rtol) return "default by output type";
-  return fmt::format("atol={} rtol={}", s.atol ? fmt::format("{}", *s.atol) : "default",
-                     s.rtol ? fmt::format("{}", *s.rtol) : "default");
-}
 
 std::string file_sha256(const fs::path& file, const char* what) { return sha256_hex(read_text_file(file, what)); }
 
@@ -51,18 +46,11 @@ run_manifest new_manifest(const loop_settings& s, const fs::path& dir) {
   m.op_family = s.op_family;
   m.max_iterations = s.max_iterations;
   m.memory_db = s.memory_db.string();
-  m.frozen.tolerances = tolerance_text(s);
+  m.frozen.tolerances = frozen_tolerances(s);
   m.frozen.dims = dimension_flags(s.target);
   m.frozen.check_dims = check_labels(s.check_shapes);
   m.frozen.check_problem_sha256.resize(m.frozen.check_dims.size());
-  m.settings = {{"warmup", s.job.sampling.warmup},
-                {"repeat", s.job.sampling.repeat},
-                {"min_seconds", s.job.sampling.min_seconds},
-                {"max_seconds", s.job.sampling.max_seconds},
-                {"seed", s.job.seed},
-                {"hot", s.job.sampling.hot},
-                {"gpu", s.target.gpu},
-                {"kernel_name_regex", s.capture.kernel_name_regex}};
+  m.settings = frozen_settings(s);
   return m;
 }
 
@@ -89,7 +77,7 @@ void check_frozen(const run_manifest& m, const loop_settings& s) {
                             ref));
   }
   if (dimension_flags(s.target) != m.frozen.dims) moved("dimensions", join(m.frozen.dims, " "), join(dimension_flags(s.target), " "));
-  if (tolerance_text(s) != m.frozen.tolerances) moved("tolerances", m.frozen.tolerances, tolerance_text(s));
+  if (frozen_tolerances(s) != m.frozen.tolerances) moved("tolerances", m.frozen.tolerances, frozen_tolerances(s));
   if (check_labels(s.check_shapes) != m.frozen.check_dims) {
     moved("set of extra validation shapes (--check-dims)", shapes_text(m.frozen.check_dims),
           shapes_text(check_labels(s.check_shapes)));

@@ -14,7 +14,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// "atol=1e-05 rtol=default" as run_opening writes it; "default by output type": neither.
+// One tolerance of frozen_tolerances' text; nothing for "default" or "default by output type".
 std::optional<double> tolerance_of(const std::string& text, const std::string& name) {
   const std::string key = name + "=";
   const std::size_t at = text.find(key);
@@ -30,6 +30,23 @@ std::optional<double> tolerance_of(const std::string& text, const std::string& n
 }
 
 }  // namespace
+
+std::string frozen_tolerances(const loop_settings& s) {
+  if (!s.atol && !s.rtol) return "default by output type";
+  return fmt::format("atol={} rtol={}", s.atol ? fmt::format("{}", *s.atol) : "default",
+                     s.rtol ? fmt::format("{}", *s.rtol) : "default");
+}
+
+nlohmann::json frozen_settings(const loop_settings& s) {
+  return {{"warmup", s.job.sampling.warmup},
+          {"repeat", s.job.sampling.repeat},
+          {"min_seconds", s.job.sampling.min_seconds},
+          {"max_seconds", s.job.sampling.max_seconds},
+          {"seed", s.job.seed},
+          {"hot", s.job.sampling.hot},
+          {"gpu", s.target.gpu},
+          {"kernel_name_regex", s.capture.kernel_name_regex}};
+}
 
 loop_settings settings_of_run(const fs::path& run_dir) {
   if (!fs::exists(run_dir / run_manifest_name)) {

@@ -4,10 +4,19 @@
 // folder is named.
 
 #include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "loop/loop_settings.h"
 
 namespace kopt::loop {
+
+// How a run's manifest freezes the tolerances ("atol=1e-05 rtol=default"; "default by output
+// type" when neither is given) and, in its `settings` object, the sampling, the seed, the GPU and
+// the capture's kernel filter: written here beside settings_of_run, which reads them back.
+std::string frozen_tolerances(const loop_settings& s);
+nlohmann::json frozen_settings(const loop_settings& s);
 
 // Throws kopt::error (one line) when the folder holds no run (no run_manifest.json), or as
 // read_run_manifest does.
