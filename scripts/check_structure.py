@@ -37,6 +37,7 @@ import argparse
 import collections
 import os
 import re
+import subprocess
 import sys
 
 FUNCTION_LINE_LIMIT = 80
@@ -357,7 +358,26 @@ def check(root):
             for line, length, declaration in long_functions(text, FUNCTION_LINE_LIMIT):
                 findings.append(f"{rel(path)}:{line}: a function of {length} lines (at most {FUNCTION_LINE_LIMIT} "
                                 f"in {', '.join(FUNCTION_LIMITED_MODULES)}): {declaration[:120]}")
+    findings.extend(merge_leftovers(root))
     return findings
+
+
+def merge_leftovers(root):
+    """The lines a merge left unresolved (<<<<<<< or >>>>>>> opening a line) in the files git
+    tracks: a document once shipped with both sides of a conflict."""
+    listed = subprocess.run(["git", "-C", root, "ls-files", "-z"], capture_output=True)
+    if listed.returncode != 0:
+        return []  # not a git checkout (an unpacked copy): nothing to compare with
+    found = []
+    for name in listed.stdout.decode(errors="replace").split("\0"):
+        path = os.path.join(root, name)
+        if not name or not os.path.isfile(path):
+            continue
+        with open(path, "rb") as f:
+            for number, line in enumerate(f, 1):
+                if line.startswith((b"<<<<<<< ", b">>>>>>> ")):
+                    found.append(f"{name}:{number}: a merge conflict left unresolved")
+    return found
 
 
 def main():

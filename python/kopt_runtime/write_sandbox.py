@@ -20,6 +20,9 @@ _CREATE_RULESET, _ADD_RULE, _RESTRICT_SELF = 444, 445, 446  # x86-64 and arm64 s
 _CREATE_RULESET_VERSION = 1
 _RULE_PATH_BENEATH = 1
 _PR_SET_NO_NEW_PRIVS = 38
+_PR_CAPBSET_DROP, _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 24, 47, 4
+_CAPABILITY_VERSION_3 = 0x20080522
+_CAP_SYS_ADMIN, _CAP_PERFMON = 21, 38
 _O_PATH = 0o10000000
 
 # The rights that change the file system (write, remove, make of every kind), as kopt's C++ side
@@ -143,8 +146,60 @@ def sandbox_measuring_process(folders, result_path, profiled=False):
     locks = profiler_lock_files(temporary, shared, os.environ.get("CUDA_VISIBLE_DEVICES", "")) if profiled else []
     # Set only where ncu or compute-sanitizer started this process's tree.
     tracker = profiler_tracker_folder(os.environ.get("NVIDIA-PROCESS-TRACKING-CONFIGURATION", ""))
-    return restrict_writes_to([os.path.abspath(f) for f in folders] + [temporary, f"/proc/{os.getpid()}"] +
-                              ([tracker] if tracker else []), device_files() + locks)
+    sandbox = restrict_writes_to([os.path.abspath(f) for f in folders] + [temporary, f"/proc/{os.getpid()}"] +
+                                 ([tracker] if tracker else []), device_files() + locks)
+    # After the sandbox (its no-new-privileges bit keeps a started program from regaining them).
+    sandbox["description"] += give_up_capabilities(profiled and profiling_restricted_to_admins())
+    return sandbox
+
+
+def profiling_restricted_to_admins():
+    """Whether the NVIDIA driver lets only administrators read the GPU's counters (as kopt's
+    core/inspection_rights.h reads it)."""
+    try:
+        with open("/proc/driver/nvidia/params") as params:
+            for line in params:
+                if line.startswith("RmProfilingAdminOnly:"):
+                    return "1" in line
+    except OSError:
+        pass
+    return False
+
+
+def give_up_capabilities(keep_profiling):
+    """Gives up every capability of this process and of what it starts (bounding and ambient
+    sets too); keeps CAP_SYS_ADMIN and CAP_PERFMON when `keep_profiling`. Where kopt runs as
+    root, a root process holding CAP_SYS_PTRACE, CAP_SYS_ADMIN or CAP_PERFMON reads kopt's memory
+    and environment (and its harness's, a dumpable process) whatever else closes them; Linux also
+    refuses a reader holding fewer capabilities than its target, and this process holds fewer
+    than the `kopt harness` above it, which gives up only those three (core/inspection_rights.h).
+    Returns "; without ..." for the description, "" when there was nothing to give up."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    header = (ctypes.c_uint32 * 2)(_CAPABILITY_VERSION_3, 0)
+    sets = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable of capabilities 0-31, then 32-63
+    if libc.capget(header, sets) != 0:
+        return f"; capabilities not read ({os.strerror(ctypes.get_errno())})"
+    if sets[1] == 0 and sets[4] == 0:
+        return ""
+    kept = (1 << _CAP_SYS_ADMIN | 1 << _CAP_PERFMON) if keep_profiling else 0
+    last = _last_capability()
+    for capability in range(last + 1):
+        if not kept & (1 << capability):
+            libc.prctl(_PR_CAPBSET_DROP, capability, 0, 0, 0)
+    libc.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    low, high = kept & 0xFFFFFFFF & sets[1], (kept >> 32) & sets[4]
+    if libc.capset(header, (ctypes.c_uint32 * 6)(low, low, 0, high, high, 0)) != 0:
+        return f"; could not give up its capabilities ({os.strerror(ctypes.get_errno())})"
+    return "; without CAP_SYS_PTRACE or any other capability but CAP_SYS_ADMIN, CAP_PERFMON" if kept else \
+        "; without any capability"
+
+
+def _last_capability():
+    try:
+        with open("/proc/sys/kernel/cap_last_cap") as last:
+            return int(last.read())
+    except (OSError, ValueError):
+        return 63
 
 
 def restrict_writes_to(folders, files=()):

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "core/inspection_rights.h"
+
 namespace kopt {
 namespace fs = std::filesystem;
 namespace {
@@ -131,7 +133,12 @@ write_sandbox sandbox_measuring_process(const std::vector<fs::path>& own_folders
   // Set only where ncu or compute-sanitizer started this process's tree.
   const char* tracking = std::getenv("NVIDIA-PROCESS-TRACKING-CONFIGURATION");
   if (const auto tracker = profiler_tracker_folder(tracking ? tracking : "")) folders.push_back(*tracker);
-  return restrict_writes_to(measuring_allowance(folders, temporary, lock_files));
+  write_sandbox sandbox = restrict_writes_to(measuring_allowance(folders, temporary, lock_files));
+  // After the sandbox (its no-new-privileges bit keeps a started program from regaining them).
+  const rights_kept kept =
+      profiled && profiling_restricted_to_admins() ? rights_kept::profiling_for_admins : rights_kept::none_for_inspection;
+  sandbox.description += give_up_inspection_rights(kept);
+  return sandbox;
 }
 
 }  // namespace kopt

@@ -63,7 +63,9 @@ write_allowance measuring_allowance(const std::vector<std::filesystem::path>& ow
 
 // All of it, in order: makes `own_folders` and the temporary folder of `result_file`, adopts the
 // latter, makes ncu's lock files when `profiled`, allows the tracker's folder of the NVIDIA tool
-// that started this process, if any, and restricts this process's writes.
+// that started this process, if any, restricts this process's writes, and gives up its rights
+// to read other processes' memory (inspection_rights.h; profiled, the counters' rights are kept
+// where the driver lets only administrators read them).
 write_sandbox sandbox_measuring_process(const std::vector<std::filesystem::path>& own_folders,
                                         const std::filesystem::path& result_file, bool profiled);
 

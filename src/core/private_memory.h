@@ -3,8 +3,7 @@
 // the grader): a process of the same user may read another's /proc/PID/mem and /proc/PID/environ,
 // or attach to it, when the system's ptrace policy allows it (Yama's ptrace_scope 0, or none).
 // A process that is not dumpable (PR_SET_DUMPABLE 0) allows none of this to anyone but root.
-// The measuring processes restrict themselves further (Landlock refuses them any process outside
-// their sandbox, root or not: docs/integrity.md).
+// Root reads it anyway: the measuring processes give up root's rights to (inspection_rights.h).
 
 namespace kopt {
 
