@@ -13,6 +13,7 @@
 #include "harness/kernel_failure.h"
 #include "harness/loaded_libraries.h"
 #include "harness/output_checks.h"
+#include "harness/outputs_settled.h"
 #include "harness/physical_floor.h"
 #include "harness/sampling.h"
 #include "harness/timed_call_checks.h"
@@ -43,8 +44,12 @@ class protocol_run {
     copy_inputs(m_plan, m_buffers, m_pristine);
     m_buffers.memory().synchronize("making a validation seed's inputs");
     run_once(m_setting.version, "kernel");
+    set_outputs_aside(m_plan, m_buffers, m_pristine);  // the pristine set's outputs are free
     if (const auto found = check_guards_and_inputs(m_plan, m_buffers, m_pristine)) throw kernel_failure{run_status::failed, *found};
     keep(key, m_buffers);
+    if (const auto moved = outputs_changed_since_set_aside(m_plan, m_buffers, m_pristine)) {
+      throw kernel_failure{run_status::failed, fmt::format("work in flight: validation seed {} ({}): {}", seed, when, *moved)};
+    }
   }
 
   void time() {

@@ -284,6 +284,26 @@ TEST(CudaIntegrity, SlowTheRivalAdaptive) {
       << "the reference took " << reference_ms << " ms after the cheat, " << baseline_ms << " ms in an honest run";
 }
 
+// 24. super-batching: past the validation calls, solve() leaves its work in flight in a CUDA
+// context of its own, which kopt's synchronisation does not wait for, and runs a decoy where it
+// was called. Its records come in after the call was read (work in flight), or a checked call's
+// outputs change after kopt set them aside (work in flight); a checked call read before that
+// work wrote anything keeps the poison, and the first failure in time is the verdict.
+TEST(CudaIntegrity, SuperBatchingNaive) {
+  expect_failure(bench("24_super_batching_naive.cu"), "failed", {"work in flight:", "no write:"});
+}
+
+TEST(CudaIntegrity, SuperBatchingAdaptive) {
+  // In flight only in back-to-back calls (what it takes for timing): the records still come in late.
+  expect_failure(bench("24_super_batching_adaptive.cu"), "failed", {"work in flight:", "no write:"});
+}
+
+// 29. plausible hack: the same cheat with half the work timed honestly claims about 2x; the
+// verdict does not depend on the size of the claim.
+TEST(CudaIntegrity, SuperBatchingPlausibleSize) {
+  expect_failure(bench("24_super_batching_plausible.cu"), "failed", {"work in flight:", "partial write:"});
+}
+
 // The write sandbox, everywhere the kernel runs (docs/integrity.md, "What the code under test
 // may write"): its library's writes into /tmp, /dev/shm and a run folder are refused, and the
 // run goes on and succeeds (the kernel is right, and writes its output only when its own
