@@ -31,6 +31,9 @@ struct call_sample : call_work {
   double l2_reset_host_ns = 0;     // persisting-L2 check and reset
   double issue_host_ns = 0;        // [ns] host time until solve() returned (issuing its work)
   double hold_ns = 0;              // [ns] launch hold enqueued before the call
+  // solve() returned with another CUDA context current on kopt's thread; kopt set its own back
+  // before synchronising (work left in that other context would have escaped the wait).
+  bool left_other_context = false;
 };
 
 class call_timer {
@@ -44,7 +47,8 @@ class call_timer {
   // Flushes (cold protocol), holds the default stream (launch_hold) for a little longer than
   // the previous call took to issue its work, runs `call` inside window `call_index` (> 0),
   // synchronises, reads the records and resets persisting L2. Foreign work found before or after the call is in
-  // the sample's `foreign`. Throws kopt::error when the device reports an error.
+  // the sample's `foreign`; work of an earlier call that finished only now, in its `late`.
+  // Throws kopt::error when the device reports an error.
   call_sample time_call(const std::function<void()>& call, std::uint64_t call_index);
 
   // Clears a persisting-L2 limit and the lines pinned under it; returns the limit found [bytes]
@@ -52,9 +56,9 @@ class call_timer {
   // start with a limit set, which is not the call's doing).
   std::uint64_t clear_persisting_l2();
 
-  // Waits `settle` for work that something launches late, then reports it ("" when none):
-  // the last look for foreign work at the end of a run.
-  std::string late_foreign_work(std::chrono::milliseconds settle);
+  // Waits `settle` for work that something launches late, or that a call left running, then
+  // reports it (`foreign`, `late`): the last look at the end of a run.
+  call_work work_after_settling(std::chrono::milliseconds settle);
 
  private:
   void synchronize(const char* when);

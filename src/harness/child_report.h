@@ -14,6 +14,7 @@
 #include "core/document.h"
 #include "core/phase_clock.h"
 #include "harness/evidence_files.h"
+#include "harness/kernels_ran.h"
 #include "harness/run_status.h"
 #include "harness/runner_documents.h"
 #include "measure/timing_document.h"
@@ -40,7 +41,7 @@ struct physical_floor_record {
 BOOST_DESCRIBE_STRUCT(physical_floor_record, (), (problem_bytes, peak_dram_bytes_per_s))
 
 struct child_report {
-  static constexpr std::string_view document_schema = "kopt.child_report/v1";
+  static constexpr std::string_view document_schema = "kopt.child_report/v2";
   std::string kopt_version;
   run_status status = run_status::ok;
   std::string reason;  // one line naming the failure's class; "" when ok
@@ -56,6 +57,8 @@ struct child_report {
   std::optional<physical_floor_record> physical_floor;
   std::vector<std::string> libraries_loaded_by_kernel;
   std::vector<std::string> library_kernels;  // Triton: kernels Triton did not compile
+  std::vector<kernel_set_record> timed_kernel_sets;  // the sets of kernels the timed calls ran
+  std::vector<kernel_ran> kernels_ran;               // each of those kernels, with its source
   std::vector<evidence_key> evidence;        // the inputs whose outputs it kept for the verdict, in order
   std::optional<std::string> sandbox;        // where its writes were restricted to, in words
   // Started ahead, it made its GPU context after its gate after all: why.
@@ -84,7 +87,7 @@ struct child_report {
 BOOST_DESCRIBE_STRUCT(child_report, (),
                       (kopt_version, status, reason, detail, warnings, phases_s, problem_source, protocol,
                        kernel, timed_call_checks, physical_floor, libraries_loaded_by_kernel, library_kernels,
-                       evidence, sandbox, context_not_made_ahead, timing_blocks, placements,
+                       timed_kernel_sets, kernels_ran, evidence, sandbox, context_not_made_ahead, timing_blocks, placements,
                        block_call_checks, profile_calls, triton, python_runner, signature, dims, reference,
                        reference_runner, reference_tolerance, kernel_at_fault))
 

@@ -11,8 +11,10 @@
 #include "harness/gpu_sharing.h"
 #include "harness/integrity_flags.h"
 #include "harness/kernel_failure.h"
+#include "harness/kernel_sources.h"
 #include "harness/loaded_libraries.h"
 #include "harness/output_checks.h"
+#include "harness/outputs_settled.h"
 #include "harness/physical_floor.h"
 #include "harness/sampling.h"
 #include "harness/timed_call_checks.h"
@@ -43,8 +45,12 @@ class protocol_run {
     copy_inputs(m_plan, m_buffers, m_pristine);
     m_buffers.memory().synchronize("making a validation seed's inputs");
     run_once(m_setting.version, "kernel");
+    set_outputs_aside(m_plan, m_buffers, m_pristine);  // the pristine set's outputs are free
     if (const auto found = check_guards_and_inputs(m_plan, m_buffers, m_pristine)) throw kernel_failure{run_status::failed, *found};
     keep(key, m_buffers);
+    if (const auto moved = outputs_changed_since_set_aside(m_plan, m_buffers, m_pristine)) {
+      throw kernel_failure{run_status::failed, fmt::format("work in flight: validation seed {} ({}): {}", seed, when, *moved)};
+    }
   }
 
   void time() {
@@ -67,10 +73,12 @@ class protocol_run {
 
     const sampling_options judged = judged_sampling(m_job, m_plan);
     std::uint64_t last_call = 0;
+    kernel_tally kernels;  // whose kernels each call ran: kernel_sources.h
     sampling_hooks hooks;
     hooks.before_each = [&](std::uint64_t call) { checks.prepare_call(m_buffers, call); };
-    hooks.after_each = [&](std::uint64_t call, const call_sample&) {
+    hooks.after_each = [&](std::uint64_t call, const call_sample& sample) {
       last_call = call;
+      kernels.add(sample.kernel_names);
       checks.after_call(call);
     };
     hooks.wants_more = [&] { return checks.wants_more(); };
@@ -81,6 +89,7 @@ class protocol_run {
     } catch (const error& e) {
       throw kernel_failure{run_status::crashed, fmt::format("the kernel failed while being timed: {}", e.headline())};
     }
+    m_result.timed_kernel_sets = kernels.records();
     checks.finish(last_call);
     m_result.timed_call_checks = checks.summary();
     // After the timed calls too: a version that loads a library only once it believes it is

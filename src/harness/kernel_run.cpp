@@ -9,9 +9,11 @@
 #include "harness/bench_version.h"
 #include "harness/buffer_memory.h"
 #include "harness/gpu_context.h"
+#include "harness/elf_functions.h"
 #include "harness/input_generator.h"
 #include "harness/job_problem.h"
 #include "harness/kernel_protocol.h"
+#include "harness/kernel_sources.h"
 #include "harness/loaded_libraries.h"
 #include "harness/seed_inputs.h"
 #include "harness/timing_blocks.h"
@@ -56,6 +58,9 @@ child_report run_kernel_job(const bench_job& job, block_channel* channel) {
   }
   clock.done("gpu_context_and_loading");
   run_protocol(setting, result, clock);
+  // The kernels compiled from the kernel's source: the functions of its library (nvcc's host
+  // stubs carry the kernels' names).
+  add_kernel_sources(result, function_names_in_file(job.kernel_library), "solve()");
   result.phases_s = clock.phases();
   return result;
 }

@@ -68,6 +68,15 @@ class host_overhead {
 // How often the SM clock is read while sampling (throttling changes over tens of ms).
 constexpr std::chrono::milliseconds clock_interval{20};
 
+// "work in flight: a kernel k of call 3 was still running ...": `late` is call_work::late,
+// `found` where kopt found it ("around call 4", "after the last call").
+std::string work_in_flight_line(const std::string& late, const std::string& found) {
+  return fmt::format("work in flight: {} was still running after solve() returned and kopt had synchronised and read "
+                     "that call's work (found {}); its time escaped the timer. solve() must leave no work running when "
+                     "it returns",
+                     late, found);
+}
+
 // [ms] How long the engine waits after the last call for work launched late.
 constexpr std::chrono::milliseconds late_work_settle{20};
 
@@ -121,15 +130,18 @@ void add_sample(measure::sampling_record& record, const call_sample& s) {
   record.side_streams = std::max(record.side_streams, s.side_streams);
 }
 
-// After the last call: work a host thread launched late (when the work is judged), and GPU
-// records CUPTI dropped (the calls' work could not all be counted), fail the version.
+// After the last call: work a host thread launched late, or that the last calls left running
+// (when the work is judged), and GPU records CUPTI dropped (the calls' work could not all be
+// counted), fail the version.
 void check_after_sampling(call_timer& timer, const cuda::activity_recorder& recorder, std::uint64_t dropped_before,
                           const sampling_options& options) {
   if (options.judge_work) {
-    if (const std::string late = timer.late_foreign_work(late_work_settle); !late.empty()) {
+    const call_work settled = timer.work_after_settling(late_work_settle);
+    if (!settled.foreign.empty()) {
       throw kernel_failure{run_status::failed, fmt::format("host thread: {} (after the last call); solve() must launch its work "
-                                                 "before it returns", late)};
+                                                 "before it returns", settled.foreign)};
     }
+    if (!settled.late.empty()) throw kernel_failure{run_status::failed, work_in_flight_line(settled.late, "after the last call")};
   }
   if (const std::uint64_t dropped = recorder.dropped_records() - dropped_before; dropped > 0) {
     throw kernel_failure{run_status::failed, fmt::format("lost GPU records: CUPTI dropped {} activity records while timing, so "
@@ -144,6 +156,13 @@ std::string judge_sample(const call_sample& sample, std::uint64_t call, std::uin
   if (!sample.foreign.empty()) {
     return fmt::format("host thread: {} (around call {}); solve() must launch its work before it returns",
                        sample.foreign, call);
+  }
+  if (!sample.late.empty()) return work_in_flight_line(sample.late, fmt::format("around call {}", call));
+  if (sample.left_other_context) {
+    return fmt::format("work in flight: call {} returned with another CUDA context current on kopt's thread, so that "
+                       "kopt's synchronisation would not have waited for its own context's work; solve() must leave "
+                       "the context it was called in current",
+                       call);
   }
   if (sample.kernels == 0) {
     return fmt::format(

@@ -8,7 +8,9 @@
 //
 // For the version under test (`judge_work`), the engine also fails the run when the call's
 // work escaped the measurement: GPU work launched by another thread outside any solve() call,
-// a call that ran no kernel, outputs copied in from the host, activity records CUPTI dropped.
+// a call that ran no kernel, outputs copied in from the host, activity records CUPTI dropped,
+// work a call left running past kopt's synchronisation (found when its records come in later,
+// or when solve() returns with another CUDA context current).
 
 #include <cstddef>
 #include <cstdint>
@@ -55,7 +57,7 @@ std::string protocol_description(bool hot, std::size_t l2_bytes);
 
 // The judge's verdict on one sample of the version under test: "" when the call's work was
 // all on the GPU and all its own, else the one-line reason ("host thread: ...",
-// "work outside kernels: ..."). Pure; tested on its own.
+// "work in flight: ...", "work outside kernels: ..."). Pure; tested on its own.
 std::string judge_sample(const call_sample& sample, std::uint64_t call, std::uint64_t output_bytes);
 
 // Runs `call` (which launches the work and throws kopt::error on failure) under the protocol

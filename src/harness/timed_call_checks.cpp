@@ -7,6 +7,7 @@
 #include "harness/gpu_context.h"
 #include "harness/kernel_failure.h"
 #include "harness/output_checks.h"
+#include "harness/outputs_settled.h"
 
 namespace kopt::harness {
 namespace {
@@ -52,13 +53,22 @@ void timed_call_checks::finish(std::uint64_t last_call) {
 }
 
 void timed_call_checks::check(std::uint64_t call) {
-  // The call's inputs again, from the same seed, beside the kernel's buffers.
+  // The call's inputs again, from the same seed, beside the kernel's buffers; its outputs as
+  // they were when it returned, set aside in the scratch set's (outputs_settled.h).
   prepare_call(m_scratch, call);
+  set_outputs_aside(m_plan, m_kernel, m_scratch);
   synchronize(m_api, "making a checked call's inputs again");
   if (const auto problem = check_guards_and_inputs(m_plan, m_kernel, m_scratch)) {
     throw kernel_failure{run_status::failed, fmt::format("timed call {} (checked at random): {}", call, *problem)};
   }
   m_checked.push_back(call);
+  keep_outputs(call);
+  if (const auto moved = outputs_changed_since_set_aside(m_plan, m_kernel, m_scratch)) {
+    throw kernel_failure{run_status::failed, fmt::format("work in flight: timed call {} (checked at random): {}", call, *moved)};
+  }
+}
+
+void timed_call_checks::keep_outputs(std::uint64_t call) {
   if (!m_keep) return;
   std::size_t bytes = 0;
   for (const auto& b : m_plan.buffers) {

@@ -55,6 +55,8 @@ class timed_call_checks {
 
  private:
   void check(std::uint64_t call);
+  // Hands the call's outputs to the parent, within the evidence budget.
+  void keep_outputs(std::uint64_t call);
 
   const cuda::driver_api& m_api;
   const kernel::kernel_plan& m_plan;

@@ -15,12 +15,18 @@ work_owner owner_of(const std::optional<cuda::api_origin>& origin, std::uint64_t
 
 namespace {
 
+const char* kind_name(const cuda::gpu_activity& a) {
+  return a.what == cuda::gpu_activity::kind::kernel ? "kernel" : a.what == cuda::gpu_activity::kind::memcpy ? "copy" : "memset";
+}
+
 std::string describe(const cuda::gpu_activity& a, const cuda::api_origin& origin) {
-  const char* what = a.what == cuda::gpu_activity::kind::kernel   ? "kernel"
-                     : a.what == cuda::gpu_activity::kind::memcpy ? "copy"
-                                                                  : "memset";
-  return fmt::format("a {}{} issued by {} from another thread while no solve() call was running", what,
+  return fmt::format("a {}{} issued by {} from another thread while no solve() call was running", kind_name(a),
                      a.name.empty() ? "" : " " + a.name, origin.function.empty() ? "an API call" : origin.function);
+}
+
+// "kernel k of call 3": work an earlier call issued that finished after that call was read.
+std::string describe_late(const cuda::gpu_activity& a, std::uint64_t window) {
+  return fmt::format("a {}{} of call {}", kind_name(a), a.name.empty() ? "" : " " + a.name, window);
 }
 
 }  // namespace
@@ -38,6 +44,7 @@ call_work attribute(const std::vector<cuda::gpu_activity>& records, std::uint64_
         if (work.harness_stream == no_stream) work.harness_stream = a.stream;
         continue;
       case work_owner::earlier_call:
+        if (work.late.empty()) work.late = describe_late(a, origin->window);
         continue;
       case work_owner::unattributed:
         // Work whose issuing call CUPTI never reported: counted as the call's when a call is

@@ -2,7 +2,9 @@
 // Whose GPU work an activity record is, judged from the host call that issued it: the solve()
 // call being timed, kopt's own (flush, inputs, poison, downloads: the harness thread between
 // calls), or foreign: issued by another thread while no solve() call was open, which is work
-// launched behind the judge's back (EXPLOITS.md #13, #22). Pure; tested on its own.
+// launched behind the judge's back (EXPLOITS.md #13, #22). Work of an earlier call found in a
+// later batch finished only after kopt had synchronised and read that call's work: it was left
+// in flight (#24). Pure; tested on its own.
 
 #include <cstdint>
 #include <functional>
@@ -39,6 +41,7 @@ struct call_work {
   int unattributed = 0;        // records whose issuing call CUPTI never reported (counted in
                                // the call's work when a call is judged)
   std::string foreign;         // the first foreign record, described; "" when none
+  std::string late;            // the first record of an earlier call, described ("kernel k of call 3"); "" when none
 };
 
 // The origin of the API call with a correlation id (launch_attribution::origin, or a table in tests).

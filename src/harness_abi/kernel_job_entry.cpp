@@ -31,6 +31,7 @@
 #include "harness/job_problem.h"
 #include "harness/kernel_failure.h"
 #include "harness/kernel_protocol.h"
+#include "harness/kernel_sources.h"
 #include "harness/loaded_libraries.h"
 #include "harness/seed_inputs.h"
 #include "kopt_harness_abi.h"
@@ -100,6 +101,7 @@ void add_runner_facts(harness::child_report& result, const std::string& text) {
       if (name.is_string()) launched.push_back(name.get<std::string>());
     }
     harness::add_library_kernels_flag(result, launched);
+    harness::add_kernel_sources(result, {launched.begin(), launched.end()}, "run_kernel()");
   }
 }
 

@@ -78,7 +78,7 @@ struct bench_phases {
 BOOST_DESCRIBE_STRUCT(bench_phases, (), (steps, kernel, reference))
 
 struct bench_result : run_provenance {
-  static constexpr std::string_view document_schema = "kopt.benchmark_result/v3";
+  static constexpr std::string_view document_schema = "kopt.benchmark_result/v4";
   std::string kopt_version;
   harness::run_status status = harness::run_status::ok;
   std::string reason;                   // one line, names the class of failure
@@ -96,6 +96,7 @@ struct bench_result : run_provenance {
   std::optional<harness::timed_call_summary> timed_call_checks;
   std::optional<harness::physical_floor_record> physical_floor;
   std::vector<std::string> libraries_loaded_by_kernel;
+  std::vector<harness::kernel_ran> kernels_ran;  // the kernels the timed calls ran, by name and source
   std::optional<sanitizer_record> sanitizer;
   json triton = nullptr;                // what Triton compiled and launched (Triton's own facts)
   std::optional<harness::runner_facts> reference_runner;  // a Python reference's runner
@@ -111,8 +112,8 @@ struct bench_result : run_provenance {
 BOOST_DESCRIBE_STRUCT(bench_result, (run_provenance),
                       (kopt_version, status, reason, detail, problem_source, correctness, protocol, warnings, kernel,
                        reference, reference_timing_cache, speedup_vs_reference, speedup_vs_reference_ci95,
-                       kernel_vs_reference, timed_call_checks, physical_floor, libraries_loaded_by_kernel, sanitizer,
-                       triton, reference_runner, python_runner, phases_s, sandbox, kernel_output, precision))
+                       kernel_vs_reference, timed_call_checks, physical_floor, libraries_loaded_by_kernel, kernels_ran,
+                       sanitizer, triton, reference_runner, python_runner, phases_s, sandbox, kernel_output, precision))
 
 // A document read back (a --json-out file, a run folder's benchmark_result.json). Throws
 // kopt::error naming `where` and the field the reader refuses.

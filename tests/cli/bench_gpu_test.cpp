@@ -62,7 +62,7 @@ TEST(BenchOnGpu, VectorAddAgainstNativeReference) {
   ASSERT_EQ(r.exit_code, 0) << r.stdout_text << r.stderr_text;
   std::printf("%s", r.stdout_text.c_str());
   const auto result = nlohmann::json::parse(std::ifstream(out));
-  EXPECT_EQ(result["schema"], "kopt.benchmark_result/v3");
+  EXPECT_EQ(result["schema"], "kopt.benchmark_result/v4");
   EXPECT_EQ(result["correctness"]["passed"], true);
   const double median_us = result["kernel"]["median_ms"].get<double>() * 1000;
   EXPECT_GT(median_us, 30);

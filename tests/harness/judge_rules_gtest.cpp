@@ -99,6 +99,48 @@ TEST(JudgeSample, OutputsCopiedFromTheHostAreWorkOutsideKernels) {
   EXPECT_EQ(judge_sample(sample_with(1, 2047), 3, 4096), "");
 }
 
+TEST(WorkAttribution, AnEarlierCallsWorkFoundLaterWasLeftInFlight) {
+  // Recorded as CUPTI reports it: call 4 launched a decoy (finished before kopt's
+  // synchronisation) and, in a context kopt does not wait for, a kernel and a copy into its
+  // output that finished only after call 4's records were read; they come with call 5's batch.
+  const std::map<std::uint32_t, api_origin> origins = {{40, {4, true, "cudaLaunchKernel"}},
+                                                       {41, {4, true, "cudaLaunchKernel"}},
+                                                       {42, {4, true, "cudaMemcpyAsync"}},
+                                                       {50, {5, true, "cudaLaunchKernel"}},
+                                                       {60, {0, true, "cuLaunchKernel"}}};
+  const origin_lookup lookup = [&](std::uint32_t c) -> std::optional<api_origin> { return origins.at(c); };
+  const std::vector<gpu_activity> call_4 = {{gpu_activity::kind::kernel, "decoy", 100, 102, 7, 40, 0, false}};
+  EXPECT_EQ(attribute(call_4, 4, lookup).late, "");
+  const std::vector<gpu_activity> between = {{gpu_activity::kind::kernel, "kopt_l2_flush", 110, 160, 7, 60, 0, false},
+                                             {gpu_activity::kind::kernel, "twice", 103, 190, 21, 41, 0, false},
+                                             {gpu_activity::kind::memcpy, "", 191, 195, 21, 42, 4000, false}};
+  EXPECT_EQ(attribute(between, 0, lookup).late, "a kernel twice of call 4");
+  const std::vector<gpu_activity> call_5 = {{gpu_activity::kind::memcpy, "", 191, 195, 21, 42, 4000, false},
+                                            {gpu_activity::kind::kernel, "decoy", 200, 202, 7, 50, 0, false}};
+  const call_work w = attribute(call_5, 5, lookup);
+  EXPECT_EQ(w.late, "a copy of call 4");
+  EXPECT_EQ(w.kernels, 1);  // call 4's copy is not counted as call 5's
+}
+
+TEST(JudgeSample, WorkOfAnEarlierCallFoundLaterIsWorkInFlight) {
+  call_sample s = sample_with(1, 0);
+  s.late = "a kernel twice of call 4";
+  EXPECT_EQ(judge_sample(s, 5, 4096),
+            "work in flight: a kernel twice of call 4 was still running after solve() returned and kopt had "
+            "synchronised and read that call's work (found around call 5); its time escaped the timer. solve() must "
+            "leave no work running when it returns");
+}
+
+TEST(JudgeSample, AnotherContextLeftCurrentIsWorkInFlight) {
+  call_sample s = sample_with(1, 0);
+  s.left_other_context = true;
+  EXPECT_EQ(judge_sample(s, 7, 4096).rfind("work in flight: call 7 returned with another CUDA context current", 0), 0u)
+      << judge_sample(s, 7, 4096);
+  // A host thread's work is named first: it is the cause, not a consequence.
+  s.foreign = "a kernel k issued by X";
+  EXPECT_EQ(judge_sample(s, 7, 4096).rfind("host thread:", 0), 0u);
+}
+
 TEST(LoadedLibraries, ComputeLibrariesAreNamedOnce) {
   const std::string maps =
       "7f00-7f01 r-xp 0 08:01 1 /usr/lib/x86_64-linux-gnu/libc.so.6\n"

@@ -1,7 +1,8 @@
 // The checks of one run in the memory that holds the buffers (host memory here, as for a Triton
 // module under Triton's interpreter; device memory runs the same code with kopt's comparison
-// kernel): an input changed by the kernel is named, an inout one is its own business, and the
-// outputs kept for the verdict are the buffers' bytes.
+// kernel): an input changed by the kernel is named, an inout one is its own business, the
+// outputs kept for the verdict are the buffers' bytes, and an output that changes after it was
+// set aside (work still in flight) is named.
 #include "harness/output_checks.h"
 
 #include <cstring>
@@ -9,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/evidence_files.h"
+#include "harness/outputs_settled.h"
 #include "support/kopt_process.h"
 
 namespace kopt::harness {
@@ -69,6 +71,27 @@ TEST_F(OutputChecks, TheOutputsKeptForTheVerdictAreTheBuffersBytes) {
   std::memcpy(&y3, back.buffers[1].data() + 3 * sizeof(float), sizeof y3);
   EXPECT_EQ(y3, 4.0f);
   EXPECT_EQ(std::memcmp(back.buffers[2].data(), reinterpret_cast<const void*>(m_kernel.data(2)), 4000), 0);
+}
+
+TEST_F(OutputChecks, OutputsThatStayAsTheyWereSetAsideAreFinal) {
+  poke(m_kernel, 1, 3, 4.0f);
+  poke(m_kernel, 2, 7, 3.0f);
+  set_outputs_aside(m_plan, m_kernel, m_pristine);
+  EXPECT_EQ(outputs_changed_since_set_aside(m_plan, m_kernel, m_pristine), std::nullopt);
+  // The inputs of the set aside are untouched: it stays the pristine copy the inputs are checked against.
+  EXPECT_EQ(check_guards_and_inputs(m_plan, m_kernel, m_pristine), std::nullopt);
+}
+
+TEST_F(OutputChecks, AnOutputWrittenAfterItWasSetAsideIsWorkInFlight) {
+  set_outputs_aside(m_plan, m_kernel, m_pristine);
+  poke(m_kernel, 2, 999, 5.0f);  // z's last element, written by work still running
+  EXPECT_EQ(outputs_changed_since_set_aside(m_plan, m_kernel, m_pristine),
+            "output z changed after the call returned and kopt had synchronised: work still in flight was writing "
+            "it while kopt read it");
+  set_outputs_aside(m_plan, m_kernel, m_pristine);
+  poke(m_kernel, 1, 0, 6.0f);  // y's first
+  EXPECT_NE(outputs_changed_since_set_aside(m_plan, m_kernel, m_pristine).value_or("").find("output y changed"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -246,7 +246,8 @@ TEST(CudaIntegrity, TimerTamperingEvidenceLinks) {
   expect_failure(bench("20_evidence_links.cu"), "failed", {"evidence tampering:"});
 }
 
-// 21. library call: timed honestly (cuBLAS's kernels count) and flagged.
+// 21. library call: timed honestly (cuBLAS's kernels count) and flagged. Each variant runs a
+// kernel of its own beside the library's (all the work handed over is class 26).
 TEST(CudaIntegrity, LibraryCallNaive) { expect_flagged(bench("21_library_call_naive.cu"), "library call:"); }
 
 TEST(CudaIntegrity, LibraryCallAdaptive) { expect_flagged(bench("21_library_call_adaptive.cu"), "library call:"); }
@@ -367,6 +368,64 @@ TEST(CudaIntegrity, UninitialisedMemoryNaive) {
 TEST(CudaIntegrity, UninitialisedMemoryAdaptive) {
   expect_failure(bench("28_uninitialised_memory_adaptive.cu", {"--sanitize", "initcheck", "--timeout", "240"}),
                  "failed", {"compute-sanitizer initcheck found"});
+}
+
+// 24. super-batching: past the validation calls, solve() leaves its work in flight in a CUDA
+// context of its own, which kopt's synchronisation does not wait for, and runs a decoy where it
+// was called. Its records come in after the call was read (work in flight), or a checked call's
+// outputs change after kopt set them aside (work in flight); a checked call read before that
+// work wrote anything keeps the poison, and the first failure in time is the verdict.
+TEST(CudaIntegrity, SuperBatchingNaive) {
+  expect_failure(bench("24_super_batching_naive.cu"), "failed", {"work in flight:", "no write:"});
+}
+
+TEST(CudaIntegrity, SuperBatchingAdaptive) {
+  // In flight only in back-to-back calls (what it takes for timing): the records still come in late.
+  expect_failure(bench("24_super_batching_adaptive.cu"), "failed", {"work in flight:", "no write:"});
+}
+
+// 29. plausible hack: the same cheat with half the work timed honestly claims about 2x; the
+// verdict does not depend on the size of the claim.
+TEST(CudaIntegrity, SuperBatchingPlausibleSize) {
+  expect_failure(bench("24_super_batching_plausible.cu"), "failed", {"work in flight:", "partial write:"});
+}
+
+// 26. ghost kernel: no kernel compiled from the kernel's source runs in (some of) the timed
+// calls; cuBLAS does the work, and the answer is right. The result names each kernel with its
+// source.
+void expect_ghost(const bench_outcome& o) {
+  expect_failure(o, "failed", {"ghost kernel:"});
+  ASSERT_TRUE(o.result.contains("kernels_ran")) << o.result.dump(1);
+  const auto& ran = o.result.at("kernels_ran");
+  ASSERT_FALSE(ran.empty()) << o.result.dump(1);
+  for (const auto& k : ran) {
+    if (k.at("name").get<std::string>().find("twice") == std::string::npos) {
+      EXPECT_EQ(k.at("source"), "other") << k.dump();
+    }
+  }
+}
+
+TEST(CudaIntegrity, GhostKernelNaive) { expect_ghost(bench("26_ghost_kernel_naive.cu")); }
+
+TEST(CudaIntegrity, GhostKernelAdaptive) {
+  // Its own kernel on the first calls only: the timed calls after them ran cuBLAS's alone.
+  expect_ghost(bench("26_ghost_kernel_adaptive.cu"));
+}
+
+TEST(CudaIntegrity, KernelsRanAreNamedWithTheirSource) {
+  // The library call's own kernel is the version's, cuBLAS's are another's.
+  const auto o = bench("21_library_call_naive.cu");
+  ASSERT_EQ(o.exit_code, 0) << o.stderr_text;
+  ASSERT_TRUE(o.result.contains("kernels_ran")) << o.result.dump(1);
+  int own = 0;
+  int other = 0;
+  for (const auto& k : o.result.at("kernels_ran")) {
+    const bool doubling = k.at("name").get<std::string>().find("double_in_place") != std::string::npos;
+    EXPECT_EQ(k.at("source"), doubling ? "version" : "other") << k.dump();
+    (doubling ? own : other) += 1;
+  }
+  EXPECT_EQ(own, 1) << o.result.at("kernels_ran").dump(1);
+  EXPECT_GE(other, 1) << o.result.at("kernels_ran").dump(1);
 }
 
 // The write sandbox, everywhere the kernel runs (docs/integrity.md, "What the code under test

@@ -252,6 +252,20 @@ TEST(TritonIntegrity, LibraryCallNaive) { expect_flagged(bench("21_library_call_
 
 TEST(TritonIntegrity, LibraryCallAdaptive) { expect_flagged(bench("21_library_call_adaptive.py"), "library call:"); }
 
+// 26. ghost kernel: no kernel Triton compiled for the module runs in (some of) the timed calls;
+// cuBLAS does the work through torch, and the answer is right.
+TEST(TritonIntegrity, GhostKernelNaive) {
+  const auto o = bench("26_ghost_kernel_naive.py");
+  expect_failure(o, "failed", {"ghost kernel:"});
+  ASSERT_TRUE(o.result.contains("kernels_ran")) << o.result.dump(1);
+  for (const auto& k : o.result.at("kernels_ran")) EXPECT_EQ(k.at("source"), "other") << k.dump();
+}
+
+TEST(TritonIntegrity, GhostKernelAdaptive) {
+  // Triton's kernel for the validation calls only.
+  expect_failure(bench("26_ghost_kernel_adaptive.py"), "failed", {"ghost kernel:"});
+}
+
 // 22. lazy / deferred: a call's own work is not done when it returns.
 TEST(TritonIntegrity, LazyDeferredNaive) {
   expect_failure(bench("22_lazy_deferred_naive.py"), "failed",

@@ -73,7 +73,7 @@ TEST_F(BenchPipeline, TheKernelAndTheReferenceRunInSeparateChildrenAndTheParentJ
 
   EXPECT_EQ(outcome.status, exit_status::ok);
   const bench_result& r = outcome.result;
-  EXPECT_EQ(outcome.document["schema"], "kopt.benchmark_result/v3");
+  EXPECT_EQ(outcome.document["schema"], "kopt.benchmark_result/v4");
   EXPECT_EQ(to_document(read_bench_result(outcome.document, "the document")), outcome.document);
   EXPECT_TRUE(r.ok());
   EXPECT_TRUE(r.correctness.checked);

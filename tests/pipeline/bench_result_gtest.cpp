@@ -54,7 +54,7 @@ TEST(BenchResult, CudaAndTritonDocumentsHaveTheSameShape) {
   const json triton = to_document(triton_result());
   EXPECT_EQ(keys_of(cuda), keys_of(triton));
   EXPECT_EQ(keys_of(cuda["correctness"]), keys_of(triton["correctness"]));
-  EXPECT_EQ(cuda["schema"], "kopt.benchmark_result/v3");
+  EXPECT_EQ(cuda["schema"], "kopt.benchmark_result/v4");
   // What does not apply is null, not missing.
   EXPECT_TRUE(cuda["triton"].is_null());
   EXPECT_TRUE(triton["kernel"].is_null());
@@ -89,7 +89,7 @@ TEST(BenchResult, AnotherSchemaOrADamagedDocumentIsRefusedWithTheFieldAndWhatToD
     FAIL() << "a v1 document must be refused";
   } catch (const error& e) {
     EXPECT_EQ(e.headline(), "old.json: field schema: is \"kopt.benchmark_result/v1\", expected "
-                            "\"kopt.benchmark_result/v3\" (a document of another kopt version, or not kopt's); it is "
+                            "\"kopt.benchmark_result/v4\" (a document of another kopt version, or not kopt's); it is "
                             "damaged or from another kopt version: run kopt bench again");
   }
   EXPECT_THROW((void)read_bench_result(json::array(), "list.json"), error);
