@@ -2,7 +2,9 @@
 // solve() is called in. kopt synchronises the context it called solve() in; work queued here
 // runs on after that, and a judge that reads the outputs a moment later finds them right.
 // `in_flight` queues y[begin, end) = 2 x[begin, end) there, through copies of its own, and
-// returns at once; false when the driver refused the context (the caller then writes nothing,
+// returns at once, the work taking at least about 2 ms (a real batch is long: a few microseconds
+// of work would be over, and timed, before kopt had read the call's records, as on an H200);
+// false when the driver refused the context (the caller then writes nothing,
 // so that a broken cheat fails as "no write", not as the class it stands for).
 #pragma once
 #include <cuda.h>
@@ -15,6 +17,13 @@ __global__ void twice_range(const float* x, float* y, int begin, int end) {
 }
 
 __global__ void decoy() {}
+
+// Busy for about `cycles` SM clock cycles (2 ms at the H200's 1.98 GHz is about 4e6).
+__global__ void spin(long long cycles) {
+  const long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
+}
 
 struct own_context {
   CUcontext context = nullptr;
@@ -59,6 +68,7 @@ inline bool in_flight(const float* x, float* y, int begin, int end, int n) {
   const std::size_t bytes = sizeof(float) * static_cast<std::size_t>(end - begin);
   own->push(own->context);
   cudaMemcpyAsync(own->x + begin, x + begin, bytes, cudaMemcpyDefault, own->stream);
+  spin<<<1, 1, 0, own->stream>>>(4000000LL);
   twice_range<<<(end - begin + 255) / 256, 256, 0, own->stream>>>(own->x, own->y, begin, end);
   cudaMemcpyAsync(y + begin, own->y + begin, bytes, cudaMemcpyDefault, own->stream);
   CUcontext popped = nullptr;
