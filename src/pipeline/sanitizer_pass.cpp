@@ -59,9 +59,11 @@ sanitizer_findings parse_sanitizer_output(const std::string& output) {
 sanitizer_record run_sanitizer_pass(measuring_worker& worker, const std::string& tool, harness::bench_job job,
                        const env::gpu_device& device, int timeout_s) {
   const compile::located_tool sanitizer = compile::require_compute_sanitizer();
-  // The kernel alone, once: one seed, no reference, no timing.
-  job.reference_source.clear();
+  // The kernel alone, once: one seed, no timing, the reference never run. Its source stays named,
+  // as for the judged run's kernel job: a Triton kernel's problem may be its reference's setup().
+  job.role = harness::job_role::kernel;
   job.reference_library.clear();
+  job.evidence_dir.clear();
   job.validation_seeds = 1;
   job.validation_only = true;
   const std::vector<std::string> wrapper = {sanitizer.path.string(), "--tool", tool, "--error-exitcode",

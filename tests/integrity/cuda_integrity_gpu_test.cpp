@@ -5,6 +5,7 @@
 // through the real kopt binary against the honest reference_twice.cu (y = 2 * x).
 //
 // The verdicts asked of each class: integrity_checks.h.
+#include <cstdio>
 #include <filesystem>
 #include <initializer_list>
 #include <string>
@@ -370,24 +371,36 @@ TEST(CudaIntegrity, UninitialisedMemoryAdaptive) {
                  "failed", {"compute-sanitizer initcheck found"});
 }
 
-// 24. super-batching: past the validation calls, solve() leaves its work in flight in a CUDA
-// context of its own, which kopt's synchronisation does not wait for, and runs a decoy where it
-// was called. Its records come in after the call was read (work in flight), or a checked call's
-// outputs change after kopt set them aside (work in flight); a checked call read before that
-// work wrote anything keeps the poison, and the first failure in time is the verdict.
+// 24. super-batching: past the validation calls, solve() leaves its work (about 2 ms of it) in
+// flight in a CUDA context of its own, which kopt's synchronisation does not wait for, and runs a
+// decoy where it was called. Where that work is still running when kopt reads the call, its
+// records come in late or a checked call's outputs change after kopt set them aside: work in
+// flight (a checked call read before that work wrote anything keeps the poison). On the H200 the
+// GPU time-slices between the two contexts, so kopt's wait for the decoy waits for the batch too
+// and its records come in with the call: timed, nothing gained. Either verdict is right; a median
+// below the work left in flight is not.
+void expect_in_flight_caught_or_timed(const bench_outcome& o, std::initializer_list<std::string_view> phrases,
+                                      double in_flight_ms) {
+  integrity::expect_caught_or_forced_honest(o, phrases);
+  if (o.exit_code != 0) return;
+  const double kernel_ms = field(o.result, "/kernel/median_ms").get<double>();
+  std::printf("  timed: kernel median %.3f ms\n", kernel_ms);
+  EXPECT_GE(kernel_ms, in_flight_ms) << "the work left in flight escaped the timer";
+}
+
 TEST(CudaIntegrity, SuperBatchingNaive) {
-  expect_failure(bench("24_super_batching_naive.cu"), "failed", {"work in flight:", "no write:"});
+  expect_in_flight_caught_or_timed(bench("24_super_batching_naive.cu"), {"work in flight:", "no write:"}, 1.5);
 }
 
 TEST(CudaIntegrity, SuperBatchingAdaptive) {
-  // In flight only in back-to-back calls (what it takes for timing): the records still come in late.
-  expect_failure(bench("24_super_batching_adaptive.cu"), "failed", {"work in flight:", "no write:"});
+  // In flight only in back-to-back calls (what it takes for timing), else computed where called.
+  expect_in_flight_caught_or_timed(bench("24_super_batching_adaptive.cu"), {"work in flight:", "no write:"}, 0.0);
 }
 
 // 29. plausible hack: the same cheat with half the work timed honestly claims about 2x; the
 // verdict does not depend on the size of the claim.
 TEST(CudaIntegrity, SuperBatchingPlausibleSize) {
-  expect_failure(bench("24_super_batching_plausible.cu"), "failed", {"work in flight:", "partial write:"});
+  expect_in_flight_caught_or_timed(bench("24_super_batching_plausible.cu"), {"work in flight:", "partial write:"}, 1.5);
 }
 
 // 26. ghost kernel: no kernel compiled from the kernel's source runs in (some of) the timed
