@@ -77,6 +77,13 @@ std::string work_in_flight_line(const std::string& late, const std::string& foun
                      late, found);
 }
 
+// "unreadable GPU record: ...": `record` is call_work::unreadable.
+std::string unreadable_record_line(const std::string& record) {
+  return fmt::format("unreadable GPU record: CUPTI gave {} no valid start and end time, so the call's time cannot be "
+                     "measured; work issued from another CUDA context, or a profiler beside kopt, can cause it",
+                     record);
+}
+
 // [ms] How long the engine waits after the last call for work launched late.
 constexpr std::chrono::milliseconds late_work_settle{20};
 
@@ -202,6 +209,8 @@ measure::timing_document sample_gpu_time(const cuda::driver_api& api, cuda::acti
     overhead.add_ms("flush", s.flush_host_ns / 1e6);
     overhead.add_ms("read_records", s.read_records_host_ns / 1e6);
     overhead.add_ms("persisting_l2_reset", s.l2_reset_host_ns / 1e6);
+    // Either side's: a time kopt cannot read is no time to report.
+    if (!s.unreadable.empty()) throw kernel_failure{run_status::failed, unreadable_record_line(s.unreadable)};
     if (options.judge_work) {
       if (const std::string verdict = judge_sample(s, calls, options.output_bytes); !verdict.empty()) {
         throw kernel_failure{run_status::failed, verdict};

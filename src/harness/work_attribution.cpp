@@ -24,10 +24,14 @@ std::string describe(const cuda::gpu_activity& a, const cuda::api_origin& origin
                      a.name.empty() ? "" : " " + a.name, origin.function.empty() ? "an API call" : origin.function);
 }
 
-// "kernel k of call 3": work an earlier call issued that finished after that call was read.
-std::string describe_late(const cuda::gpu_activity& a, std::uint64_t window) {
+// "a kernel k of call 3".
+std::string describe_of_call(const cuda::gpu_activity& a, std::uint64_t window) {
   return fmt::format("a {}{} of call {}", kind_name(a), a.name.empty() ? "" : " " + a.name, window);
 }
+
+// Seen on an H200: a copy between a context of the kernel's own and kopt's came with a start of
+// 0, which made the call's span the time since 1970.
+bool has_valid_times(const cuda::gpu_activity& a) { return a.start_ns > 0 && a.end_ns >= a.start_ns; }
 
 }  // namespace
 
@@ -44,7 +48,7 @@ call_work attribute(const std::vector<cuda::gpu_activity>& records, std::uint64_
         if (work.harness_stream == no_stream) work.harness_stream = a.stream;
         continue;
       case work_owner::earlier_call:
-        if (work.late.empty()) work.late = describe_late(a, origin->window);
+        if (work.late.empty()) work.late = describe_of_call(a, origin->window);
         continue;
       case work_owner::unattributed:
         // Work whose issuing call CUPTI never reported: counted as the call's when a call is
@@ -58,6 +62,10 @@ call_work attribute(const std::vector<cuda::gpu_activity>& records, std::uint64_
         continue;
       case work_owner::this_call:
         break;
+    }
+    if (!has_valid_times(a)) {
+      if (work.unreadable.empty()) work.unreadable = describe_of_call(a, window);
+      continue;
     }
     first_start = std::min(first_start, a.start_ns);
     last_end = std::max(last_end, a.end_ns);

@@ -42,6 +42,8 @@ struct call_work {
                                // the call's work when a call is judged)
   std::string foreign;         // the first foreign record, described; "" when none
   std::string late;            // the first record of an earlier call, described ("kernel k of call 3"); "" when none
+  std::string unreadable;      // the first of the call's records without a valid start and end (CUPTI gave a
+                               // start of 0, or an end before its start), described; not in the span
 };
 
 // The origin of the API call with a correlation id (launch_attribution::origin, or a table in tests).

@@ -122,6 +122,25 @@ TEST(WorkAttribution, AnEarlierCallsWorkFoundLaterWasLeftInFlight) {
   EXPECT_EQ(w.kernels, 1);  // call 4's copy is not counted as call 5's
 }
 
+TEST(WorkAttribution, ARecordWithoutValidTimesIsNamedAndLeftOutOfTheSpan) {
+  // As CUPTI gave it on an H200: a copy from a context of the kernel's own with a start of 0;
+  // counted, the call's span would have been the time since 1970.
+  const std::map<std::uint32_t, api_origin> origins = {{50, {5, true, "cudaLaunchKernel"}},
+                                                       {51, {5, true, "cudaMemcpyAsync"}},
+                                                       {52, {5, true, "cudaMemcpyAsync"}}};
+  const origin_lookup lookup = [&](std::uint32_t c) -> std::optional<api_origin> { return origins.at(c); };
+  const std::uint64_t now = 1'796'417'737'434'000'000ULL;
+  const std::vector<gpu_activity> call_5 = {{gpu_activity::kind::kernel, "twice", now, now + 10, 7, 50, 0, false},
+                                            {gpu_activity::kind::memcpy, "", 0, now + 20, 21, 51, 4000, false},
+                                            {gpu_activity::kind::memcpy, "", now + 30, now + 25, 21, 52, 4000, false}};
+  const call_work w = attribute(call_5, 5, lookup);
+  EXPECT_EQ(w.unreadable, "a copy of call 5");
+  EXPECT_EQ(w.span_ns, 10);
+  EXPECT_EQ(w.memory_ops, 0);
+  // Valid records only: nothing unreadable.
+  EXPECT_EQ(attribute({call_5.front()}, 5, lookup).unreadable, "");
+}
+
 TEST(JudgeSample, WorkOfAnEarlierCallFoundLaterIsWorkInFlight) {
   call_sample s = sample_with(1, 0);
   s.late = "a kernel twice of call 4";
@@ -181,7 +200,7 @@ TEST(WorkAttribution, TheNamesOfTheCallsOwnKernelsAreKept) {
                                                        {2, {3, true, "cuLaunchKernel"}},
                                                        {3, {0, true, "cuLaunchKernel"}}};
   const origin_lookup lookup = [&](std::uint32_t c) -> std::optional<api_origin> { return origins.at(c); };
-  const std::vector<gpu_activity> records = {{gpu_activity::kind::kernel, "twice_kernel", 0, 10, 7, 1, 0, false},
+  const std::vector<gpu_activity> records = {{gpu_activity::kind::kernel, "twice_kernel", 5, 10, 7, 1, 0, false},
                                              {gpu_activity::kind::kernel, "gemv2T_kernel", 10, 20, 7, 2, 0, false},
                                              {gpu_activity::kind::kernel, "kopt_l2_flush", 20, 30, 7, 3, 0, false}};
   const call_work w = attribute(records, 3, lookup);

@@ -377,8 +377,9 @@ TEST(CudaIntegrity, UninitialisedMemoryAdaptive) {
 // records come in late or a checked call's outputs change after kopt set them aside: work in
 // flight (a checked call read before that work wrote anything keeps the poison). On the H200 the
 // GPU time-slices between the two contexts, so kopt's wait for the decoy waits for the batch too
-// and its records come in with the call: timed, nothing gained. Either verdict is right; a median
-// below the work left in flight is not.
+// and its records come in with the call: timed, nothing gained (the plausible variant's copies
+// between the contexts came with a start time of 0 there: unreadable, failed). Any of these
+// verdicts is right; a median below the work left in flight is not.
 void expect_in_flight_caught_or_timed(const bench_outcome& o, std::initializer_list<std::string_view> phrases,
                                       double in_flight_ms) {
   integrity::expect_caught_or_forced_honest(o, phrases);
@@ -389,18 +390,18 @@ void expect_in_flight_caught_or_timed(const bench_outcome& o, std::initializer_l
 }
 
 TEST(CudaIntegrity, SuperBatchingNaive) {
-  expect_in_flight_caught_or_timed(bench("24_super_batching_naive.cu"), {"work in flight:", "no write:"}, 1.5);
+  expect_in_flight_caught_or_timed(bench("24_super_batching_naive.cu"), {"work in flight:", "no write:", "unreadable GPU record:"}, 1.5);
 }
 
 TEST(CudaIntegrity, SuperBatchingAdaptive) {
   // In flight only in back-to-back calls (what it takes for timing), else computed where called.
-  expect_in_flight_caught_or_timed(bench("24_super_batching_adaptive.cu"), {"work in flight:", "no write:"}, 0.0);
+  expect_in_flight_caught_or_timed(bench("24_super_batching_adaptive.cu"), {"work in flight:", "no write:", "unreadable GPU record:"}, 0.0);
 }
 
 // 29. plausible hack: the same cheat with half the work timed honestly claims about 2x; the
 // verdict does not depend on the size of the claim.
 TEST(CudaIntegrity, SuperBatchingPlausibleSize) {
-  expect_in_flight_caught_or_timed(bench("24_super_batching_plausible.cu"), {"work in flight:", "partial write:"}, 1.5);
+  expect_in_flight_caught_or_timed(bench("24_super_batching_plausible.cu"), {"work in flight:", "partial write:", "unreadable GPU record:"}, 1.5);
 }
 
 // 26. ghost kernel: no kernel compiled from the kernel's source runs in (some of) the timed
