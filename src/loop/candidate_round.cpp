@@ -159,7 +159,7 @@ void start_round(const step_context& ctx, std::int64_t k, const std::vector<hand
     c.source_sha256 = sha256_hex(source);
     write_file_atomic(ctx.run.dir / c.snapshot, source);
     write_file_atomic(dir / candidate_proposal_name, proposal);
-    c.tags = memory::normalize_tags(parse_strategy_tags(proposal));
+    c.tags = strategy_of_proposal(proposal);
     if (!c.tags.empty()) c.fingerprint = memory::strategy_fingerprint(m.backend, c.tags);
     round.candidates.push_back(std::move(c));
   }

@@ -61,7 +61,7 @@ std::vector<std::string> strategy_tags_for(const fs::path& run_dir, std::int64_t
   if (iteration == 0) return {"baseline"};
   const fs::path proposal = iteration_dir(run_dir, iteration - 1) / "optimization_proposal.md";
   if (!fs::exists(proposal)) return {};
-  return memory::normalize_tags(parse_strategy_tags(read_text_file(proposal, "optimization proposal")));
+  return strategy_of_proposal(read_text_file(proposal, "optimization proposal"));
 }
 
 // A run continued is held against the ledger before anything else (run_ledger.h): a folder

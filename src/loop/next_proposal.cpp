@@ -57,6 +57,8 @@ std::string next_proposal_markdown(const run_manifest& m, const fs::path& run_di
   const memory::memory_scope scope = scope_of(m, m.arch, in.diagnosis.bottleneck);
   std::set<std::string> blocked(m.blocked.begin(), m.blocked.end());
   for (const auto& fp : store.blocked(scope)) blocked.insert(fp);
+  // A version without tags named no strategy: nothing of it is blocked, nor offered again.
+  std::erase_if(blocked, [&](const std::string& fp) { return names_no_strategy(tags_of(m, store, fp)); });
   const auto history = store.summarize({m.backend, in.diagnosis.bottleneck, m.arch});
   const std::string scope_label = fmt::format("{}-bound {} kernels ({})", in.diagnosis.bottleneck, m.backend, m.arch);
   in.suggestions = rank_suggestions(in.diagnosis.suggestions, history, blocked, m.backend, scope_label);
@@ -71,7 +73,7 @@ std::string next_proposal_markdown(const run_manifest& m, const fs::path& run_di
     if (h.positive > h.negative + h.rejected && !blocked.count(h.fingerprint)) preferred.insert(h.fingerprint);
   }
   for (const auto& fp : preferred) {
-    if (blocked.count(fp)) continue;
+    if (blocked.count(fp) || names_no_strategy(tags_of(m, store, fp))) continue;
     in.preferred.push_back({fp, tags_of(m, store, fp), fmt::format("worked before on {}", scope_label)});
   }
   return proposal_markdown(in);

@@ -1,6 +1,7 @@
 #include "loop/strategy_tags.h"
 
 #include "core/text.h"
+#include "memory/strategy_fingerprint.h"
 
 namespace kopt::loop {
 namespace {
@@ -14,33 +15,34 @@ std::string_view item_text(std::string_view line) {
   return text.substr(2);
 }
 
-void add_comma_separated(std::string_view item, std::vector<std::string>& tags) {
-  std::string text(item);
-  std::erase(text, '`');
-  std::string_view rest = text;
-  while (!rest.empty()) {
-    const size_t comma = rest.find(',');
-    const std::string_view tag = trim(rest.substr(0, comma));
-    if (!tag.empty()) tags.emplace_back(tag);
-    if (comma == std::string_view::npos) break;
-    rest.remove_prefix(comma + 1);
-  }
-}
-
 }  // namespace
 
 std::vector<std::string> parse_strategy_tags(std::string_view proposal_markdown) {
+  static const std::string heading = to_lower(strategy_tags_heading);
   bool inside = false;
   std::vector<std::string> tags;
   for (const std::string& raw : split_lines(proposal_markdown)) {
     const std::string_view line = trim(raw);
     if (is_heading(line)) {
-      inside = line == strategy_tags_heading;
+      inside = to_lower(line) == heading;
       continue;
     }
-    if (inside) add_comma_separated(item_text(line), tags);
+    if (!inside) continue;
+    std::string tag(trim(item_text(line)));
+    std::erase(tag, '`');
+    if (!tag.empty()) tags.push_back(std::move(tag));
   }
   return tags;
+}
+
+std::vector<std::string> strategy_of_proposal(std::string_view proposal_markdown) {
+  std::vector<std::string> tags = memory::normalize_tags(parse_strategy_tags(proposal_markdown));
+  if (tags.empty()) tags.emplace_back(unlabeled_strategy_tag);
+  return tags;
+}
+
+bool names_no_strategy(const std::vector<std::string>& tags) {
+  return tags.size() == 1 && tags.front() == unlabeled_strategy_tag;
 }
 
 }  // namespace kopt::loop

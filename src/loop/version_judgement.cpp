@@ -12,6 +12,7 @@
 #include "loop/run_directory.h"
 #include "loop/shape_checks.h"
 #include "loop/version_evaluation.h"
+#include "loop/strategy_tags.h"
 #include "measure/outcome.h"
 #include "pipeline/comparison_pipeline.h"
 
@@ -134,7 +135,9 @@ void compare_with_parent(const step_context& ctx, version_record& r, const fs::p
 void judge_version(const step_context& ctx, std::int64_t iteration, const fs::path& evidence_dir,
                    version_record& r, const std::string& what) {
   run_manifest& m = ctx.run.manifest;
-  const std::string blocked = blocked_reason(m, ctx.store, scope_of(m, m.arch, ""), r.fingerprint);
+  // A version whose proposal listed no tag names no strategy: there is nothing to block.
+  const std::string blocked =
+      names_no_strategy(r.tags) ? "" : blocked_reason(m, ctx.store, scope_of(m, m.arch, ""), r.fingerprint);
   version_evaluation e;
   std::optional<std::string> moved;
   // The comparison with the parent needs the GPU and the bench's figures, not the profile's
@@ -203,7 +206,7 @@ bool declared_another_problem(const version_record& r) {
 }
 
 void block_if_failed(run_manifest& m, const version_record& r) {
-  if ((r.outcome == "negative" || r.outcome == "rejected") && !r.fingerprint.empty() &&
+  if ((r.outcome == "negative" || r.outcome == "rejected") && !r.fingerprint.empty() && !names_no_strategy(r.tags) &&
       std::find(m.blocked.begin(), m.blocked.end(), r.fingerprint) == m.blocked.end()) {
     m.blocked.push_back(r.fingerprint);
   }

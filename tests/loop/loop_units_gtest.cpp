@@ -27,9 +27,22 @@ TEST(StrategyTags, AreTheItemsUnderTheirHeadingOnly) {
   const std::string proposal =
       "# Proposal\n- not_a_tag\n## Strategy tags\n\n<!-- one per line -->\n- vectorized_float4_io\r\n"
       "* `register_cached_exp`, thread_retile_128\n-\n## Notes\n- not_a_tag_either\n";
-  EXPECT_EQ(parse_strategy_tags(proposal), (strings{"vectorized_float4_io", "register_cached_exp", "thread_retile_128"}));
+  EXPECT_EQ(parse_strategy_tags(proposal), (strings{"vectorized_float4_io", "register_cached_exp, thread_retile_128"}));
   EXPECT_TRUE(parse_strategy_tags("## Strategy tags\n").empty());
   EXPECT_TRUE(parse_strategy_tags("no heading\n- x\n").empty());
+}
+
+TEST(StrategyTags, AreReadAsThePythonToolkitReadsThem) {
+  // Its heading in any case; an item with commas is one tag; an empty list is still a strategy.
+  EXPECT_EQ(parse_strategy_tags("## STRATEGY TAGS\n- warp_reduce\n"), (strings{"warp_reduce"}));
+  EXPECT_EQ(parse_strategy_tags("## strategy tags\n- x\n"), (strings{"x"}));
+  EXPECT_EQ(strategy_of_proposal("## Strategy tags\n- a, b\n"), (strings{"a_b"}));
+  EXPECT_EQ(strategy_of_proposal("## Strategy tags\n\n## Notes\n- not a tag\n"), (strings{"unlabeled_strategy"}));
+  EXPECT_EQ(strategy_of_proposal("## Strategy Tags\n- Vectorized Loads\n- `shared_tile`\n"),
+            (strings{"shared_tile", "vectorized_loads"}));
+  EXPECT_TRUE(names_no_strategy(strategy_of_proposal("## Strategy tags\n")));
+  EXPECT_FALSE(names_no_strategy(strings{"unlabeled_strategy", "x"}));
+  EXPECT_FALSE(names_no_strategy(strings{}));
 }
 
 TEST(CommandWords, SplitAsAPosixShellWould) {
