@@ -12,7 +12,7 @@ void bench_target_options::add_to(CLI::App& sub) {
                  "setup() and run_kernel()")
       ->required();
   sub.add_option("--ref", ref, "reference: a .py module with reference(**kwargs), or a .cu file with the same solve()");
-  sub.add_option("--backend", backend, "cuda, cutlass or triton (default: from the file)");
+  sub.add_option("--backend", backend, "cuda, cutlass, triton, or auto (the default: from the file)");
   sub.add_option("--dim", dims, "NAME=VALUE: set solve()'s scalar NAME (also names of kopt's flags)")
       ->allow_extra_args(false);
   sub.add_option("--ptr-size", ptr_size, "element count of buffers without an annotated size")

@@ -28,7 +28,7 @@ class compare_command final : public command {
     sub.add_option("baseline", m_baseline, "the version to compare against (a CUDA or CUTLASS .cu file)")
         ->required();
     sub.add_option("candidate", m_candidate, "the new version, with the same solve() signature")->required();
-    sub.add_option("--backend", m_backend, "cuda or cutlass (default: from the file)");
+    sub.add_option("--backend", m_backend, "cuda, cutlass, or auto (the default: from the file)");
     sub.add_option("--dim", m_dims, "NAME=VALUE: set solve()'s scalar NAME (also names of kopt's flags)")
         ->allow_extra_args(false);
     sub.add_option("--ptr-size", m_ptr_size, "element count of buffers without an annotated size")

@@ -96,7 +96,7 @@ class compile_command final : public command {
     sub.add_option("kernel", m_kernel, "the .cu file exposing extern \"C\" void solve(...)")->required();
     sub.add_option("-D", m_defines, "preprocessor definition NAME=VALUE (repeatable)");
     sub.add_option("--arch", m_arch, "target, e.g. sm_90a (default: the GPU's; sm_90a without a GPU)");
-    sub.add_option("--backend", m_backend, "cuda or cutlass (default: inferred from the source)");
+    sub.add_option("--backend", m_backend, "cuda, cutlass, or auto (the default: from the source)");
     sub.add_option("--gpu", m_gpu, "CUDA device ordinal whose architecture is the default")
         ->default_val(0)
         ->check(at_least(0, "a device ordinal"));
@@ -109,8 +109,7 @@ class compile_command final : public command {
   int run(const pipeline::services&) override {
     const std::filesystem::path kernel = std::filesystem::absolute(m_kernel);
     const std::string source = read_text_file(kernel, "kernel file");
-    std::optional<kernel::backend> requested;
-    if (!m_backend.empty()) requested = kernel::parse_backend_name(m_backend);
+    const std::optional<kernel::backend> requested = kernel::parse_backend_request(m_backend);
     const kernel::backend backend = kernel::infer_backend(kernel, source, requested);
     if (backend == kernel::backend::triton) {
       throw error(fmt::format("{} is a Triton module: Triton compiles it at run time, kopt compile "

@@ -135,7 +135,7 @@ class inspect_command final : public command {
     sub.allow_extras();
     sub.add_option("kernel", m_kernel, "kernel source: .cu (CUDA, CUTLASS) or .py (Triton)")
         ->required();
-    sub.add_option("--backend", m_backend, "cuda, cutlass or triton (default: from the file)");
+    sub.add_option("--backend", m_backend, "cuda, cutlass, triton, or auto (the default: from the file)");
     sub.add_option("--ptr-size", m_ptr_size,
                    "element count of buffers without a size in the kopt annotation")
         ->check(at_least<std::int64_t>(0, "elements"));
@@ -155,8 +155,7 @@ class inspect_command final : public command {
   int run(const pipeline::services&) override {
     const std::vector<kernel::dimension_arg> dims =
         collect_dimension_args(m_sub->remaining(), m_dim_flags, m_sub);
-    std::optional<kernel::backend> requested;
-    if (m_backend) requested = kernel::parse_backend_name(*m_backend);
+    const std::optional<kernel::backend> requested = kernel::parse_backend_request(m_backend.value_or(""));
     const std::string source = read_text_file(m_kernel, "kernel source");
     compile::check_defines(m_defines);
     const kernel::kernel_plan plan = kernel::plan_kernel(m_kernel, source, requested, dims,

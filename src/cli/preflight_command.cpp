@@ -18,7 +18,7 @@ namespace {
 class preflight_command final : public command {
  public:
   void configure(CLI::App& sub) override {
-    sub.add_option("--backend", m_backend, "backend to check for: cuda, cutlass or triton")
+    sub.add_option("--backend", m_backend, "backend to check for: cuda, cutlass, triton, or auto (as cuda: no file to tell)")
         ->default_val("cuda");
     sub.add_option("--gpu", m_options.gpu, "CUDA device ordinal to check")
         ->default_val(0)
@@ -32,7 +32,7 @@ class preflight_command final : public command {
   }
 
   int run(const pipeline::services&) override {
-    m_options.backend = kernel::parse_backend_name(m_backend);
+    m_options.backend = kernel::parse_backend_request(m_backend).value_or(kernel::backend::cuda);
     const env::preflight_report report = env::run_preflight(m_options);
     const std::filesystem::path out = std::filesystem::absolute(m_out);
     const json document = env::preflight_json(report);

@@ -21,7 +21,12 @@ backend parse_backend_name(std::string_view name) {
   if (lower == "cuda") return backend::cuda;
   if (lower == "cutlass") return backend::cutlass;
   if (lower == "triton") return backend::triton;
-  throw error(fmt::format("unknown backend '{}': choose cuda, cutlass or triton", name));
+  throw error(fmt::format("unknown backend '{}': choose cuda, cutlass, triton or auto (from the file)", name));
+}
+
+std::optional<backend> parse_backend_request(std::string_view name) {
+  if (name.empty() || to_lower(name) == "auto") return std::nullopt;
+  return parse_backend_name(name);
 }
 
 bool includes_cutlass_headers(std::string_view source) {

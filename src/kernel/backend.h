@@ -15,6 +15,10 @@ std::string_view to_string(backend b);
 // Throws kopt::error listing the valid names.
 backend parse_backend_name(std::string_view name);
 
+// --backend's value as a request: none for "" or "auto" (the Python toolkit's default: the file
+// says), else parse_backend_name's.
+std::optional<backend> parse_backend_request(std::string_view name);
+
 // True when the source includes a CUTLASS or CuTe header (<cutlass/...>, "cute/...").
 bool includes_cutlass_headers(std::string_view source);
 

@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/file_lock.h"
 #include "core/files.h"
 #include "core/hash.h"
 #include "core/utc_time.h"
 #include "env/preflight_writer.h"
+#include "kernel/backend.h"
 #include "loop/candidate_round.h"
 #include "loop/outcome_records.h"
 #include "loop/run_directory.h"
@@ -39,21 +41,21 @@ std::int64_t next_iteration(const run_manifest& m, const loop_settings& s) {
 }
 
 // preflight_check.{md,json} in the run folder; a machine that is not ready stops the run.
-void run_preflight_check(const loop_settings& s, const loop_services& services, const run_manifest& m,
+void run_preflight_check(const loop_settings& s, const loop_services& services, kernel::backend backend,
                          const fs::path& dir) {
   env::preflight_options options;
-  options.backend = kernel::parse_backend_name(m.backend);
+  options.backend = backend;
   options.gpu = s.target.gpu;
   options.arch = s.target.arch;
   options.nvcc_bin = s.target.nvcc_bin;
   options.ncu_bin = s.ncu_bin;
   const env::preflight_report report = services.preflight(options);
-  write_json_file(dir / "preflight_check.json", env::preflight_json(report));
-  write_file_atomic(dir / "preflight_check.md", env::preflight_markdown(report));
+  write_json_file(dir / preflight_check_json, env::preflight_json(report));
+  write_file_atomic(dir / preflight_check_md, env::preflight_markdown(report));
   const auto problems = report.problems();
   if (problems.empty()) return;
   throw error(fmt::format("not ready: {}: {}; {} (see {})", problems.front()->name, problems.front()->value,
-                          problems.front()->fix, (dir / "preflight_check.md").string()));
+                          problems.front()->fix, (dir / preflight_check_md).string()));
 }
 
 // The tags the agent gave for this version in the previous iteration's proposal.
@@ -104,18 +106,33 @@ step_outcome run_single_version(const step_context& ctx, std::int64_t k) {
   return outcome;
 }
 
+// --preflight-only: the machine checked into the run folder, nothing planned (no dimensions
+// needed) and no run started; the backend is the file's (or --backend's).
+step_outcome check_machine_only(const loop_settings& settings, const loop_services& services) {
+  const fs::path kernel_file = settings.target.kernel;
+  if (!fs::is_regular_file(kernel_file)) {
+    throw error(fmt::format("{} not found: pass the kernel file the loop optimizes", kernel_file.string()));
+  }
+  const kernel::backend backend = kernel::infer_backend(kernel_file, read_text_file(kernel_file, "kernel file"),
+                                                        kernel::parse_backend_request(settings.target.backend));
+  step_outcome outcome;
+  outcome.run_dir = open_preflight_folder(settings);
+  file_lock lock(outcome.run_dir / loop_lock_name);
+  if (!lock.try_lock()) {
+    throw error(fmt::format("another kopt loop is working in {}: wait for it to finish", outcome.run_dir.string()));
+  }
+  run_preflight_check(settings, services, backend, outcome.run_dir);
+  if (fs::exists(outcome.run_dir / run_manifest_name)) outcome.manifest = read_run_manifest(outcome.run_dir);
+  return outcome;
+}
+
 }  // namespace
 
 step_outcome run_loop_step(const loop_settings& settings, const loop_services& services, const step_progress& progress) {
+  if (settings.preflight_only) return check_machine_only(settings, services);
   opened_run run = open_run(settings);
   run_manifest& m = run.manifest;
-  if (run.fresh || settings.preflight_only) run_preflight_check(settings, services, m, run.dir);
-  if (settings.preflight_only) {
-    step_outcome outcome;
-    outcome.run_dir = run.dir;
-    outcome.manifest = m;
-    return outcome;
-  }
+  if (run.fresh) run_preflight_check(settings, services, kernel::parse_backend_name(m.backend), run.dir);
   memory::memory_store store = memory::memory_store::open(settings.memory_db);
   const record_check checked = checked_run(run, store);
   replay_into_memory(m, store);  // outcomes a killed call committed but did not record

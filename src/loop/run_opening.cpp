@@ -20,7 +20,9 @@ namespace fs = std::filesystem;
 
 std::string file_sha256(const fs::path& file, const char* what) { return sha256_hex(read_text_file(file, what)); }
 
-run_manifest new_manifest(const loop_settings& s, const fs::path& dir) {
+// Planned before any folder is made: a bad kernel or flag leaves nothing behind. The run's id is
+// its folder's name, set once the folder exists.
+run_manifest new_manifest(const loop_settings& s) {
   const kernel::kernel_plan plan = pipeline::plan_target(s.target);  // a bad kernel or flag fails here, before a GPU
   for (const check_shape& shape : s.check_shapes) {
     pipeline::bench_target at_shape = s.target;
@@ -32,7 +34,6 @@ run_manifest new_manifest(const loop_settings& s, const fs::path& dir) {
     }
   }
   run_manifest m;
-  m.run_id = dir.filename().string();
   m.kopt_version = version_string;
   m.created_at = utc_timestamp();
   m.kernel = fs::absolute(s.target.kernel).string();
@@ -86,7 +87,7 @@ void check_frozen(const run_manifest& m, const loop_settings& s) {
 
 // --run-dir continues a run unless --new-run says it starts one: a folder without a manifest
 // is a mistake (a mistyped path, a path relative to another folder) until said otherwise.
-void check_run_dir_intent(const loop_settings& s, bool holds_run) {
+void check_run_dir_intent(const loop_settings& s, bool holds_run, bool preflight_folder) {
   if (s.new_run && s.run_dir.empty()) {
     throw error("--new-run names the folder where the new run starts: give it with --run-dir DIR");
   }
@@ -96,7 +97,9 @@ void check_run_dir_intent(const loop_settings& s, bool holds_run) {
                             "another folder",
                             s.run_dir.string(), run_manifest_name));
   }
-  if (!s.new_run && !holds_run) {
+  // A folder that `--preflight-only` made holds no run yet: the run starts there (the Python
+  // toolkit's users check the machine into the folder first, then run in it).
+  if (!s.new_run && !holds_run && !preflight_folder) {
     throw error(fmt::format("--run-dir {} holds no run (no {}): give the folder kopt loop printed as \"run folder\", "
                             "or add --new-run to start a new run there",
                             s.run_dir.string(), run_manifest_name));
@@ -104,6 +107,26 @@ void check_run_dir_intent(const loop_settings& s, bool holds_run) {
 }
 
 }  // namespace
+
+bool holds_preflight_only(const fs::path& dir) {
+  std::error_code ec;
+  bool any = false;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name != preflight_check_json && name != preflight_check_md && name != loop_lock_name) return false;
+    any = true;
+  }
+  return any && !ec;
+}
+
+fs::path open_preflight_folder(const loop_settings& s) {
+  if (s.run_dir.empty()) return create_run_dir(s.target.kernel);
+  const fs::path dir = fs::absolute(s.run_dir);
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw error(fmt::format("cannot create the run folder {}: {}", dir.string(), ec.message()));
+  return dir;
+}
 
 std::vector<std::string> dimension_flags(const pipeline::bench_target& target) {
   std::vector<std::string> flags;
@@ -117,8 +140,9 @@ opened_run open_run(const loop_settings& s) {
     throw error(fmt::format("{} not found: pass the kernel file the loop optimizes", s.target.kernel.string()));
   }
   const bool resuming = !s.run_dir.empty() && fs::exists(s.run_dir / run_manifest_name);
-  check_run_dir_intent(s, resuming);
+  check_run_dir_intent(s, resuming, !s.run_dir.empty() && holds_preflight_only(s.run_dir));
   opened_run run;
+  if (!resuming) run.manifest = new_manifest(s);
   if (resuming) {
     run.dir = fs::absolute(s.run_dir);
   } else if (!s.run_dir.empty()) {
@@ -129,7 +153,7 @@ opened_run open_run(const loop_settings& s) {
   } else {
     run.dir = create_run_dir(s.target.kernel);
   }
-  run.lock = std::make_unique<file_lock>(run.dir / ".kopt-loop.lock");
+  run.lock = std::make_unique<file_lock>(run.dir / loop_lock_name);
   if (!run.lock->try_lock()) {
     throw error(fmt::format("another kopt loop is working in {}: wait for it to finish, or use another --run-dir",
                             run.dir.string()));
@@ -138,7 +162,7 @@ opened_run open_run(const loop_settings& s) {
     run.manifest = read_run_manifest(run.dir);
     check_frozen(run.manifest, s);
   } else {
-    run.manifest = new_manifest(s, run.dir);
+    run.manifest.run_id = run.dir.filename().string();
   }
   run.fresh = run.manifest.iterations.empty();
   return run;

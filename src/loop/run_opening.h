@@ -25,6 +25,17 @@ struct opened_run {
 // reference, dimensions or tolerances differ from the settings.
 opened_run open_run(const loop_settings& settings);
 
+inline constexpr const char* loop_lock_name = ".kopt-loop.lock";
+inline constexpr const char* preflight_check_json = "preflight_check.json";
+inline constexpr const char* preflight_check_md = "preflight_check.md";
+
+// Whether `dir` holds only what `kopt loop --preflight-only` writes (its two reports, the lock).
+bool holds_preflight_only(const std::filesystem::path& dir);
+
+// Where `--preflight-only` writes: --run-dir (made if needed) or a new run folder. Nothing is
+// planned, so no dimensions are needed.
+std::filesystem::path open_preflight_folder(const loop_settings& s);
+
 // The dimension flags as the user would type them again ("--rows=4096", "--dim seed=3").
 std::vector<std::string> dimension_flags(const pipeline::bench_target& target);
 

@@ -13,7 +13,7 @@ namespace {
 tool_output preflight(const tool_call& call) {
   env::preflight_options options;
   const std::string backend = string_argument(call.arguments, "backend");
-  options.backend = kernel::parse_backend_name(backend.empty() ? "cuda" : backend);
+  options.backend = kernel::parse_backend_request(backend).value_or(kernel::backend::cuda);
   options.gpu = call.arguments.value("gpu", 0);
   options.arch = string_argument(call.arguments, "arch");
   call.progress("checking the GPU, the toolkit, Nsight Compute and Python");
@@ -45,7 +45,7 @@ tool preflight_tool() {
           json{{"type", "object"},
                {"properties",
                 json{{"backend", json{{"type", "string"},
-                                      {"enum", json::array({"cuda", "cutlass", "triton"})},
+                                      {"enum", json::array({"auto", "cuda", "cutlass", "triton"})},
                                       {"description", "the backend to check for (default cuda)"}}},
                      {"gpu", json{{"type", "integer"}, {"description", "CUDA device ordinal (default 0)"}}},
                      {"arch", json{{"type", "string"}, {"description", "target to check against the GPU, e.g. sm_90a"}}}}},

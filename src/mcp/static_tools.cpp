@@ -28,10 +28,8 @@ tool_output inspect(const tool_call& call) {
   const fs::path kernel_file = call.root.resolve(string_argument(call.arguments, "kernel"));
   const std::vector<std::string> defines = string_list_argument(call.arguments, "defines");
   compile::check_defines(defines);
-  std::optional<kernel::backend> requested;
-  if (const std::string backend = string_argument(call.arguments, "backend"); !backend.empty()) {
-    requested = kernel::parse_backend_name(backend);
-  }
+  const std::optional<kernel::backend> requested =
+      kernel::parse_backend_request(string_argument(call.arguments, "backend"));
   const kernel::kernel_plan plan = kernel::plan_kernel(kernel_file, read_text_file(kernel_file, "kernel file"), requested,
                                                        dimension_arguments(call.arguments), std::nullopt, {}, defines);
   std::string summary = fmt::format("{}: backend {}", kernel_file.filename().string(), kernel::to_string(plan.backend));
@@ -192,7 +190,7 @@ json array_schema(json items = json::object()) { return json{{"type", "array"}, 
 }  // namespace
 
 std::vector<tool> static_tools() {
-  const json backend = json{{"type", "string"}, {"enum", json::array({"cuda", "cutlass", "triton"})}};
+  const json backend = json{{"type", "string"}, {"enum", json::array({"auto", "cuda", "cutlass", "triton"})}};
   const json kb_entry_schema = output_object(
       json{{"id", string_schema()}, {"backend", string_schema()}, {"title", string_schema()}, {"tags", array_schema(string_schema())}},
       json::array({"id", "title"}));

@@ -139,8 +139,7 @@ void build_sources(const bench_target& options, prepared_bench& p, harness::benc
 kernel::kernel_plan plan_target(const bench_target& options) {
   const fs::path kernel_file = fs::absolute(options.kernel);
   const std::string source = read_text_file(kernel_file, "kernel file");
-  std::optional<kernel::backend> requested;
-  if (!options.backend.empty()) requested = kernel::parse_backend_name(options.backend);
+  const std::optional<kernel::backend> requested = kernel::parse_backend_request(options.backend);
   // -D values a shell would expand are refused here, before anything is planned or built.
   compile::check_defines(options.defines);
   return kernel::plan_kernel(kernel_file, source, requested, options.dims, options.ptr_size, options.own_flag_names,

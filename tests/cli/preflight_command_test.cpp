@@ -103,7 +103,7 @@ TEST(PreflightCommand, TritonBackendRequiresPythonPackages) {
 TEST(PreflightCommand, UnknownBackendIsAUsageError) {
   const auto r = run_kopt({"preflight", "--backend", "opencl"}, no_gpu);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(first_line(r.stderr_text), "kopt: error: unknown backend 'opencl': choose cuda, cutlass or triton");
+  EXPECT_EQ(first_line(r.stderr_text), "kopt: error: unknown backend 'opencl': choose cuda, cutlass, triton or auto (from the file)");
 }
 
 TEST(PreflightCommand, BadArchIsAUsageError) {

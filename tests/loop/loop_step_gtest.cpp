@@ -373,6 +373,51 @@ TEST_F(LoopStep, ARunFolderWithoutARunIsRefusedUnlessNewRunSaysToStartOneThere) 
             "--new-run names the folder where the new run starts: give it with --run-dir DIR");
 }
 
+TEST_F(LoopStep, PreflightOnlyNeedsNoDimensionsAndTheRunThenStartsInItsFolder) {
+  // As the Python toolkit's users do: check the machine into a folder first, then run there.
+  loop_settings check = settings();
+  check.target.dims.clear();
+  check.target.backend = "auto";
+  check.preflight_only = true;
+  check.run_dir = m_work.path() / "runs" / "softmax";
+  const step_outcome checked = run_loop_step(check, m_services);
+  EXPECT_EQ(checked.run_dir, check.run_dir);
+  EXPECT_TRUE(fs::exists(check.run_dir / "preflight_check.json"));
+  EXPECT_TRUE(fs::exists(check.run_dir / "preflight_check.md"));
+  EXPECT_FALSE(fs::exists(check.run_dir / "run_manifest.json")) << "no run is started by a check";
+  EXPECT_FALSE(fs::exists(check.memory_db));
+
+  loop_settings run = settings();
+  run.run_dir = check.run_dir;  // no --new-run: the folder holds only the check
+  const step_outcome v0 = run_loop_step(run, m_services);
+  EXPECT_EQ(v0.run_dir, check.run_dir);
+  EXPECT_EQ(v0.record->iteration, 0);
+}
+
+TEST_F(LoopStep, AKernelThatCannotBePlannedLeavesNoRunFolder) {
+  loop_settings s = settings();
+  s.target.dims.clear();  // the kernel's solve() needs rows and cols
+  EXPECT_NE(refusal(s, m_services).find("missing dimensions"), std::string::npos);
+  EXPECT_FALSE(fs::exists(m_work.path() / "optimize_runs")) << "a refused call writes nothing";
+  s.run_dir = m_work.path() / "named";
+  s.new_run = true;
+  EXPECT_NE(refusal(s, m_services).find("missing dimensions"), std::string::npos);
+  EXPECT_FALSE(fs::exists(s.run_dir));
+}
+
+TEST_F(LoopStep, AVersionWithoutTagsIsRememberedButNeverBlocked) {
+  first();
+  // Two slower versions in a row, neither naming a strategy: the second is measured, not
+  // rejected unmeasured as a blocked strategy reused.
+  const step_outcome v1 = next(2.0, {});
+  EXPECT_EQ(v1.record->outcome, "negative");
+  EXPECT_EQ(v1.record->tags, (std::vector<std::string>{"unlabeled_strategy"}));
+  EXPECT_FALSE(v1.record->fingerprint.empty());
+  const step_outcome v2 = next(2.0, {});
+  EXPECT_EQ(v2.record->outcome, "negative") << v2.record->reason;
+  EXPECT_TRUE(v2.manifest.blocked.empty());
+}
+
 TEST_F(LoopStep, TheLastIterationEndsTheRun) {
   loop_settings s = settings();
   s.max_iterations = 1;

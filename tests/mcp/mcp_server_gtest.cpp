@@ -40,7 +40,7 @@ TEST(McpServer, ArgumentsAreCheckedAgainstTheToolsSchema) {
   EXPECT_EQ(argument_problem(schema, json{{"kernel", "k.cu"}, {"dims", {{"N", json::array()}}}}),
             "'dims'.N must be integer or number or string");
   EXPECT_EQ(argument_problem(schema, json{{"kernel", "k.cu"}, {"backend", "hip"}}),
-            "'backend' must be one of [\"cuda\",\"cutlass\",\"triton\"]");
+            "'backend' must be one of [\"auto\",\"cuda\",\"cutlass\",\"triton\"]");
   EXPECT_EQ(argument_problem(schema, json{{"kernel", "k.cu"}, {"defines", {"A=1", 2}}}), "'defines'[1] must be string");
   EXPECT_EQ(argument_problem(schema, json::array()), "the arguments must be an object");
 }
