@@ -161,6 +161,9 @@ opened_run open_run(const loop_settings& s) {
   if (resuming) {
     run.manifest = read_run_manifest(run.dir);
     check_frozen(run.manifest, s);
+    // Not frozen: each call's --max-iterations is the run's from now on, so that a run that
+    // has done its iterations goes on when it is raised, as the refusal says.
+    run.manifest.max_iterations = s.max_iterations;
   } else {
     run.manifest.run_id = run.dir.filename().string();
   }

@@ -425,12 +425,19 @@ TEST_F(LoopStep, TheLastIterationEndsTheRun) {
   s.run_dir = v0.run_dir;
   write_file_atomic(m_kernel, softmax_version(0.9));
   run_loop_step(s, m_services);
-  EXPECT_THROW(run_loop_step(s, m_services), error);
+  EXPECT_EQ(refusal(s, m_services),
+            "the run has done all its iterations (v0 to v1): raise --max-iterations to go on, or start a new run");
   const std::string summary = read_text_file(v0.run_dir / "final_summary.md");
   EXPECT_NE(summary.find("| 1 |"), std::string::npos) << summary;
   EXPECT_NE(summary.find("fast_1.0"), std::string::npos);
   EXPECT_NE(summary.find("kopt bench " + (v0.run_dir / "iter_v1" / "softmax_v1.cu").string()), std::string::npos)
       << summary;
+
+  s.max_iterations = 2;  // as the refusal says
+  write_file_atomic(m_kernel, softmax_version(0.8));
+  const step_outcome v2 = run_loop_step(s, m_services);
+  EXPECT_EQ(v2.record->iteration, 2);
+  EXPECT_EQ(read_run_manifest(v0.run_dir).max_iterations, 2);
 }
 
 }  // namespace
