@@ -45,7 +45,10 @@ nlohmann::json frozen_settings(const loop_settings& s) {
           {"seed", s.job.seed},
           {"hot", s.job.sampling.hot},
           {"gpu", s.target.gpu},
-          {"kernel_name_regex", s.capture.kernel_name_regex}};
+          {"kernel_name_regex", s.capture.kernel_name_regex},
+          {"defines", s.target.defines},
+          {"ptr_size", s.target.ptr_size ? nlohmann::json(*s.target.ptr_size) : nlohmann::json(nullptr)},
+          {"nvcc_bin", s.target.nvcc_bin}};
 }
 
 loop_settings settings_of_run(const fs::path& run_dir) {
@@ -60,6 +63,14 @@ loop_settings settings_of_run(const fs::path& run_dir) {
   s.target.ref = m.reference;
   s.target.dims = parse_dimension_flags(join(m.frozen.dims, " "));
   s.target.gpu = m.settings.value("gpu", 0);
+  // The build as the run's versions had it: --finish rebuilds v0 and the best from their snapshots.
+  s.target.backend = m.backend;
+  s.target.arch = m.arch;
+  s.target.defines = m.settings.value("defines", std::vector<std::string>{});
+  if (const auto size = m.settings.find("ptr_size"); size != m.settings.end() && size->is_number_integer()) {
+    s.target.ptr_size = size->get<std::int64_t>();
+  }
+  s.target.nvcc_bin = m.settings.value("nvcc_bin", std::string());
   s.target.command_name = "kopt loop";
   s.target.gpu_purpose = "measure on";
   s.atol = tolerance_of(m.frozen.tolerances, "atol");

@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/files.h"
 #include "loop/run_directory.h"
+#include "loop/run_settings.h"
 #include "loop/strategy_tags.h"
 #include "memory/memory_store.h"
 #include "memory/strategy_fingerprint.h"
@@ -416,6 +417,19 @@ TEST_F(LoopStep, AVersionWithoutTagsIsRememberedButNeverBlocked) {
   const step_outcome v2 = next(2.0, {});
   EXPECT_EQ(v2.record->outcome, "negative") << v2.record->reason;
   EXPECT_TRUE(v2.manifest.blocked.empty());
+}
+
+TEST_F(LoopStep, TheRunKeepsTheBuildSettingsThatFinishRebuildsWith) {
+  loop_settings s = settings();
+  s.target.defines = {"UNUSED_BLOCK=128"};
+  s.target.ptr_size = 8;
+  s.target.arch = "sm_90a";
+  const step_outcome v0 = run_loop_step(s, m_services);
+  const loop_settings again = settings_of_run(v0.run_dir);
+  EXPECT_EQ(again.target.defines, s.target.defines);
+  EXPECT_EQ(again.target.ptr_size, s.target.ptr_size);
+  EXPECT_EQ(again.target.arch, "sm_90a");
+  EXPECT_EQ(again.target.backend, "cuda");
 }
 
 TEST_F(LoopStep, TheLastIterationEndsTheRun) {
