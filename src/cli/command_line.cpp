@@ -97,6 +97,12 @@ int run_command_line(const std::vector<std::string>& given, const std::string& v
   }
 
   const bool json = asks_for_json_output(given);
+  // Whatever escapes parsing or a command (a file system error, a library's) is one line, never
+  // a signal: the kopt::error meant, or the others in words (core/escaped_error.h).
+  const auto report_escaped = [json] {
+    const kopt::error e = kopt::current_exception_as_error();
+    return report_error(e.headline(), e.detail(), json);
+  };
   try {
     app.parse(command_line_words(given, commands));
   } catch (const CLI::CallForHelp& e) {
@@ -108,19 +114,15 @@ int run_command_line(const std::vector<std::string>& given, const std::string& v
   } catch (const CLI::ParseError& e) {
     return report_error(describe_parse_error(e, app, given), "", json);
   } catch (...) {
-    const kopt::error e = kopt::current_exception_as_error();
-    return report_error(e.headline(), e.detail(), json);
+    return report_escaped();
   }
 
   for (auto& [sub, command] : commands) {
     if (!sub->parsed()) continue;
-    // Whatever escapes a command (a file system error, a library's) is one line too, never a
-    // signal: the kopt::error a command meant, or the others in words (core/escaped_error.h).
     try {
       return command->run(services);
     } catch (...) {
-      const kopt::error e = kopt::current_exception_as_error();
-      return report_error(e.headline(), e.detail(), json);
+      return report_escaped();
     }
   }
   return static_cast<int>(kopt::exit_status::usage_or_environment);
