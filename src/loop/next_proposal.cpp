@@ -61,7 +61,12 @@ std::string next_proposal_markdown(const run_manifest& m, const fs::path& run_di
   std::erase_if(blocked, [&](const std::string& fp) { return names_no_strategy(tags_of(m, store, fp)); });
   const auto history = store.summarize({m.backend, in.diagnosis.bottleneck, m.arch});
   const std::string scope_label = fmt::format("{}-bound {} kernels ({})", in.diagnosis.bottleneck, m.backend, m.arch);
-  in.suggestions = rank_suggestions(in.diagnosis.suggestions, history, blocked, m.backend, scope_label);
+  // The toolkit's imported outcomes keep no bottleneck or arch: weaker evidence beside these.
+  std::vector<memory::strategy_summary> evidence = history;
+  for (auto& unplaced : store.summarize_unplaced({m.backend, in.diagnosis.bottleneck, m.arch})) {
+    evidence.push_back(std::move(unplaced));
+  }
+  in.suggestions = rank_suggestions(in.diagnosis.suggestions, evidence, blocked, m.backend, scope_label);
 
   for (const auto& fp : blocked) {
     const bool in_run = std::find(m.blocked.begin(), m.blocked.end(), fp) != m.blocked.end();

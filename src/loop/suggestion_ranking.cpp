@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/text.h"
 #include "memory/strategy_fingerprint.h"
 
 namespace kopt::loop {
@@ -26,21 +27,32 @@ std::vector<ranked_suggestion> rank_suggestions(const std::vector<suggestion>& s
                                                 const std::string& backend, const std::string& scope_label) {
   std::vector<ranked_suggestion> ranked;
   for (const suggestion& s : suggestions) {
-    ranked_suggestion r{s, 0, "", false};
+    ranked_suggestion r{s, 0, "", false, false};
     const std::vector<std::string> tags = memory::normalize_tags(s.tags);
     r.blocked = !tags.empty() && blocked_fingerprints.count(memory::strategy_fingerprint(backend, tags)) > 0;
-    std::int64_t worked = 0, failed = 0;
+    // [placed, unplaced]
+    std::int64_t worked[2] = {0, 0}, failed[2] = {0, 0};
     for (const memory::strategy_summary& h : history) {
       const double share = overlap(tags, h.tags);
       if (share == 0) continue;
-      worked += h.positive;
-      failed += h.negative + h.rejected;
-      r.evidence += share * static_cast<double>(h.positive - h.negative - h.rejected);
+      const int kind = h.unplaced ? 1 : 0;
+      worked[kind] += h.positive;
+      failed[kind] += h.negative + h.rejected;
+      const double weight = h.unplaced ? unplaced_evidence_weight : 1.0;
+      r.evidence += weight * share * static_cast<double>(h.positive - h.negative - h.rejected);
     }
-    if (worked + failed > 0) {
-      r.memory_note = fmt::format("strategies sharing its tags worked {}x, were slower or failed {}x before on {}",
-                                  worked, failed, scope_label);
+    std::vector<std::string> notes;
+    if (worked[0] + failed[0] > 0) {
+      notes.push_back(fmt::format("strategies sharing its tags worked {}x, were slower or failed {}x before on {}",
+                                  worked[0], failed[0], scope_label));
     }
+    if (worked[1] + failed[1] > 0) {
+      r.imported = true;
+      notes.push_back(fmt::format("imported: worked {}x, were slower or failed {}x where the bottleneck or "
+                                  "architecture was not recorded (weaker evidence)",
+                                  worked[1], failed[1]));
+    }
+    r.memory_note = join(notes, "; ");
     ranked.push_back(std::move(r));
   }
   std::stable_sort(ranked.begin(), ranked.end(), [](const ranked_suggestion& a, const ranked_suggestion& b) {

@@ -7,6 +7,9 @@
 // strategy used), and the analysis's score orders those with equal evidence (all of them, with
 // an empty memory). A suggestion whose exact strategy is blocked goes last, marked. This is
 // how the tenth kernel profits from the first nine.
+// Outcomes seen where the bottleneck or architecture is unknown (imported from the Python
+// toolkit, which keeps neither) count as weaker evidence: unplaced_evidence_weight of an exact
+// match's (a provisional number, docs/memory.md), and the suggestion says "imported".
 
 #include <set>
 #include <string>
@@ -17,11 +20,14 @@
 
 namespace kopt::loop {
 
+inline constexpr double unplaced_evidence_weight = 0.5;
+
 struct ranked_suggestion {
   suggestion entry;
   double evidence = 0;           // net successes of strategies sharing its tags (0: no history)
   std::string memory_note;       // "worked 2x, slower 1x before on dram-bound cuda (sm_90a)"; "" when no history
   bool blocked = false;          // its exact strategy was negative or rejected in this scope
+  bool imported = false;         // some of its evidence is unplaced (strategy_summary::unplaced)
 };
 
 std::vector<ranked_suggestion> rank_suggestions(const std::vector<suggestion>& suggestions,

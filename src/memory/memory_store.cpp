@@ -249,20 +249,18 @@ std::vector<bool> memory_store::record_all(std::vector<recorded_outcome> outcome
   return added;
 }
 
-std::vector<strategy_summary> memory_store::summarize(const summary_filter& filter) const {
-  statement query(m_db->db,
-                  "SELECT fingerprint, backend, tags, outcome, recorded_at FROM outcomes "
-                  "WHERE (?1 = '' OR backend = ?1) AND (?2 = '' OR bottleneck = ?2) AND (?3 = '' OR arch = ?3) "
-                  "ORDER BY fingerprint, recorded_at, rowid",
-                  m_path);
-  query.bind(1, filter.backend).bind(2, filter.bottleneck).bind(3, filter.arch);
+namespace {
+
+// Rows of (fingerprint, backend, tags, outcome, recorded_at), ordered by fingerprint, summed up.
+std::vector<strategy_summary> summaries_of(statement& query, const std::filesystem::path& path, bool unplaced) {
   std::vector<strategy_summary> summaries;
   while (query.step()) {
     if (summaries.empty() || summaries.back().fingerprint != query.text(0)) {
       strategy_summary s;
       s.fingerprint = query.text(0);
       s.backend = query.text(1);
-      s.tags = stored<std::vector<std::string>>(query.text(2), m_path, "outcome's tags");
+      s.tags = stored<std::vector<std::string>>(query.text(2), path, "outcome's tags");
+      s.unplaced = unplaced;
       summaries.push_back(std::move(s));
     }
     strategy_summary& s = summaries.back();
@@ -277,6 +275,30 @@ std::vector<strategy_summary> memory_store::summarize(const summary_filter& filt
     s.last_recorded_at = query.text(4);
   }
   return summaries;
+}
+
+}  // namespace
+
+std::vector<strategy_summary> memory_store::summarize(const summary_filter& filter) const {
+  statement query(m_db->db,
+                  "SELECT fingerprint, backend, tags, outcome, recorded_at FROM outcomes "
+                  "WHERE (?1 = '' OR backend = ?1) AND (?2 = '' OR bottleneck = ?2) AND (?3 = '' OR arch = ?3) "
+                  "ORDER BY fingerprint, recorded_at, rowid",
+                  m_path);
+  query.bind(1, filter.backend).bind(2, filter.bottleneck).bind(3, filter.arch);
+  return summaries_of(query, m_path, false);
+}
+
+std::vector<strategy_summary> memory_store::summarize_unplaced(const summary_filter& filter) const {
+  statement query(m_db->db,
+                  "SELECT fingerprint, backend, tags, outcome, recorded_at FROM outcomes "
+                  "WHERE (?1 = '' OR backend = ?1) "
+                  "AND (?2 = '' OR bottleneck = ?2 OR bottleneck = '') AND (?3 = '' OR arch = ?3 OR arch = '') "
+                  "AND ((?2 <> '' AND bottleneck = '') OR (?3 <> '' AND arch = '')) "
+                  "ORDER BY fingerprint, recorded_at, rowid",
+                  m_path);
+  query.bind(1, filter.backend).bind(2, filter.bottleneck).bind(3, filter.arch);
+  return summaries_of(query, m_path, true);
 }
 
 std::vector<recorded_outcome> memory_store::history(const std::string& fingerprint) const {

@@ -49,6 +49,9 @@ struct strategy_summary {
   std::int64_t positive = 0, negative = 0, neutral = 0, inconclusive = 0, rejected = 0;
   std::string last_outcome;
   std::string last_recorded_at;
+  // Seen where its bottleneck or architecture is unknown (the Python toolkit's records keep
+  // neither): weaker evidence for a filter that names them (summarize_unplaced).
+  bool unplaced = false;
 };
 
 struct summary_filter {
@@ -84,6 +87,9 @@ class memory_store {
   std::vector<bool> record_all(std::vector<recorded_outcome> outcomes);
 
   std::vector<strategy_summary> summarize(const summary_filter& filter) const;
+  // The outcomes summarize() leaves out only because their bottleneck or architecture is
+  // unknown ("") where `filter` names one: each summary marked unplaced.
+  std::vector<strategy_summary> summarize_unplaced(const summary_filter& filter) const;
   // Every outcome of a fingerprint, oldest first.
   std::vector<recorded_outcome> history(const std::string& fingerprint) const;
   // Every outcome, oldest first (export).

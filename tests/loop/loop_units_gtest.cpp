@@ -14,6 +14,8 @@
 #include "loop/run_summaries.h"
 #include "loop/strategy_tags.h"
 #include "loop/suggestion_ranking.h"
+#include "memory/memory_files.h"
+#include "memory/memory_store.h"
 #include "memory/strategy_fingerprint.h"
 #include "support/kopt_process.h"
 
@@ -248,6 +250,35 @@ TEST(SuggestionRanking, MemoryMovesSuggestionsAndBlockedOnesGoLast) {
   EXPECT_EQ(learned[1].entry.id, "a");
   EXPECT_EQ(learned[2].entry.id, "c");
   EXPECT_TRUE(learned[2].blocked);
+}
+
+TEST(SuggestionRanking, TheToolkitsImportedMemoryTakesPartAsWeakerEvidenceMarkedImported) {
+  // Its global_strategy_memory.json as the toolkit writes it: a scope with an arch, no
+  // bottleneck; its positive strategy shares tags with suggestion "b".
+  kopt::testing::scratch_dir work;
+  memory::memory_store store = memory::memory_store::open(work.path() / "memory.db");
+  memory::import_memory_file(
+      store, kopt::testing::source_dir() / "tests/data/memory/python_toolkit_global_strategy_memory.json");
+  const memory::summary_filter scope{"cutlass", "dram", "sm_90a"};
+  ASSERT_TRUE(store.summarize(scope).empty()) << "an exact match needs the bottleneck the toolkit did not keep";
+  const auto unplaced = store.summarize_unplaced(scope);
+  ASSERT_FALSE(unplaced.empty());
+  EXPECT_TRUE(unplaced.front().unplaced);
+  EXPECT_TRUE(store.summarize_unplaced({"cutlass", "", ""}).empty()) << "a filter naming nothing matches exactly";
+
+  const std::vector<suggestion> kb = {{"a", "A", 30, "", {"coalesce_loads"}},
+                                      {"b", "B", 25, "", {"vectorized_float4_io", "register_cached_exp"}}};
+  const auto ranked = rank_suggestions(kb, unplaced, {}, "cutlass", "dram-bound cutlass");
+  EXPECT_EQ(ranked[0].entry.id, "b");
+  EXPECT_TRUE(ranked[0].imported);
+  EXPECT_NE(ranked[0].memory_note.find("imported: worked 1x"), std::string::npos) << ranked[0].memory_note;
+  EXPECT_FALSE(ranked[1].imported);
+
+  // An exact match of the same size outweighs it.
+  memory::strategy_summary exact = summary_of({"coalesce_loads"}, 1, 0);
+  std::vector<memory::strategy_summary> both = unplaced;
+  both.push_back(exact);
+  EXPECT_EQ(rank_suggestions(kb, both, {}, "cutlass", "dram-bound cutlass")[0].entry.id, "a");
 }
 
 }  // namespace
