@@ -85,6 +85,12 @@ step_outcome run_single_version(const step_context& ctx, std::int64_t k) {
   r.snapshot = (fs::path(dir.filename()) / snapshot_name(ctx.settings.target.kernel, k)).string();
   r.source_sha256 = sha256_hex(source);
   write_file_atomic(ctx.run.dir / r.snapshot, source);
+  // The reference beside it, as the Python toolkit's iteration folders have it (frozen at v0 by
+  // its hash: each copy is the one this version was judged against).
+  if (!m.reference.empty()) {
+    const fs::path reference = m.reference;
+    write_file_atomic(dir / reference.filename(), read_text_file(reference, "reference"));
+  }
   r.parent = m.best;
   r.tags = strategy_tags_for(ctx.run.dir, k);
   if (!r.tags.empty()) r.fingerprint = memory::strategy_fingerprint(m.backend, r.tags);

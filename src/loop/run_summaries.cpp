@@ -99,6 +99,14 @@ std::optional<double> fast_p(const run_manifest& m, double p) {
   return static_cast<double>(fast) / static_cast<double>(m.iterations.size());
 }
 
+std::string commands_block(const std::vector<std::string>& commands) {
+  return "```\n" + join(commands, "\n") + "\n```\n";
+}
+
+std::string commands_markdown(const std::vector<std::string>& commands) {
+  return "\n## Commands\n\nThis version's measurements, again:\n\n" + commands_block(commands);
+}
+
 std::string iteration_summary_markdown(const run_manifest& m, const iteration_record& r) {
   std::string md = fmt::format("# Iteration v{} of {}\n\n", r.iteration, m.run_id);
   if (!r.candidates.empty()) {
@@ -193,7 +201,7 @@ std::string final_summary_markdown(const run_manifest& m, const std::vector<std:
   for (const auto& fp : m.blocked) md += fmt::format("- blocked: `{}`\n", fp);
   for (const auto& w : worked) md += fmt::format("- worked: {}\n", w);
   md += fmt::format("\nOutcomes are in the strategy memory `{}` (`kopt memory list`).\n", m.memory_db);
-  md += "\n## Reproduce\n\n```\n" + join(reproduce, "\n") + "\n```\n";
+  md += "\n## Reproduce\n\n" + commands_block(reproduce);
   return md;
 }
 

@@ -13,6 +13,12 @@ namespace kopt::loop {
 
 std::string iteration_summary_markdown(const run_manifest& manifest, const iteration_record& record);
 
+// A fenced block of shell commands, one a line.
+std::string commands_block(const std::vector<std::string>& commands);
+
+// iteration_summary.md's "## Commands" section: `commands` re-run that version's measurements.
+std::string commands_markdown(const std::vector<std::string>& commands);
+
 std::string candidate_summary_markdown(const run_manifest& manifest, std::int64_t iteration,
                                        const candidate_record& candidate);
 

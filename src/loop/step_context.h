@@ -31,7 +31,12 @@ struct step_context {
 // final_summary.md. The memory is told by the caller, after this.
 void commit_iteration(const step_context& ctx, const iteration_record& r);
 
-// The commands that re-run the best version's measurements, for final_summary.md.
+// The commands that re-run a version's measurements (its snapshot, as the run built and
+// measured it), for its iteration_summary.md.
+std::vector<std::string> version_commands(const run_manifest& m, const std::filesystem::path& run_dir,
+                                          const iteration_record& r);
+
+// The best version's, for final_summary.md.
 std::vector<std::string> reproduce_commands(const run_manifest& m, const std::filesystem::path& run_dir);
 
 }  // namespace kopt::loop

@@ -76,7 +76,7 @@ TEST_F(LoopStep, TheFirstCallChecksTheMachineMeasuresTheBaselineAndWritesTheTool
   const fs::path dir = v0.run_dir / "iter_v0";
   for (const char* file : {"softmax_v0.cu", "benchmark_result.json", "benchmark.stdout.txt", "benchmark.stderr.txt",
                            "full.ncu-rep", "ncu_raw.csv", "ncu_details.csv", "analysis.md", "analysis.json",
-                           "iteration_summary.md", "optimization_proposal.md"}) {
+                           "iteration_summary.md", "optimization_proposal.md", "softmax_ref.py"}) {
     EXPECT_TRUE(fs::exists(dir / file)) << file;
   }
   ASSERT_TRUE(v0.record);
@@ -91,6 +91,13 @@ TEST_F(LoopStep, TheFirstCallChecksTheMachineMeasuresTheBaselineAndWritesTheTool
   EXPECT_NE(proposal.find("## Ranked suggestions\n\n1. "), std::string::npos) << proposal;
   EXPECT_TRUE(parse_strategy_tags(proposal).empty()) << "the template's tag list starts empty";
   EXPECT_EQ(read_run_manifest(v0.run_dir).iterations.size(), 1u);
+  // The exact commands that measure this version again, as the toolkit's summary had them.
+  const std::string summary = read_text_file(dir / "iteration_summary.md");
+  EXPECT_NE(summary.find("## Commands"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("kopt bench " + (dir / "softmax_v0.cu").string() + " --ref " +
+                         (m_work.path() / "softmax_ref.py").string() + " --rows=4096 --cols=1024"),
+            std::string::npos)
+      << summary;
 }
 
 // What a version printed while measured (its printf) is kept beside its bench result.
