@@ -89,6 +89,7 @@ void print_confirmation(const printer& print, const loop::confirmed_run& done) {
   } else {
     print.line("best: none survived the final confirmation");
   }
+  if (!done.kernel_file.empty()) print.line(done.kernel_file);
 }
 
 // A run whose earlier record could not be checked goes on, said so (docs/loop.md).

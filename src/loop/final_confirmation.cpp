@@ -11,6 +11,7 @@
 #include "core/text.h"
 #include "core/utc_time.h"
 #include "core/version.h"
+#include "loop/best_write_back.h"
 #include "loop/bench_texts.h"
 #include "loop/run_directory.h"
 #include "loop/run_ledger.h"
@@ -297,7 +298,8 @@ confirmed_run finish_run(const loop_settings& settings, const loop_services& ser
   write_file_atomic(run.dir / "final_summary.md",
                     final_summary_markdown(m, reproduce_commands(m, run.dir)) + confirmation_markdown(c));
   write_confirmation(run.dir, c);
-  return {c, m};
+  const std::string kernel_file = write_back_best(m, run.dir, c);  // the answer, in the user's file
+  return {c, m, kernel_file};
 }
 
 }  // namespace kopt::loop

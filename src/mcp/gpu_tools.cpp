@@ -220,6 +220,7 @@ tool_output loop_step(const tool_call& call) {
                          step.run_dir.string(), proposal.string());
   if (confirmed) {
     const loop::confirmation_attempt* a = confirmed->confirmation.confirmed_attempt();
+    if (!confirmed->kernel_file.empty()) summary += "\n" + confirmed->kernel_file;
     summary += a ? fmt::format("\nthe run is complete; best confirmed: v{}: {}", a->iteration, a->reason)
                  : fmt::format("\nthe run is complete; no confirmed best ({})",
                                enum_name(confirmed->confirmation.verdict));

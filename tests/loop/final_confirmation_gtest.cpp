@@ -95,7 +95,9 @@ TEST_F(FinalConfirmation, TheAnnouncedFiguresAreMeasuredAgainNotTakenFromAForged
   // The baseline once, the best timed once and once per tool.
   EXPECT_EQ(m_gpu.bench_calls - benches_before, 5);
   EXPECT_EQ(m_gpu.fresh_reference_calls - fresh_before, 5) << "no reference timing from kopt's cache";
-  EXPECT_EQ(read_text_file(m_kernel), kernel_before) << "the kernel file holds what it held before";
+  EXPECT_EQ(read_text_file(m_kernel), kernel_before) << "the kernel file held the best already";
+  EXPECT_EQ(done.kernel_file, m_kernel.string() + " holds v1, the confirmed best");
+  EXPECT_FALSE(fs::exists(m_work.path() / "softmax_last.cu"));
   EXPECT_TRUE(fs::exists(m_run_dir / "confirmation" / "v1" / "racecheck" / "benchmark_result.json"));
   EXPECT_TRUE(fs::exists(m_run_dir / "confirmation" / "v1" / "comparison.json"));
   EXPECT_NE(read_text_file(m_run_dir / "final_summary.md").find("Confirmed best: v1"), std::string::npos);
@@ -133,6 +135,12 @@ TEST_F(FinalConfirmation, ABestThatFailsIsRejectedAndBlockedAndTheNextBestIsConf
   const std::optional<final_confirmation> kept = read_confirmation(m_run_dir);
   ASSERT_TRUE(kept.has_value());
   EXPECT_TRUE(confirmation_is_current(*kept, m));
+
+  // The answer is in the user's file: the confirmed v1, with the rejected last version beside it.
+  EXPECT_EQ(read_text_file(m_kernel), read_text_file(m_run_dir / m.find(1)->snapshot));
+  EXPECT_EQ(read_text_file(m_work.path() / "softmax_last.cu"), read_text_file(m_run_dir / v2.snapshot));
+  EXPECT_EQ(done.kernel_file, m_kernel.string() + " now holds v1, the confirmed best (what it held is kept in " +
+                                  (m_work.path() / "softmax_last.cu").string() + ")");
 }
 
 TEST_F(FinalConfirmation, NoneSurvivingLeavesTheRunWithoutABestAndSaysSo) {
@@ -146,6 +154,7 @@ TEST_F(FinalConfirmation, NoneSurvivingLeavesTheRunWithoutABestAndSaysSo) {
   const report::run_report rep = report::gather_run_report(m_run_dir);
   EXPECT_EQ(rep.confirmed_best(), nullptr);
   EXPECT_EQ(rep.confirmation_state(), "none survived");
+  EXPECT_TRUE(done.kernel_file.empty()) << "no best: the kernel file is left as it is";
 }
 
 TEST_F(FinalConfirmation, ARunWithNoBestBeyondTheBaselineHasNothingToConfirm) {
