@@ -29,8 +29,9 @@ std::string write_back_best(const run_manifest& m, const fs::path& run_dir, cons
   if (present && current == source) return fmt::format("{} holds v{}, the confirmed best", kernel.string(), best->iteration);
   std::string kept;
   if (present) {
-    write_file_atomic(last_version_file(kernel), current);
-    kept = fmt::format(" (what it held is kept in {})", last_version_file(kernel).string());
+    const fs::path last = last_version_file(kernel);
+    write_file_atomic(last, current);
+    kept = fmt::format(" (what it held is kept in {})", last.string());
   }
   write_file_atomic(kernel, source);
   return fmt::format("{} now holds v{}, the confirmed best{}", kernel.string(), best->iteration, kept);

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
-#include "core/file_lock.h"
 #include "core/files.h"
 #include "core/hash.h"
 #include "core/utc_time.h"
@@ -115,18 +114,13 @@ step_outcome run_single_version(const step_context& ctx, std::int64_t k) {
 // --preflight-only: the machine checked into the run folder, nothing planned (no dimensions
 // needed) and no run started; the backend is the file's (or --backend's).
 step_outcome check_machine_only(const loop_settings& settings, const loop_services& services) {
+  require_kernel_file(settings);
   const fs::path kernel_file = settings.target.kernel;
-  if (!fs::is_regular_file(kernel_file)) {
-    throw error(fmt::format("{} not found: pass the kernel file the loop optimizes", kernel_file.string()));
-  }
   const kernel::backend backend = kernel::infer_backend(kernel_file, read_text_file(kernel_file, "kernel file"),
                                                         kernel::parse_backend_request(settings.target.backend));
   step_outcome outcome;
-  outcome.run_dir = open_preflight_folder(settings);
-  file_lock lock(outcome.run_dir / loop_lock_name);
-  if (!lock.try_lock()) {
-    throw error(fmt::format("another kopt loop is working in {}: wait for it to finish", outcome.run_dir.string()));
-  }
+  outcome.run_dir = make_run_folder(settings);
+  const std::unique_ptr<file_lock> lock = lock_run_folder(outcome.run_dir);
   run_preflight_check(settings, services, backend, outcome.run_dir);
   if (fs::exists(outcome.run_dir / run_manifest_name)) outcome.manifest = read_run_manifest(outcome.run_dir);
   return outcome;

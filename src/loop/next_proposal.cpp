@@ -12,6 +12,7 @@
 #include "loop/run_directory.h"
 #include "loop/strategy_tags.h"
 #include "loop/suggestion_ranking.h"
+#include "memory/strategy_fingerprint.h"
 
 namespace kopt::loop {
 namespace {
@@ -58,7 +59,8 @@ std::string next_proposal_markdown(const run_manifest& m, const fs::path& run_di
   std::set<std::string> blocked(m.blocked.begin(), m.blocked.end());
   for (const auto& fp : store.blocked(scope)) blocked.insert(fp);
   // A version without tags named no strategy: nothing of it is blocked, nor offered again.
-  std::erase_if(blocked, [&](const std::string& fp) { return names_no_strategy(tags_of(m, store, fp)); });
+  const std::string unlabeled = memory::strategy_fingerprint(m.backend, {std::string(unlabeled_strategy_tag)});
+  blocked.erase(unlabeled);
   const auto history = store.summarize({m.backend, in.diagnosis.bottleneck, m.arch});
   const std::string scope_label = fmt::format("{}-bound {} kernels ({})", in.diagnosis.bottleneck, m.backend, m.arch);
   // The toolkit's imported outcomes keep no bottleneck or arch: weaker evidence beside these.
@@ -78,7 +80,7 @@ std::string next_proposal_markdown(const run_manifest& m, const fs::path& run_di
     if (h.positive > h.negative + h.rejected && !blocked.count(h.fingerprint)) preferred.insert(h.fingerprint);
   }
   for (const auto& fp : preferred) {
-    if (blocked.count(fp) || names_no_strategy(tags_of(m, store, fp))) continue;
+    if (blocked.count(fp) || fp == unlabeled) continue;
     in.preferred.push_back({fp, tags_of(m, store, fp), fmt::format("worked before on {}", scope_label)});
   }
   return proposal_markdown(in);

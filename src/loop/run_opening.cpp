@@ -119,13 +119,28 @@ bool holds_preflight_only(const fs::path& dir) {
   return any && !ec;
 }
 
-fs::path open_preflight_folder(const loop_settings& s) {
+void require_kernel_file(const loop_settings& s) {
+  if (!fs::is_regular_file(s.target.kernel)) {
+    throw error(fmt::format("{} not found: pass the kernel file the loop optimizes", s.target.kernel.string()));
+  }
+}
+
+fs::path make_run_folder(const loop_settings& s) {
   if (s.run_dir.empty()) return create_run_dir(s.target.kernel);
   const fs::path dir = fs::absolute(s.run_dir);
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw error(fmt::format("cannot create the run folder {}: {}", dir.string(), ec.message()));
   return dir;
+}
+
+std::unique_ptr<file_lock> lock_run_folder(const fs::path& dir) {
+  auto lock = std::make_unique<file_lock>(dir / loop_lock_name);
+  if (!lock->try_lock()) {
+    throw error(fmt::format("another kopt loop is working in {}: wait for it to finish, or use another --run-dir",
+                            dir.string()));
+  }
+  return lock;
 }
 
 std::vector<std::string> dimension_flags(const pipeline::bench_target& target) {
@@ -136,28 +151,13 @@ std::vector<std::string> dimension_flags(const pipeline::bench_target& target) {
 
 opened_run open_run(const loop_settings& s) {
   profile::check_capture_options(s.capture);  // ncu's options are refused before anything runs
-  if (!fs::is_regular_file(s.target.kernel)) {
-    throw error(fmt::format("{} not found: pass the kernel file the loop optimizes", s.target.kernel.string()));
-  }
+  require_kernel_file(s);
   const bool resuming = !s.run_dir.empty() && fs::exists(s.run_dir / run_manifest_name);
   check_run_dir_intent(s, resuming, !s.run_dir.empty() && holds_preflight_only(s.run_dir));
   opened_run run;
   if (!resuming) run.manifest = new_manifest(s);
-  if (resuming) {
-    run.dir = fs::absolute(s.run_dir);
-  } else if (!s.run_dir.empty()) {
-    run.dir = fs::absolute(s.run_dir);
-    std::error_code ec;
-    fs::create_directories(run.dir, ec);
-    if (ec) throw error(fmt::format("cannot create the run folder {}: {}", run.dir.string(), ec.message()));
-  } else {
-    run.dir = create_run_dir(s.target.kernel);
-  }
-  run.lock = std::make_unique<file_lock>(run.dir / loop_lock_name);
-  if (!run.lock->try_lock()) {
-    throw error(fmt::format("another kopt loop is working in {}: wait for it to finish, or use another --run-dir",
-                            run.dir.string()));
-  }
+  run.dir = resuming ? fs::absolute(s.run_dir) : make_run_folder(s);
+  run.lock = lock_run_folder(run.dir);
   if (resuming) {
     run.manifest = read_run_manifest(run.dir);
     check_frozen(run.manifest, s);

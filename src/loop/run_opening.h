@@ -32,9 +32,16 @@ inline constexpr const char* preflight_check_md = "preflight_check.md";
 // Whether `dir` holds only what `kopt loop --preflight-only` writes (its two reports, the lock).
 bool holds_preflight_only(const std::filesystem::path& dir);
 
-// Where `--preflight-only` writes: --run-dir (made if needed) or a new run folder. Nothing is
-// planned, so no dimensions are needed.
-std::filesystem::path open_preflight_folder(const loop_settings& s);
+// Throws kopt::error when the loop's kernel file is not there.
+void require_kernel_file(const loop_settings& s);
+
+// The folder a run that is not resumed starts in (and `--preflight-only` writes to): --run-dir,
+// made if needed, or a new run folder beside the kernel.
+std::filesystem::path make_run_folder(const loop_settings& s);
+
+// Keeps other loops out of `dir` while the returned lock lives; throws kopt::error when one is
+// working there.
+std::unique_ptr<file_lock> lock_run_folder(const std::filesystem::path& dir);
 
 // The dimension flags as the user would type them again ("--rows=4096", "--dim seed=3").
 std::vector<std::string> dimension_flags(const pipeline::bench_target& target);

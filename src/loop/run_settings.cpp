@@ -51,6 +51,10 @@ nlohmann::json frozen_settings(const loop_settings& s) {
           {"nvcc_bin", s.target.nvcc_bin}};
 }
 
+std::vector<std::string> frozen_defines(const run_manifest& m) {
+  return m.settings.value("defines", std::vector<std::string>{});
+}
+
 loop_settings settings_of_run(const fs::path& run_dir) {
   if (!fs::exists(run_dir / run_manifest_name)) {
     throw error(fmt::format("--run-dir {} holds no run (no {}): give the folder kopt loop printed as \"run folder\"",
@@ -66,7 +70,7 @@ loop_settings settings_of_run(const fs::path& run_dir) {
   // The build as the run's versions had it: --finish rebuilds v0 and the best from their snapshots.
   s.target.backend = m.backend;
   s.target.arch = m.arch;
-  s.target.defines = m.settings.value("defines", std::vector<std::string>{});
+  s.target.defines = frozen_defines(m);
   if (const auto size = m.settings.find("ptr_size"); size != m.settings.end() && size->is_number_integer()) {
     s.target.ptr_size = size->get<std::int64_t>();
   }

@@ -6,6 +6,7 @@
 #include "loop/next_proposal.h"
 #include "loop/run_directory.h"
 #include "loop/run_ledger.h"
+#include "loop/run_settings.h"
 #include "loop/run_summaries.h"
 
 namespace kopt::loop {
@@ -15,7 +16,7 @@ namespace fs = std::filesystem;
 std::vector<std::string> version_commands(const run_manifest& m, const fs::path& run_dir, const iteration_record& r) {
   std::string version = (run_dir / r.snapshot).string();
   if (!m.reference.empty()) version += " --ref " + m.reference;
-  for (const std::string& define : m.settings.value("defines", std::vector<std::string>{})) version += " -D" + define;
+  for (const std::string& define : frozen_defines(m)) version += " -D" + define;
   std::string target = version;
   for (const auto& d : m.frozen.dims) target += " " + d;
   std::vector<std::string> commands = {
