@@ -25,6 +25,7 @@ using integrity::bench_outcome;
 using integrity::expect_caught_or_forced_honest;
 using integrity::expect_failure;
 using integrity::expect_flagged;
+using integrity::expect_in_flight_caught_or_timed;
 using integrity::field;
 using integrity::status_of;
 
@@ -382,15 +383,6 @@ TEST(CudaIntegrity, UninitialisedMemoryAdaptive) {
 // and its records come in with the call: timed, nothing gained (the plausible variant's copies
 // between the contexts came with a start time of 0 there: unreadable, failed). Any of these
 // verdicts is right; a median below the work left in flight is not.
-void expect_in_flight_caught_or_timed(const bench_outcome& o, std::initializer_list<std::string_view> phrases,
-                                      double in_flight_ms) {
-  integrity::expect_caught_or_forced_honest(o, phrases);
-  if (o.exit_code != 0) return;
-  const double kernel_ms = field(o.result, "/kernel/median_ms").get<double>();
-  std::printf("  timed: kernel median %.3f ms\n", kernel_ms);
-  EXPECT_GE(kernel_ms, in_flight_ms) << "the work left in flight escaped the timer";
-}
-
 TEST(CudaIntegrity, SuperBatchingNaive) {
   expect_in_flight_caught_or_timed(bench("24_super_batching_naive.cu"), {"work in flight:", "no write:", "unreadable GPU record:"}, 1.5);
 }

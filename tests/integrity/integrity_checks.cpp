@@ -106,6 +106,23 @@ void expect_caught_or_forced_honest(const bench_outcome& o, std::initializer_lis
   expect_timed_honestly(o);
 }
 
+void expect_in_flight_caught_or_timed(const bench_outcome& o, std::initializer_list<std::string_view> phrases,
+                                      double in_flight_ms, std::initializer_list<std::string_view> flags) {
+  expect_caught_or_forced_honest(o, phrases);
+  if (o.exit_code != 0) return;
+  const double kernel_ms = field(o.result, "/kernel/median_ms").get<double>();
+  std::printf("  timed: kernel median %.3f ms\n", kernel_ms);
+  EXPECT_GE(kernel_ms, in_flight_ms) << "the work left in flight escaped the timer";
+  if (flags.size() == 0) return;
+  const auto& warnings = o.result.value("warnings", nlohmann::json::array());
+  const bool flagged = std::any_of(warnings.begin(), warnings.end(), [&](const nlohmann::json& w) {
+    return w.is_string() && std::any_of(flags.begin(), flags.end(), [&](std::string_view flag) {
+             return w.get<std::string>().rfind(flag, 0) == 0;
+           });
+  });
+  EXPECT_TRUE(flagged) << "the work left in flight was not flagged: " << warnings.dump(1);
+}
+
 write_probe::write_probe() : token(std::to_string(::getpid()) + "-" + std::to_string(std::random_device{}())) {}
 
 std::map<std::string, std::string> write_probe::env() const {

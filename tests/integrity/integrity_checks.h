@@ -83,4 +83,10 @@ void expect_flagged(const bench_outcome& o, std::string_view flag);
 // call): either caught naming the class, or ok with the work timed honestly.
 void expect_caught_or_forced_honest(const bench_outcome& o, std::initializer_list<std::string_view> phrases);
 
+// For super-batching (class 24): caught naming one of `phrases`, or ok with a kernel median of
+// at least `in_flight_ms` (the work the cheat leaves in flight, which the timer must cover) and,
+// when `flags` are given, a warning that starts with one of them.
+void expect_in_flight_caught_or_timed(const bench_outcome& o, std::initializer_list<std::string_view> phrases,
+                                      double in_flight_ms, std::initializer_list<std::string_view> flags = {});
+
 }  // namespace kopt::integrity

@@ -4,7 +4,9 @@
 // README.md), run through the real kopt binary against reference_twice.py, whose setup() is
 // the problem (y = 2 * x). The verdicts asked of each class: integrity_checks.h.
 #include <filesystem>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -20,6 +22,7 @@ using integrity::bench_outcome;
 using integrity::expect_caught_or_forced_honest;
 using integrity::expect_failure;
 using integrity::expect_flagged;
+using integrity::expect_in_flight_caught_or_timed;
 using integrity::field;
 using integrity::status_of;
 
@@ -336,6 +339,29 @@ TEST(TritonIntegrity, PeekingAtTheGraderPythonGlobals) {
                  {"no write:", "wrong values:", "work outside kernels:", "timed call"});
 }
 
+// 24. super-batching: past the validation calls, the work (about 2 ms of it) is left running on
+// a stream of the module's own when the call returns. It is in kopt's process and context, so a
+// judge sees it: a checked call's outputs are read only after it ended (a call whose work came
+// in a later launch keeps the poison), and a timed call must cover it and be flagged.
+const std::initializer_list<std::string_view> in_flight_flags = {"side stream:", "work in flight:"};
+
+TEST(TritonIntegrity, SuperBatchingNaive) {
+  expect_in_flight_caught_or_timed(bench("24_super_batching_naive.py"), {"work in flight:", "no write:", "timed call"},
+                                   1.5, in_flight_flags);
+}
+
+TEST(TritonIntegrity, SuperBatchingAdaptive) {
+  // Batches two back-to-back calls' work into one launch; computes where called otherwise.
+  expect_in_flight_caught_or_timed(bench("24_super_batching_adaptive.py"),
+                                   {"work in flight:", "no write:", "timed call", "work outside kernels:"}, 0.0);
+}
+
+// 29. plausible hack: half the work timed where called, half left in flight: about 2x claimed.
+TEST(TritonIntegrity, SuperBatchingPlausibleSize) {
+  expect_in_flight_caught_or_timed(bench("24_super_batching_plausible.py"),
+                                   {"work in flight:", "partial write:", "timed call"}, 1.5, in_flight_flags);
+}
+
 // 28. uninitialised memory: initcheck finds the read of memory never written (a plain bench may
 // pass it by luck). The honest module first: a finding must be the cheat's.
 TEST(TritonIntegrity, UninitialisedMemoryHonestModuleIsClean) {
@@ -347,6 +373,11 @@ TEST(TritonIntegrity, UninitialisedMemoryHonestModuleIsClean) {
 TEST(TritonIntegrity, UninitialisedMemoryNaive) {
   expect_failure(bench("28_uninitialised_memory_naive.py", {"--sanitize", "initcheck", "--timeout", "240"}), "failed",
                  {"compute-sanitizer initcheck found"});
+}
+
+TEST(TritonIntegrity, UninitialisedMemoryAdaptive) {
+  expect_failure(bench("28_uninitialised_memory_adaptive.py", {"--sanitize", "initcheck", "--timeout", "240"}),
+                 "failed", {"compute-sanitizer initcheck found"});
 }
 
 // The write sandbox, everywhere the module runs (docs/integrity.md, "What the code under test
