@@ -45,7 +45,8 @@ std::string median_text(const loop::version_record& r) {
 }
 
 std::string record_line(const printer& print, const loop::iteration_record& r) {
-  return fmt::format("v{} {}: {} ({})", r.iteration, print.status(r.outcome), r.reason, median_text(r));
+  return fmt::format("v{}{} {}: {} ({})", r.iteration, r.attempt > 1 ? fmt::format(" attempt {}", r.attempt) : "",
+                     print.status(r.outcome), r.reason, median_text(r));
 }
 
 // A round's candidates, one line each, under their iteration's line.

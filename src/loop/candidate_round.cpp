@@ -10,6 +10,7 @@
 #include "core/text.h"
 #include "core/utc_time.h"
 #include "loop/outcome_records.h"
+#include "loop/iteration_redo.h"
 #include "loop/run_directory.h"
 #include "loop/run_ledger.h"
 #include "loop/run_summaries.h"
@@ -144,6 +145,7 @@ void start_round(const step_context& ctx, std::int64_t k, const std::vector<hand
   fs::remove_all(folder);  // what a killed call left of this iteration before its round was committed
   iteration_record round;
   round.iteration = k;
+  round.attempt = next_attempt(m, k);
   round.parent = m.best;
   for (const handed_candidate& h : candidates) {
     candidate_record c;
@@ -154,7 +156,7 @@ void start_round(const step_context& ctx, std::int64_t k, const std::vector<hand
     const std::string source = read_text_file(h.kernel, "candidate");
     const std::string proposal = read_text_file(h.proposal, "candidate proposal");
     c.snapshot = (fs::path(folder.filename()) / dir.filename() /
-                  candidate_snapshot_name(ctx.settings.target.kernel, k, h.candidate))
+                  candidate_snapshot_name(m.kernel, k, h.candidate))
                      .string();
     c.source_sha256 = sha256_hex(source);
     write_file_atomic(ctx.run.dir / c.snapshot, source);
@@ -181,7 +183,7 @@ step_outcome finish_round(const step_context& ctx) {
     write_file_atomic(ctx.run.dir / fs::path(c.snapshot).parent_path() / candidate_summary_name,
                       candidate_summary_markdown(m, k, c));
     commit_run_manifest(ctx.run.dir, m, ctx.store);  // the commit point of this candidate
-    record_candidate_in_memory(m, k, c, ctx.store);
+    record_candidate_in_memory(m, *m.open_round, c, ctx.store);
   }
   return close_round(ctx);
 }

@@ -9,6 +9,7 @@
 #include "env/preflight_writer.h"
 #include "kernel/backend.h"
 #include "loop/candidate_round.h"
+#include "loop/iteration_redo.h"
 #include "loop/outcome_records.h"
 #include "loop/run_directory.h"
 #include "loop/run_ledger.h"
@@ -24,19 +25,33 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::int64_t next_iteration(const run_manifest& m, const loop_settings& s) {
+// What this call evaluates: the run's next iteration, or (`--iteration K`, K the run's last) that
+// iteration again, as its next attempt.
+struct planned_iteration {
+  std::int64_t iteration = 0;
+  bool redo = false;
+};
+
+planned_iteration plan_iteration(const run_manifest& m, const loop_settings& s, bool redo_allowed) {
   const auto next = static_cast<std::int64_t>(m.iterations.size());
   if (s.iteration && *s.iteration != next) {
-    throw error(fmt::format("--iteration {} is not the run's next iteration ({}): iterations run in order, each once; "
-                            "leave --iteration out",
-                            *s.iteration, next));
+    const bool last = next > 0 && *s.iteration == next - 1;
+    if (last && redo_allowed) return {*s.iteration, true};
+    throw error(fmt::format(
+        "--iteration {} is neither the run's next iteration ({}) nor its last (v{}), the only one that can be redone "
+        "(later versions were built on the others): leave --iteration out, or give {}",
+        *s.iteration, next, next - 1, next));
   }
   if (next > m.max_iterations) {
     throw error(fmt::format("the run has done all its iterations (v0 to v{}): raise --max-iterations to go on, or start "
                             "a new run",
                             m.max_iterations));
   }
-  return next;
+  return {next, false};
+}
+
+std::int64_t next_iteration(const run_manifest& m, const loop_settings& s) {
+  return plan_iteration(m, s, false).iteration;
 }
 
 // preflight_check.{md,json} in the run folder; a machine that is not ready stops the run.
@@ -74,14 +89,20 @@ record_check checked_run(const opened_run& run, const memory::memory_store& stor
 // The version in the kernel file as iteration k.
 step_outcome run_single_version(const step_context& ctx, std::int64_t k) {
   run_manifest& m = ctx.run.manifest;
-  ctx.say(fmt::format("iteration v{} in {}", k, ctx.run.dir.string()));
+  ctx.say(fmt::format("iteration v{}{} in {}", k, next_attempt(m, k) > 1 ? fmt::format(" (attempt {})", next_attempt(m, k)) : "",
+                      ctx.run.dir.string()));
   const fs::path dir = iteration_dir(ctx.run.dir, k);
   fs::remove_all(dir);  // what a killed call left of this iteration
   fs::create_directories(dir);
   const std::string source = read_text_file(ctx.settings.target.kernel, "kernel");
   iteration_record r;
   r.iteration = k;
-  r.snapshot = (fs::path(dir.filename()) / snapshot_name(ctx.settings.target.kernel, k)).string();
+  r.attempt = next_attempt(m, k);
+  if (fs::absolute(ctx.settings.target.kernel).string() != m.kernel) {
+    r.kernel_file = fs::absolute(ctx.settings.target.kernel).string();
+  }
+  // Named after the run's kernel file, whichever file this version came from.
+  r.snapshot = (fs::path(dir.filename()) / snapshot_name(m.kernel, k)).string();
   r.source_sha256 = sha256_hex(source);
   write_file_atomic(ctx.run.dir / r.snapshot, source);
   // The reference beside it, as the Python toolkit's iteration folders have it (frozen at v0 by
@@ -138,7 +159,14 @@ step_outcome run_loop_step(const loop_settings& settings, const loop_services& s
   replay_into_memory(m, store);  // outcomes a killed call committed but did not record
   const step_context ctx{settings, services, progress, run, store};
   // A killed call's round first: its candidates are in the manifest.
-  step_outcome outcome = m.open_round ? finish_round(ctx) : run_single_version(ctx, next_iteration(m, settings));
+  if (m.open_round) {
+    step_outcome outcome = finish_round(ctx);
+    outcome.run_check = checked;
+    return outcome;
+  }
+  const planned_iteration planned = plan_iteration(m, settings, true);
+  if (planned.redo) supersede_last_iteration(ctx);
+  step_outcome outcome = run_single_version(ctx, planned.iteration);
   outcome.run_check = checked;
   return outcome;
 }

@@ -7,7 +7,7 @@
 namespace kopt::loop {
 namespace {
 
-void record_version(const run_manifest& m, std::int64_t iteration, const std::string& candidate,
+void record_version(const run_manifest& m, const iteration_record& of, const std::string& candidate,
                     const version_record& r, memory::memory_store& store) {
   if (r.fingerprint.empty() || r.outcome == "baseline" || r.finished_at.empty()) return;
   // The diagnosis before the change is what the strategy was chosen for.
@@ -15,7 +15,8 @@ void record_version(const run_manifest& m, std::int64_t iteration, const std::st
   const std::string before = parent ? parent->bottleneck : "";
   memory::recorded_outcome o;
   o.run_id = m.run_id;
-  o.iteration = iteration;
+  o.iteration = of.iteration;
+  o.attempt = of.attempt;
   o.candidate = candidate;
   o.fingerprint = r.fingerprint;
   o.tags = r.tags;
@@ -43,18 +44,22 @@ memory::memory_scope scope_of(const run_manifest& m, const std::string& arch, co
 
 void record_in_memory(const run_manifest& m, const iteration_record& r, memory::memory_store& store) {
   if (r.candidates.empty()) {
-    record_version(m, r.iteration, "", r, store);
+    record_version(m, r, "", r, store);
     return;
   }
-  for (const candidate_record& c : r.candidates) record_candidate_in_memory(m, r.iteration, c, store);
+  for (const candidate_record& c : r.candidates) record_candidate_in_memory(m, r, c, store);
 }
 
-void record_candidate_in_memory(const run_manifest& m, std::int64_t iteration, const candidate_record& c,
+void record_candidate_in_memory(const run_manifest& m, const iteration_record& round, const candidate_record& c,
                                 memory::memory_store& store) {
-  record_version(m, iteration, fmt::format("cand_{}", c.candidate), c, store);
+  record_version(m, round, fmt::format("cand_{}", c.candidate), c, store);
 }
 
 void replay_into_memory(const run_manifest& m, memory::memory_store& store) {
+  for (const iteration_record& r : m.superseded) {
+    record_in_memory(m, r, store);
+    store.supersede(m.run_id, r.iteration, r.attempt);
+  }
   for (const iteration_record& r : m.iterations) record_in_memory(m, r, store);
   if (m.open_round) record_in_memory(m, *m.open_round, store);
 }

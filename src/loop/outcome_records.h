@@ -1,7 +1,7 @@
 #pragma once
 // From the run's manifest to the strategy memory. The manifest is committed first; the memory
-// is then told, one transaction per outcome keyed by (run, iteration, candidate): "" for a
-// single version, "cand_J" for candidate J of a round. A call killed in between leaves an
+// is then told, one transaction per outcome keyed by (run, iteration, attempt, candidate): ""
+// for a single version, "cand_J" for candidate J of a round. A call killed in between leaves an
 // outcome the memory lacks, and the next call replays it (a replay of one already recorded
 // changes nothing).
 
@@ -21,11 +21,11 @@ memory::memory_scope scope_of(const run_manifest& m, const std::string& arch, co
 // each of its candidates instead (the iteration's own fields repeat the chosen one's).
 void record_in_memory(const run_manifest& m, const iteration_record& r, memory::memory_store& store);
 
-// Records candidate `c` of round `iteration` once it has its outcome, as above.
-void record_candidate_in_memory(const run_manifest& m, std::int64_t iteration, const candidate_record& c,
+// Records candidate `c` of `round` once it has its outcome, as above.
+void record_candidate_in_memory(const run_manifest& m, const iteration_record& round, const candidate_record& c,
                                 memory::memory_store& store);
 
-// Every committed outcome, those of an open round included.
+// Every committed outcome, those of an open round included; the superseded attempts marked so.
 void replay_into_memory(const run_manifest& m, memory::memory_store& store);
 
 }  // namespace kopt::loop

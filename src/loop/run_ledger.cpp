@@ -95,6 +95,10 @@ run_record record_of(const fs::path& run_dir, const run_manifest& m, std::string
     }
   }
   if (m.open_round) add_candidates(record, run_dir, *m.open_round);
+  for (const iteration_record& r : m.superseded) {
+    add_version(record, run_dir, r);
+    add_candidates(record, run_dir, r);
+  }
   return record;
 }
 

@@ -49,7 +49,7 @@ void put_version(json& out, const version_record& r) {
 }
 
 json iteration_json(const iteration_record& r) {
-  json out = {{"iteration", r.iteration}};
+  json out = {{"iteration", r.iteration}, {"attempt", r.attempt}, {"kernel_file", r.kernel_file}};
   put_version(out, r);
   json candidates = json::array();
   for (const auto& c : r.candidates) {
@@ -75,6 +75,8 @@ std::string schema_text(int version) {
 json to_json(const run_manifest& m) {
   json iterations = json::array();
   for (const auto& r : m.iterations) iterations.push_back(iteration_json(r));
+  json superseded = json::array();
+  for (const auto& r : m.superseded) superseded.push_back(iteration_json(r));
   return with_schema(run_manifest_schema, run_manifest_version,
                      {{"run_id", m.run_id},
                       {"kopt_version", m.kopt_version},
@@ -99,7 +101,8 @@ json to_json(const run_manifest& m) {
                       {"iterations", iterations},
                       {"best", optional_json(m.best)},
                       {"blocked", m.blocked},
-                      {"open_round", m.open_round ? iteration_json(*m.open_round) : json(nullptr)}});
+                      {"open_round", m.open_round ? iteration_json(*m.open_round) : json(nullptr)},
+                      {"superseded", superseded}});
 }
 
 std::string run_manifest_text(const run_manifest& manifest) {
@@ -120,7 +123,7 @@ run_manifest read_run_manifest(const fs::path& run_dir) {
                                                                                        : std::string();
   };
   const std::string schema = text_at("schema");
-  if (schema != schema_text(run_manifest_version) && schema != schema_text(1)) {
+  if (schema != schema_text(run_manifest_version) && schema != schema_text(2) && schema != schema_text(1)) {
     throw error(
         fmt::format("{} is not a kopt run manifest ({}): pass the folder of a run started by this kopt, or "
                     "start a new run without --run-dir",

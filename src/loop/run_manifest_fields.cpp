@@ -16,10 +16,12 @@ BOOST_DESCRIBE_STRUCT(version_record, (),
                        median_ms, median_ci95_ms, reference_median_ms, speedup_vs_reference, bottleneck,
                        at_hardware_limit, comparison, checks, step_seconds, finished_at))
 BOOST_DESCRIBE_STRUCT(candidate_record, (version_record), (candidate))
-BOOST_DESCRIBE_STRUCT(iteration_record, (version_record), (iteration, candidates, chosen_candidate))
+BOOST_DESCRIBE_STRUCT(iteration_record, (version_record),
+                      (iteration, attempt, kernel_file, candidates, chosen_candidate))
 BOOST_DESCRIBE_STRUCT(run_manifest, (),
                       (run_id, kopt_version, created_at, updated_at, kernel, reference, backend, arch, op, op_family,
-                       max_iterations, memory_db, frozen, settings, iterations, best, blocked, open_round))
+                       max_iterations, memory_db, frozen, settings, iterations, best, blocked, open_round,
+                       superseded))
 
 }  // namespace kopt::loop
 
@@ -30,7 +32,8 @@ inline constexpr auto document_ranges<loop::run_manifest> =
                     within(&loop::run_manifest::best, 0, loop::most_iterations));
 template <>
 inline constexpr auto document_ranges<loop::iteration_record> =
-    std::make_tuple(within(&loop::iteration_record::iteration, 0, loop::most_iterations));
+    std::make_tuple(within(&loop::iteration_record::iteration, 0, loop::most_iterations),
+                    within(&loop::iteration_record::attempt, 1, loop::most_iterations));
 }  // namespace kopt
 
 namespace kopt::loop {
@@ -38,7 +41,8 @@ namespace {
 
 // What manifests written before a field existed lack, as the writer would have written it
 // then: v1 has no shape checks or rounds of candidates; libraries and step times came later
-// in v2. The reader itself accepts nothing missing.
+// in v2; attempts, a version's own file and superseded attempts in v3. The reader itself
+// accepts nothing missing.
 void fill_older_fields(json& document) {
   const auto fill = [](json& object, const char* key, const json& value) {
     if (object.is_object() && !object.contains(key)) object[key] = value;
@@ -50,6 +54,8 @@ void fill_older_fields(json& document) {
   };
   const auto fill_iteration = [&](json& record) {
     fill_version(record);
+    fill(record, "attempt", 1);
+    fill(record, "kernel_file", "");
     fill(record, "candidates", json::array());
     fill(record, "chosen_candidate", nullptr);
     if (record.is_object() && record["candidates"].is_array()) {
@@ -65,6 +71,7 @@ void fill_older_fields(json& document) {
     for (json& record : document["iterations"]) fill_iteration(record);
   }
   if (document.contains("open_round")) fill_iteration(document["open_round"]);
+  fill(document, "superseded", json::array());
 }
 
 [[noreturn]] void refuse_at(const std::string& where, const std::string& problem) { throw document_error(where, problem); }
@@ -125,6 +132,16 @@ void check_consistent(const run_manifest& m) {
   }
   if (m.best && m.find(*m.best) == nullptr) {
     refuse_at("best", fmt::format("is {}, which is none of the run's iterations", *m.best));
+  }
+  for (std::size_t i = 0; i < m.superseded.size(); ++i) {
+    const iteration_record& r = m.superseded[i];
+    const std::string where = fmt::format("superseded[{}]", i);
+    check_iteration(r, where);
+    const iteration_record* now = m.find(r.iteration);
+    if (now != nullptr && now->attempt <= r.attempt) {
+      refuse_at(where + ".attempt", fmt::format("is {}, not earlier than v{}'s attempt {} that superseded it", r.attempt,
+                                                r.iteration, now->attempt));
+    }
   }
   if (m.open_round) {
     check_iteration(*m.open_round, "open_round");

@@ -8,6 +8,7 @@
 #include "core/text.h"
 #include "core/utc_time.h"
 #include "core/version.h"
+#include "kernel/backend.h"
 #include "kernel/scalar_binding.h"
 #include "loop/run_directory.h"
 #include "loop/run_settings.h"
@@ -68,8 +69,23 @@ std::string shapes_text(const std::vector<std::string>& shapes) {
                           what, frozen.empty() ? "none" : frozen, now.empty() ? "none" : now));
 }
 
+// A version may come in a file of its own (the Python toolkit's loop skill writes one per
+// version); it must be a kernel of the run's backend. The problem it solves is checked when it
+// is judged, as for every version.
+void check_version_file(const run_manifest& m, const loop_settings& s) {
+  const std::string file = fs::absolute(s.target.kernel).string();
+  if (file == m.kernel) return;
+  const kernel::backend backend = kernel::infer_backend(s.target.kernel, read_text_file(s.target.kernel, "kernel file"),
+                                                        kernel::parse_backend_request(s.target.backend));
+  if (kernel::to_string(backend) != m.backend) {
+    throw error(fmt::format("{} is a {} kernel, but the run's ({}) is {}: every version of a run has the run's backend; "
+                            "start a new run for it",
+                            file, kernel::to_string(backend), m.kernel, m.backend));
+  }
+}
+
 void check_frozen(const run_manifest& m, const loop_settings& s) {
-  if (fs::absolute(s.target.kernel).string() != m.kernel) moved("kernel file", m.kernel, fs::absolute(s.target.kernel).string());
+  check_version_file(m, s);
   const std::string ref = s.target.ref.empty() ? "" : fs::absolute(s.target.ref).string();
   if (ref != m.reference) moved("reference", m.reference, ref);
   if (!ref.empty() && file_sha256(ref, "reference") != m.frozen.reference_sha256) {

@@ -69,6 +69,12 @@ struct candidate_record : version_record {
 // figures the iteration's own fields repeat (and whose files are copied to iter_vK/).
 struct iteration_record : version_record {
   std::int64_t iteration = 0;
+  // 1, or 2, 3, ... when the iteration was redone (`--iteration K` for the run's last K): the
+  // earlier attempts are the manifest's `superseded` records, their folders iter_vK_attemptA/.
+  std::int64_t attempt = 1;
+  // The file this version was read from when it was not the run's kernel file (a new file per
+  // version, as the Python toolkit's loop skill writes them); "" for the run's own.
+  std::string kernel_file;
   std::vector<candidate_record> candidates;  // empty for a single version
   std::optional<int> chosen_candidate;       // the candidate the fields above are: the new best, else
                                              // the fastest that passed, else the first
@@ -98,6 +104,9 @@ struct run_manifest {
   // first is measured; each counts once its outcome is here. Moves to `iterations` when the
   // last one is done.
   std::optional<iteration_record> open_round;
+  // Attempts of redone iterations, oldest first, as they were when redone (their files moved to
+  // iter_vK_attemptA/): kept as evidence, no longer part of the run's line of versions.
+  std::vector<iteration_record> superseded;
 
   const iteration_record* find(std::int64_t iteration) const;
 };

@@ -1,5 +1,7 @@
 #include "loop/run_summaries.h"
 
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include "core/text.h"
@@ -195,6 +197,13 @@ std::string final_summary_markdown(const run_manifest& m, const std::vector<std:
         "\nfast_p (share of iterations correct and faster than the reference by p): fast_1.0 = {:.2f}, "
         "fast_1.5 = {:.2f}, fast_2.0 = {:.2f}\n",
         fast_p(m, 1.0).value_or(0), fast_p(m, 1.5).value_or(0), fast_p(m, 2.0).value_or(0));
+  }
+  if (!m.superseded.empty()) {
+    md += "\nRedone (kept, superseded):\n";
+    for (const auto& r : m.superseded) {
+      md += fmt::format("- v{} attempt {} ({}): {}: {}\n", r.iteration, r.attempt,
+                        std::filesystem::path(r.snapshot).parent_path().generic_string(), r.outcome, r.reason);
+    }
   }
   md += "\n## Memory\n\n";
   if (m.blocked.empty()) md += "No strategy was blocked in this run.\n";

@@ -13,12 +13,23 @@ namespace {
 
 constexpr const char* nothing_imported = "nothing was imported";
 
+// An export written before redone iterations kept their attempts: each outcome the first.
+json with_first_attempts(json document) {
+  if (!document.contains("outcomes") || !document["outcomes"].is_array()) return document;
+  for (json& outcome : document["outcomes"]) {
+    if (!outcome.is_object()) continue;
+    if (!outcome.contains("attempt")) outcome["attempt"] = 1;
+    if (!outcome.contains("superseded")) outcome["superseded"] = false;
+  }
+  return document;
+}
+
 // The file's outcomes, every field checked, before anything is stored.
 std::vector<recorded_outcome> read_outcomes(const json& document, const fs::path& file, import_report& report) {
   // kopt's export names its schema; the toolkit's file has none, and its scopes.
   if (document.is_object() && document.contains("schema")) {
     report.format = "kopt";
-    return from_document<memory_export>(document).outcomes;
+    return from_document<memory_export>(with_first_attempts(document)).outcomes;
   }
   if (document.is_object() && document.contains("scopes")) {
     report.format = "python toolkit";

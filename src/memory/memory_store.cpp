@@ -26,7 +26,7 @@ constexpr int application_id = 0x6b6f7074;
 
 // Ordered; migration i takes the schema from version i to i + 1. Never edit one that shipped:
 // add the next.
-constexpr std::array<const char*, 3> migrations = {
+constexpr std::array<const char*, 4> migrations = {
     // 1: every outcome, keyed by (run, iteration, candidate).
     "CREATE TABLE outcomes ("
     "  run_id TEXT NOT NULL, iteration INTEGER NOT NULL, candidate TEXT NOT NULL,"
@@ -46,11 +46,31 @@ constexpr std::array<const char*, 3> migrations = {
     "  updated_at TEXT NOT NULL,"
     "  PRIMARY KEY (run_dir, run_id, created_at));"
     "CREATE TABLE ledger_key (id INTEGER PRIMARY KEY CHECK (id = 1), key TEXT NOT NULL);",
+    // 4: a redone iteration keeps its earlier attempts: the key gains the attempt, and an attempt
+    // redone is marked superseded. SQLite cannot change a primary key in place: the table is
+    // rebuilt, its rows and indexes carried over (attempt 1, none superseded).
+    "CREATE TABLE outcomes_v4 ("
+    "  run_id TEXT NOT NULL, iteration INTEGER NOT NULL, attempt INTEGER NOT NULL DEFAULT 1 CHECK (attempt >= 1),"
+    "  candidate TEXT NOT NULL, fingerprint TEXT NOT NULL, backend TEXT NOT NULL, tags TEXT NOT NULL,"
+    "  arch TEXT NOT NULL, op TEXT NOT NULL, op_family TEXT NOT NULL, dims TEXT NOT NULL, bottleneck TEXT NOT NULL,"
+    "  outcome TEXT NOT NULL CHECK (outcome IN ('positive','negative','neutral','inconclusive','rejected')),"
+    "  reason TEXT NOT NULL, evidence TEXT NOT NULL, recorded_at TEXT NOT NULL,"
+    "  superseded INTEGER NOT NULL DEFAULT 0 CHECK (superseded IN (0, 1)),"
+    "  PRIMARY KEY (run_id, iteration, attempt, candidate));"
+    "INSERT INTO outcomes_v4 (run_id, iteration, candidate, fingerprint, backend, tags, arch, op, op_family, dims,"
+    "  bottleneck, outcome, reason, evidence, recorded_at)"
+    "  SELECT run_id, iteration, candidate, fingerprint, backend, tags, arch, op, op_family, dims, bottleneck,"
+    "  outcome, reason, evidence, recorded_at FROM outcomes ORDER BY rowid;"
+    "DROP TABLE outcomes;"
+    "ALTER TABLE outcomes_v4 RENAME TO outcomes;"
+    "CREATE INDEX outcomes_by_fingerprint ON outcomes (fingerprint);"
+    "CREATE INDEX outcomes_by_scope ON outcomes (backend, arch, op, dims);"
+    "CREATE INDEX outcomes_by_bottleneck ON outcomes (backend, bottleneck, arch);",
 };
 
 constexpr const char* outcome_columns =
     "run_id, iteration, candidate, fingerprint, backend, tags, arch, op, op_family, dims, bottleneck, outcome, "
-    "reason, evidence, recorded_at";
+    "reason, evidence, recorded_at, attempt, superseded";
 
 // A JSON column as kopt stored it; a database changed behind kopt's back is named, not a crash.
 template <typename T>
@@ -80,6 +100,8 @@ recorded_outcome outcome_of_row(const statement& row, const fs::path& path) {
   o.reason = row.text(12);
   o.evidence = stored<json>(row.text(13), path, "outcome's evidence");
   o.recorded_at = row.text(14);
+  o.attempt = row.integer(15);
+  o.superseded = row.integer(16) != 0;
   return o;
 }
 
@@ -228,7 +250,7 @@ std::vector<bool> memory_store::record_all(std::vector<recorded_outcome> outcome
   m_db->exec("BEGIN IMMEDIATE", "cannot lock for writing");
   try {
     statement insert(m_db->db,
-                     fmt::format("INSERT OR IGNORE INTO outcomes ({}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                     fmt::format("INSERT OR IGNORE INTO outcomes ({}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                                  outcome_columns)
                          .c_str(),
                      m_path);
@@ -237,6 +259,7 @@ std::vector<bool> memory_store::record_all(std::vector<recorded_outcome> outcome
       insert.bind(5, o.scope.backend).bind(6, json_text(json(o.tags), -1)).bind(7, o.scope.arch).bind(8, o.scope.op);
       insert.bind(9, o.scope.op_family).bind(10, o.scope.dims).bind(11, o.scope.bottleneck).bind(12, o.outcome);
       insert.bind(13, o.reason).bind(14, json_text(o.evidence, -1)).bind(15, o.recorded_at);
+      insert.bind(16, o.attempt).bind(17, static_cast<std::int64_t>(o.superseded ? 1 : 0));
       insert.step();
       added.push_back(sqlite3_changes(m_db->db) > 0);
       insert.reset();
@@ -247,6 +270,13 @@ std::vector<bool> memory_store::record_all(std::vector<recorded_outcome> outcome
     throw;
   }
   return added;
+}
+
+void memory_store::supersede(const std::string& run_id, std::int64_t iteration, std::int64_t attempt) {
+  statement update(m_db->db, "UPDATE outcomes SET superseded = 1 WHERE run_id = ? AND iteration = ? AND attempt = ?",
+                   m_path);
+  update.bind(1, run_id).bind(2, iteration).bind(3, attempt);
+  update.step();
 }
 
 namespace {
@@ -282,8 +312,8 @@ std::vector<strategy_summary> summaries_of(statement& query, const std::filesyst
 std::vector<strategy_summary> memory_store::summarize(const summary_filter& filter) const {
   statement query(m_db->db,
                   "SELECT fingerprint, backend, tags, outcome, recorded_at FROM outcomes "
-                  "WHERE (?1 = '' OR backend = ?1) AND (?2 = '' OR bottleneck = ?2) AND (?3 = '' OR arch = ?3) "
-                  "ORDER BY fingerprint, recorded_at, rowid",
+                  "WHERE superseded = 0 AND (?1 = '' OR backend = ?1) AND (?2 = '' OR bottleneck = ?2) "
+                  "AND (?3 = '' OR arch = ?3) ORDER BY fingerprint, recorded_at, rowid",
                   m_path);
   query.bind(1, filter.backend).bind(2, filter.bottleneck).bind(3, filter.arch);
   return summaries_of(query, m_path, false);
@@ -292,7 +322,7 @@ std::vector<strategy_summary> memory_store::summarize(const summary_filter& filt
 std::vector<strategy_summary> memory_store::summarize_unplaced(const summary_filter& filter) const {
   statement query(m_db->db,
                   "SELECT fingerprint, backend, tags, outcome, recorded_at FROM outcomes "
-                  "WHERE (?1 = '' OR backend = ?1) "
+                  "WHERE superseded = 0 AND (?1 = '' OR backend = ?1) "
                   "AND (?2 = '' OR bottleneck = ?2 OR bottleneck = '') AND (?3 = '' OR arch = ?3 OR arch = '') "
                   "AND ((?2 <> '' AND bottleneck = '') OR (?3 <> '' AND arch = '')) "
                   "ORDER BY fingerprint, recorded_at, rowid",
@@ -326,7 +356,7 @@ std::vector<std::string> fingerprints_in_scope(sqlite3* db, const fs::path& path
                                                const char* outcomes) {
   statement query(db,
                   fmt::format("SELECT DISTINCT fingerprint FROM outcomes WHERE backend = ? AND arch = ? AND op = ? "
-                              "AND dims = ? AND outcome IN ({}) ORDER BY fingerprint",
+                              "AND dims = ? AND superseded = 0 AND outcome IN ({}) ORDER BY fingerprint",
                               outcomes)
                       .c_str(),
                   path);

@@ -39,6 +39,10 @@ struct recorded_outcome {
   std::string reason;
   json evidence = json::object();    // medians, intervals, diagnosis before and after, ...
   std::string recorded_at;           // ISO 8601, UTC; filled when empty
+  // A redone iteration's versions are attempts 2, 3, ... of it; an attempt redone is kept but
+  // superseded: no longer evidence for or against its strategy (its run redid it).
+  std::int64_t attempt = 1;
+  bool superseded = false;
 };
 
 // One strategy's history in a set of outcomes.
@@ -79,12 +83,15 @@ class memory_store {
   static int current_schema_version();
   int schema_version() const;
 
-  // One transaction. False when (run_id, iteration, candidate) was already recorded (nothing
-  // changes). Throws kopt::error when the fingerprint does not match the tags and backend.
+  // One transaction. False when (run_id, iteration, attempt, candidate) was already recorded
+  // (nothing changes). Throws kopt::error when the fingerprint does not match the tags and backend.
   bool record(recorded_outcome outcome);
   // Every outcome in one transaction: all are recorded or, when one is refused or the write
   // fails, none. For each, whether it was new.
   std::vector<bool> record_all(std::vector<recorded_outcome> outcomes);
+  // Marks every version of the run's iteration at that attempt superseded (the run redid it):
+  // kept, but no longer counted for or against its strategy. Idempotent.
+  void supersede(const std::string& run_id, std::int64_t iteration, std::int64_t attempt);
 
   std::vector<strategy_summary> summarize(const summary_filter& filter) const;
   // The outcomes summarize() leaves out only because their bottleneck or architecture is

@@ -439,6 +439,80 @@ TEST_F(LoopStep, TheRunKeepsTheBuildSettingsThatFinishRebuildsWith) {
   EXPECT_EQ(again.target.backend, "cuda");
 }
 
+// The toolkit's loop skill re-runs an iteration after fixing its version: the attempt that
+// was there is kept, superseded, in iter_vK_attempt1/; the redo is attempt 2, and the failure
+// it replaces no longer blocks its strategy.
+TEST_F(LoopStep, ARedoneIterationKeepsTheEarlierAttemptSupersededAndUnblocksItsStrategy) {
+  first();
+  const step_outcome failed = next(0.5, {"skip_max_pass"}, "// fails validation");
+  ASSERT_EQ(failed.record->outcome, "rejected");
+  ASSERT_EQ(failed.manifest.blocked, std::vector<std::string>{failed.record->fingerprint});
+  write_file_atomic(m_kernel, softmax_version(0.8));
+  loop_settings redo = settings();
+  redo.iteration = 1;
+  const step_outcome v1 = run_loop_step(redo, m_services);
+  EXPECT_EQ(v1.record->iteration, 1);
+  EXPECT_EQ(v1.record->attempt, 2);
+  EXPECT_EQ(v1.record->outcome, "positive") << v1.record->reason;
+  EXPECT_EQ(v1.record->tags, failed.record->tags) << "the strategy of the proposal that led to v1";
+  EXPECT_EQ(v1.manifest.best, 1);
+  EXPECT_TRUE(v1.manifest.blocked.empty());
+  const run_manifest m = read_run_manifest(m_run_dir);
+  ASSERT_EQ(m.iterations.size(), 2u);
+  ASSERT_EQ(m.superseded.size(), 1u);
+  EXPECT_EQ(m.superseded[0].attempt, 1);
+  EXPECT_EQ(m.superseded[0].outcome, "rejected");
+  EXPECT_EQ(m.superseded[0].snapshot, "iter_v1_attempt1/softmax_v1.cu");
+  EXPECT_NE(read_text_file(m_run_dir / m.superseded[0].snapshot).find("fails validation"), std::string::npos);
+  EXPECT_EQ(read_text_file(m_run_dir / "iter_v1" / "softmax_v1.cu"), softmax_version(0.8));
+  EXPECT_NE(read_text_file(m_run_dir / "final_summary.md").find("- v1 attempt 1 (iter_v1_attempt1): rejected: "),
+            std::string::npos);
+  const auto history = memory::memory_store::open(settings().memory_db).history(v1.record->fingerprint);
+  ASSERT_EQ(history.size(), 2u);
+  EXPECT_TRUE(history[0].superseded);
+  EXPECT_EQ(history[0].outcome, "rejected");
+  EXPECT_EQ(history[1].attempt, 2);
+  EXPECT_EQ(history[1].outcome, "positive");
+  // The kept attempt is part of the run's record: the next call verifies it, and changing it
+  // is refused.
+  const step_outcome v2 = next(0.7, {"more_warps"});
+  EXPECT_EQ(v2.record->iteration, 2);
+  EXPECT_EQ(v2.run_check.status, "verified");
+  write_file_atomic(m_run_dir / m.superseded[0].snapshot, "forged");
+  EXPECT_NE(refusal(settings(), m_services).find("iter_v1_attempt1/softmax_v1.cu"), std::string::npos);
+}
+
+TEST_F(LoopStep, OnlyTheLastIterationCanBeRedone) {
+  first();
+  next(0.9, {"a"});
+  next(0.8, {"b"});
+  loop_settings s = settings();
+  s.iteration = 1;
+  EXPECT_EQ(refusal(s, m_services),
+            "--iteration 1 is neither the run's next iteration (3) nor its last (v2), the only one that can be redone "
+            "(later versions were built on the others): leave --iteration out, or give 3");
+  EXPECT_EQ(read_run_manifest(m_run_dir).iterations.size(), 3u);
+}
+
+// The toolkit's loop skill writes each version to a file of its own and continues the run with
+// it; the snapshot keeps the run's name, the record the file, and the best goes back into the
+// run's own kernel file (best_write_back).
+TEST_F(LoopStep, ANewFilePerVersionContinuesTheRun) {
+  first();
+  const fs::path v1_file = m_work.write("softmax_next.cu", softmax_version(0.8));
+  loop_settings s = settings();
+  s.target.kernel = v1_file;
+  s.iteration = 1;
+  const step_outcome v1 = run_loop_step(s, m_services);
+  EXPECT_EQ(v1.record->outcome, "positive") << v1.record->reason;
+  EXPECT_EQ(v1.record->kernel_file, fs::absolute(v1_file).string());
+  EXPECT_EQ(v1.record->snapshot, "iter_v1/softmax_v1.cu");
+  EXPECT_EQ(read_run_manifest(m_run_dir).kernel, fs::absolute(m_kernel).string()) << "the run's file stays v0's";
+  s.target.kernel = m_work.write("softmax_next.py", "def run_kernel(**kw):\n    pass\n");
+  s.iteration = 2;
+  EXPECT_NE(refusal(s, m_services).find("is a triton kernel, but the run's"), std::string::npos);
+}
+
 TEST_F(LoopStep, TheLastIterationEndsTheRun) {
   loop_settings s = settings();
   s.max_iterations = 1;

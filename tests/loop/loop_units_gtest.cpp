@@ -170,7 +170,7 @@ TEST(RunManifest, RoundTripsShapeChecksRoundsOfCandidatesAndAnOpenRound) {
   EXPECT_EQ(back.iterations[1].find_candidate(2)->checks[0].status, "failed");
   ASSERT_TRUE(back.open_round);
   EXPECT_TRUE(back.open_round->candidates[1].finished_at.empty());
-  EXPECT_EQ(to_json(back)["schema"], "kopt.run_manifest/v2");
+  EXPECT_EQ(to_json(back)["schema"], "kopt.run_manifest/v3");
 }
 
 TEST(RunManifest, AVersion1ManifestIsReadAsARunWithoutShapesOrCandidates) {

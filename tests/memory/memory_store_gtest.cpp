@@ -110,6 +110,38 @@ TEST(MemoryStore, ADatabaseOfTheFirstSchemaIsMigratedWithItsOutcomes) {
   EXPECT_EQ(store.schema_version(), memory_store::current_schema_version());
   ASSERT_EQ(store.history("40f2b8f0ca5ba355").size(), 1u);
   EXPECT_EQ(store.history("40f2b8f0ca5ba355")[0].reason, "kept");
+  // Migration 4 rebuilt the table: the row is its iteration's first attempt, still counted.
+  EXPECT_EQ(store.history("40f2b8f0ca5ba355")[0].attempt, 1);
+  EXPECT_FALSE(store.history("40f2b8f0ca5ba355")[0].superseded);
+  EXPECT_EQ(store.summarize({}).size(), 1u);
+  EXPECT_FALSE(store.record(outcome_of("old", 1, {"baseline"}, "neutral", {"cuda", "sm_90a", "softmax", "", "", "dram"})))
+      << "the old key still holds: a replay of the first attempt changes nothing";
+}
+
+// A redone iteration: both attempts are kept under one (run, iteration), and the superseded
+// one no longer blocks its strategy or counts in a summary.
+TEST(MemoryStore, ARedoneIterationKeepsBothAttemptsAndCountsOnlyTheLast) {
+  testing::scratch_dir dir;
+  memory_store store = memory_store::open(dir.path() / "memory.db");
+  ASSERT_TRUE(store.record(outcome_of("r", 3, {"retile_64"}, "rejected")));
+  EXPECT_EQ(store.blocked(softmax_scope()).size(), 1u);
+  store.supersede("r", 3, 1);
+  store.supersede("r", 3, 1);  // a replay changes nothing
+  EXPECT_TRUE(store.blocked(softmax_scope()).empty()) << "a superseded attempt blocks nothing";
+  recorded_outcome again = outcome_of("r", 3, {"retile_64"}, "positive");
+  again.attempt = 2;
+  ASSERT_TRUE(store.record(again)) << "attempt 2 is a new row";
+  const auto history = store.history(strategy_fingerprint("cuda", {"retile_64"}));
+  ASSERT_EQ(history.size(), 2u);
+  EXPECT_EQ(history[0].attempt, 1);
+  EXPECT_TRUE(history[0].superseded);
+  EXPECT_EQ(history[1].attempt, 2);
+  EXPECT_FALSE(history[1].superseded);
+  const auto summary = store.summarize({});
+  ASSERT_EQ(summary.size(), 1u);
+  EXPECT_EQ(summary[0].positive, 1);
+  EXPECT_EQ(summary[0].rejected, 0);
+  EXPECT_EQ(store.preferred(softmax_scope()).size(), 1u);
 }
 
 TEST(MemoryStore, AnotherProgramsFileAndANewerSchemaAreRefusedUntouched) {
@@ -156,7 +188,7 @@ TEST(MemoryStore, ARefusedFileIsOnlyReadNeverSwitchedOrMigrated) {
     memory_store::open(minus);
     FAIL();
   } catch (const error& e) {
-    EXPECT_EQ(e.headline(), minus.string() + " says it is memory schema -5, which no kopt writes (this kopt knows 1 to 3): "
+    EXPECT_EQ(e.headline(), minus.string() + " says it is memory schema -5, which no kopt writes (this kopt knows 1 to 4): "
                                              "the file is damaged; restore it or give another --memory-db");
   }
 }
