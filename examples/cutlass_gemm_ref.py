@@ -1,6 +1,7 @@
 """Reference for cutlass_gemm.cu: C[M x N] = A[M x K] @ B[K x N] with A, B and
 C row-major bf16. Computed in float32 (TF32 off) from the bf16 inputs and
 rounded to bf16 once at the end, as the kernel does (float accumulation)."""
+# kopt: flops=2*M*N*K
 
 import torch
 

@@ -1,6 +1,7 @@
 """Reference for matmul_naive.cu: C[M x N] = A[M x K] @ B[K x N], row-major
 float32. TF32 is switched off so torch computes in true fp32; the tolerances
 allow for a different summation order over large K."""
+# kopt: flops=2*M*N*K
 
 import torch
 

@@ -3,6 +3,7 @@
 // iterations with CMD writing each next version (or up to --candidates K of them). The options
 // of loop::run_loop_step and loop::run_agent_loop, and the printing of what they did.
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -71,6 +72,22 @@ json step_json(const loop::step_outcome& step, const loop::record_check& check) 
   return out;
 }
 
+// What the confirmed best is still limited by, and what the run tried and blocked: the rest of
+// the answer an agent pastes.
+void print_diagnosis_and_blocked(const printer& print, const loop::run_manifest& m, const loop::confirmation_attempt& a) {
+  if (const loop::iteration_record* best = m.find(a.iteration); best != nullptr && !best->bottleneck.empty()) {
+    print.line(fmt::format("  diagnosis: {}{}", best->bottleneck, best->at_hardware_limit ? " (at the hardware limit)" : ""));
+  }
+  std::vector<std::string> blocked;
+  for (const std::string& fp : m.blocked) {
+    const auto it = std::find_if(m.iterations.begin(), m.iterations.end(),
+                                 [&](const loop::iteration_record& r) { return r.fingerprint == fp; });
+    blocked.push_back(it == m.iterations.end() ? fp : fmt::format("{} ({})", fmt::join(it->tags, ", "), fp));
+  }
+  print.line(fmt::format("  tried: {} version(s) after v0; blocked: {}", m.iterations.size() - 1,
+                         blocked.empty() ? std::string("none") : fmt::format("{}", fmt::join(blocked, "; "))));
+}
+
 // The final confirmation's answer: each version it tried, then the confirmed best (the only
 // figures announced for the run) or why there is none.
 void print_confirmation(const printer& print, const loop::confirmed_run& done) {
@@ -87,6 +104,8 @@ void print_confirmation(const printer& print, const loop::confirmed_run& done) {
                            a->median_ms.value_or(0), 1 / a->ratio_vs_baseline.value_or(1), c.baseline, a->method,
                            a->speedup_vs_reference ? fmt::format(", {:.3f}x the reference", *a->speedup_vs_reference) : "",
                            fmt::format("{}", fmt::join(loop::confirmation_sanitizers, ", "))));
+    if (a->speed_of_light) print.line("  " + measure::speed_of_light_line(*a->speed_of_light));
+    print_diagnosis_and_blocked(print, done.manifest, *a);
   } else {
     print.line("best: none survived the final confirmation");
   }

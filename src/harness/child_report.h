@@ -33,12 +33,14 @@ struct timed_call_summary {
 BOOST_DESCRIBE_STRUCT(timed_call_summary, (),
                       (calls, checked, checked_calls, outputs_kept, outputs_unchecked_for_memory, rule))
 
-// What the problem must move through device memory, and the device's peak (physical_floor.h).
+// What the problem must move through device memory, and the device's peak (physical_floor.h);
+// what a copy reached before the timing (copy_bandwidth.h): the speed-of-light bound's.
 struct physical_floor_record {
   std::uint64_t problem_bytes = 0;   // [bytes]
   double peak_dram_bytes_per_s = 0;  // [bytes/s]
+  std::optional<double> measured_dram_bytes_per_s;  // [bytes/s] none when it could not be measured
 };
-BOOST_DESCRIBE_STRUCT(physical_floor_record, (), (problem_bytes, peak_dram_bytes_per_s))
+BOOST_DESCRIBE_STRUCT(physical_floor_record, (), (problem_bytes, peak_dram_bytes_per_s, measured_dram_bytes_per_s))
 
 struct child_report {
   static constexpr std::string_view document_schema = "kopt.child_report/v2";

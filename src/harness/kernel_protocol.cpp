@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "harness/copy_bandwidth.h"
 #include "harness/device_buffers.h"
 #include "harness/evidence_files.h"
 #include "harness/gpu_sharing.h"
@@ -56,6 +57,8 @@ class protocol_run {
   void time() {
     const gpu_context& gpu = *m_setting.gpu;
     const cuda::driver_api& api = *gpu.api;
+    // Before the instruments start: no record of these copies reaches the judge.
+    const std::optional<double> copy_bandwidth = m_job.sampling.hot ? std::nullopt : measured_copy_bandwidth(gpu);
     timing_instruments instruments(gpu, m_job.sampling.hot);
     timed_call_checks::evidence_sink sink;
     if (m_keep) {
@@ -97,7 +100,7 @@ class protocol_run {
     add_integrity_flags(m_result, compute_libraries_loaded_since(m_setting.library_baseline));
     if (!m_job.sampling.hot) {
       const double peak = device_peak_dram_bandwidth(gpu);
-      m_result.physical_floor = physical_floor_record{problem_bytes(m_plan), peak};
+      m_result.physical_floor = physical_floor_record{problem_bytes(m_plan), peak, copy_bandwidth};
       if (const auto warning = floor_warning(m_result.kernel->headline_ms(), problem_bytes(m_plan), peak)) {
         m_result.warnings.push_back(*warning);
       }

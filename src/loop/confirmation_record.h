@@ -15,6 +15,7 @@
 
 #include "core/document.h"
 #include "loop/run_records.h"
+#include "measure/speed_of_light.h"
 #include "pipeline/bench_result.h"
 #include "pipeline/documents.h"
 
@@ -38,10 +39,14 @@ struct confirmation_attempt {
   std::optional<double> ratio_vs_baseline;   // this version's time / the baseline's
   std::optional<std::array<double, 2>> ratio_ci95;
   std::string method;                        // "in turns, N rounds of M calls" or "separate runs"
+  // How far from the hardware limit, from the figures above (version_speed_of_light.h); none
+  // for a Triton module, or in a confirmation written before it was kept.
+  std::optional<measure::speed_of_light_figures> speed_of_light;
 };
 BOOST_DESCRIBE_STRUCT(confirmation_attempt, (),
                       (iteration, snapshot, confirmed, reason, median_ms, median_ci95_ms, reference_median_ms,
-                       speedup_vs_reference, sanitizers, outcome_vs_baseline, ratio_vs_baseline, ratio_ci95, method))
+                       speedup_vs_reference, sanitizers, outcome_vs_baseline, ratio_vs_baseline, ratio_ci95, method,
+                       speed_of_light))
 
 enum class confirmation_verdict { confirmed, none_survived, nothing_to_confirm };
 BOOST_DESCRIBE_ENUM(confirmation_verdict, confirmed, none_survived, nothing_to_confirm)

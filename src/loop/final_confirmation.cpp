@@ -20,6 +20,7 @@
 #include "loop/step_context.h"
 #include "loop/version_evaluation.h"
 #include "loop/version_judgement.h"
+#include "loop/version_speed_of_light.h"
 #include "memory/memory_store.h"
 #include "pipeline/comparison_pipeline.h"
 
@@ -164,6 +165,8 @@ confirmation_attempt confirm_version(const step_context& ctx, const iteration_re
   }
   if (now.bench.result.reference) a.reference_median_ms = now.bench.result.reference->median_ms;
   a.speedup_vs_reference = now.bench.result.speedup_vs_reference;
+  a.speed_of_light = version_speed_of_light(ctx.settings, now.bench.result,
+                                            iteration_dir(ctx.run.dir, r.iteration) / analysis_file_name);
   a.reason = sanitizer_failure(ctx, r, a);
   if (a.reason.empty()) a.reason = comparison_failure(ctx, r, now, base_record, base, a);
   if (!a.reason.empty()) return a;
@@ -243,6 +246,7 @@ std::string confirmation_markdown(const final_confirmation& c) {
                       a->median_ms.value_or(0),
                       a->speedup_vs_reference ? fmt::format(", {:.3f}x the reference", *a->speedup_vs_reference) : "",
                       1 / a->ratio_vs_baseline.value_or(1), c.baseline);
+    if (a->speed_of_light) md += fmt::format("It runs {}.\n", measure::speed_of_light_line(*a->speed_of_light));
   } else {
     md += "\nNo version survived the final confirmation: the run has no best.\n";
   }

@@ -44,7 +44,7 @@ std::vector<std::string> tags_of(const run_manifest& m, const memory::memory_sto
 std::string next_proposal_markdown(const run_manifest& m, const fs::path& run_dir, const memory::memory_store& store) {
   if (!m.best) return repair_proposal(m);
   const iteration_record& best = *m.find(*m.best);
-  const fs::path analysis_file = iteration_dir(run_dir, best.iteration) / "analysis.json";
+  const fs::path analysis_file = iteration_dir(run_dir, best.iteration) / analysis_file_name;
   proposal_inputs in;
   in.next_iteration = m.iterations.back().iteration + 1;
   in.best_snapshot = best.snapshot;

@@ -17,6 +17,9 @@ inline constexpr const char* kept_library_name = "kernel_library.so";
 // The whole comparison with its parent (every sample, the round ratios); the manifest keeps its
 // summary.
 inline constexpr const char* comparison_file_name = "comparison.json";
+// The version's diagnosis from its profile (analyze/analysis_json.h): the next proposal, the
+// report and the speed-of-light bound's FLOP peak read it.
+inline constexpr const char* analysis_file_name = "analysis.json";
 // A candidate's proposal as the agent handed it over (its strategy tags).
 inline constexpr const char* candidate_proposal_name = "candidate_proposal.md";
 

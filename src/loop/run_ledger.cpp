@@ -32,7 +32,7 @@ void add_version(run_record& record, const fs::path& run_dir, const version_reco
   const fs::path folder = fs::path(v.snapshot).parent_path();
   add_file(record, run_dir, v.snapshot);
   if (v.finished_at.empty()) return;
-  for (const char* name : {kept_library_name, "benchmark_result.json", comparison_file_name, "analysis.json"}) {
+  for (const char* name : {kept_library_name, "benchmark_result.json", comparison_file_name, analysis_file_name}) {
     add_file(record, run_dir, folder / name);
   }
 }

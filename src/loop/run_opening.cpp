@@ -9,6 +9,7 @@
 #include "core/utc_time.h"
 #include "core/version.h"
 #include "kernel/backend.h"
+#include "kernel/flops_annotation.h"
 #include "kernel/scalar_binding.h"
 #include "loop/run_directory.h"
 #include "loop/run_settings.h"
@@ -41,6 +42,9 @@ run_manifest new_manifest(const loop_settings& s) {
   if (!s.target.ref.empty()) {
     m.reference = fs::absolute(s.target.ref).string();
     m.frozen.reference_sha256 = file_sha256(s.target.ref, "reference");
+    // Its `kopt: flops=` is read at the run's end, for the speed-of-light bound: a mistake in it
+    // is refused now, not after the iterations.
+    kernel::annotated_flops(s.target.ref, read_text_file(s.target.ref, "reference"), s.target.dims);
   }
   m.backend = std::string(kernel::to_string(plan.backend));
   m.arch = s.target.arch;

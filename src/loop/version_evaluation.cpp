@@ -128,7 +128,7 @@ version_evaluation evaluate_steps(const loop_settings& settings, const loop_serv
   analysis_request.out = dir;
   analysis_request.ncu_bin = settings.ncu_bin;
   const pipeline::analysis_outcome analysis = services.analyze(analysis_request);
-  e.diagnosis = digest_analysis(analysis.analysis, (dir / "analysis.json").string());
+  e.diagnosis = digest_analysis(analysis.analysis, (dir / analysis_file_name).string());
   clock.done("analyze");
   return e;
 }

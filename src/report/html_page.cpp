@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/text.h"
+#include "measure/speed_of_light.h"
 #include "report/html_sections.h"
 #include "report/html_text.h"
 #include "report/median_chart.h"
@@ -74,7 +75,10 @@ std::string header_html(const run_report& report) {
                                   ? fmt::format(", {}× the reference's speed", short_number(a->speedup_vs_reference, 3))
                                   : std::string(),
                               short_number(1 / a->ratio_vs_baseline.value_or(1), 3), report.confirmation->baseline,
-                              escape_html(a->method), escape_html(report.confirmation->confirmed_at));
+                              escape_html(a->method), escape_html(report.confirmation->confirmed_at)) +
+           (a->speed_of_light
+                ? "<p class=\"headline\">It runs " + escape_html(measure::speed_of_light_line(*a->speed_of_light)) + ".</p>\n"
+                : std::string());
   }
   const std::string state = report.confirmation_state();
   if (state == "none survived" || state == "nothing to confirm") {

@@ -20,7 +20,7 @@ std::vector<iteration_diagnosis> read_diagnoses(const fs::path& run_dir, const l
   std::vector<iteration_diagnosis> list;
   for (const auto& r : m.iterations) {
     if (r.bottleneck.empty()) continue;
-    const fs::path file = loop::iteration_dir(run_dir, r.iteration) / "analysis.json";
+    const fs::path file = loop::iteration_dir(run_dir, r.iteration) / loop::analysis_file_name;
     const std::string shown = (fs::path(file.parent_path().filename()) / file.filename()).string();
     if (!fs::exists(file)) {
       throw error(fmt::format("{} is missing: run_manifest.json records v{} as profiled (bottleneck {}); restore the "

@@ -9,10 +9,12 @@
 
 #include <gtest/gtest.h>
 
+#include "core/error.h"
 #include "core/files.h"
 #include "loop/loop_step.h"
 #include "loop/run_directory.h"
 #include "loop/run_settings.h"
+#include "report/html_page.h"
 #include "report/report_json.h"
 #include "report/run_report.h"
 #include "scripted_services.h"
@@ -101,6 +103,14 @@ TEST_F(FinalConfirmation, TheAnnouncedFiguresAreMeasuredAgainNotTakenFromAForged
   EXPECT_TRUE(fs::exists(m_run_dir / "confirmation" / "v1" / "racecheck" / "benchmark_result.json"));
   EXPECT_TRUE(fs::exists(m_run_dir / "confirmation" / "v1" / "comparison.json"));
   EXPECT_NE(read_text_file(m_run_dir / "final_summary.md").find("Confirmed best: v1"), std::string::npos);
+  // How far from the hardware limit, from the bench of the confirmation: the softmax reference
+  // states no FLOPs, so the bound is the bytes at the bandwidth a copy reached.
+  ASSERT_TRUE(a->speed_of_light);
+  EXPECT_EQ(a->speed_of_light->bound_by, "memory");
+  EXPECT_DOUBLE_EQ(a->speed_of_light->dram_bytes_per_s, 4.0e12);
+  EXPECT_NEAR(a->speed_of_light->percent_of_bound, 100 * (33554432 / 4.0e12 * 1e3) / (m_gpu.baseline_ms * 0.5), 1e-6);
+  EXPECT_TRUE(a->speed_of_light->gap_closed_percent);
+  EXPECT_NE(read_text_file(m_run_dir / "final_summary.md").find("It runs at "), std::string::npos);
 
   // The report announces the confirmation's figures and says so.
   const report::run_report rep = report::gather_run_report(m_run_dir);
@@ -109,6 +119,41 @@ TEST_F(FinalConfirmation, TheAnnouncedFiguresAreMeasuredAgainNotTakenFromAForged
   const json document = report::to_json(rep);
   EXPECT_EQ(document["confirmation"]["state"], "confirmed");
   EXPECT_EQ(document["confirmation"]["record"]["best"], 1);
+  EXPECT_NE(report::report_html(rep, {}).find("It runs at "), std::string::npos) << "the bound, on the page too";
+  EXPECT_TRUE(document["confirmation"]["record"]["attempts"][0].contains("speed_of_light"));
+}
+
+// With `kopt: flops=` in the reference, the compute side counts, at the FP32 peak of the
+// version's profile (a float32 problem); without a measured copy, the DRAM peak, said so.
+TEST_F(FinalConfirmation, TheBoundTakesTheReferencesFlopsAtTheProfilesPeak) {
+  write_file_atomic(m_work.path() / "softmax_ref.py",
+                    read_text_file(m_work.path() / "softmax_ref.py") + "# kopt: flops=5*rows*cols*1000\n");
+  m_gpu.copy_bytes_per_s.reset();
+  run({{0.5, "one_block_per_row", ""}});
+  const confirmed_run done = finish_run(settings_of_run(m_run_dir), m_services);
+  const confirmation_attempt* a = done.confirmation.confirmed_attempt();
+  ASSERT_NE(a, nullptr);
+  ASSERT_TRUE(a->speed_of_light);
+  const measure::speed_of_light_figures& f = *a->speed_of_light;
+  ASSERT_TRUE(f.flops);
+  EXPECT_DOUBLE_EQ(*f.flops, 5.0 * 4096 * 1024 * 1000);
+  ASSERT_TRUE(f.peak_flop_per_s) << f.note;
+  EXPECT_EQ(f.peak_source, "FP32 peak of the version's ncu profile");
+  EXPECT_EQ(f.bound_by, *f.compute_bound_ms > f.memory_bound_ms ? "compute" : "memory");
+  EXPECT_DOUBLE_EQ(f.dram_bytes_per_s, 4.8e12);
+  EXPECT_NE(f.dram_source.find("DRAM peak"), std::string::npos);
+}
+
+TEST_F(FinalConfirmation, AMalformedFlopsAnnotationIsRefusedBeforeTheRunStarts) {
+  write_file_atomic(m_work.path() / "softmax_ref.py",
+                    read_text_file(m_work.path() / "softmax_ref.py") + "# kopt: flops=5*rows*colz\n");
+  try {
+    run({});
+    FAIL() << "a malformed annotation was accepted";
+  } catch (const error& e) {
+    EXPECT_NE(e.headline().find("kopt: flops=5*rows*colz"), std::string::npos) << e.headline();
+  }
+  EXPECT_FALSE(fs::exists(m_work.path() / "optimize_runs")) << "no run folder for a run that cannot start";
 }
 
 TEST_F(FinalConfirmation, ABestThatFailsIsRejectedAndBlockedAndTheNextBestIsConfirmed) {

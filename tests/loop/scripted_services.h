@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,11 @@ namespace kopt::loop::testing {
 struct scripted_gpu {
   double baseline_ms = 0.1;               // the time of "// speed: 1"
   double reference_ms = 0.12;
+  // The physical floor a timed bench reports: softmax 4096 x 1024 in float32 read and written,
+  // the H200's DRAM peak, and what a copy reached (none: it could not be measured).
+  std::uint64_t problem_bytes = 2ull * 4096 * 1024 * 4;
+  double peak_dram_bytes_per_s = 4.8e12;
+  std::optional<double> copy_bytes_per_s = 4.0e12;
   std::string profile_fixture = "softmax_naive";  // tests/data/ncu/h200/<name>_{raw,details,source}.csv
   std::map<std::string, std::string> fixture_by_marker;  // a source holding the marker gets that fixture
   int bench_calls = 0;                                   // every bench, validation-only ones included

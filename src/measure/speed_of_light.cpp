@@ -1,0 +1,68 @@
+#include "measure/speed_of_light.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace kopt::measure {
+namespace {
+
+bool positive(double x) { return std::isfinite(x) && x > 0; }
+
+// 268435456 -> "268 MB", 4.02e12 -> "4.02 T": three significant figures and an SI prefix.
+std::string si(double value, const char* unit) {
+  static constexpr const char* prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
+  int i = 0;
+  while (std::fabs(value) >= 1000 && i < 6) {
+    value /= 1000;
+    ++i;
+  }
+  return fmt::format("{:.3g} {}{}", value, prefixes[i], unit);
+}
+
+}  // namespace
+
+std::optional<speed_of_light_figures> speed_of_light(const speed_of_light_inputs& in, double version_ms,
+                                                     std::optional<double> reference_ms) {
+  if (!positive(in.problem_bytes) || !positive(in.dram_bytes_per_s) || !positive(version_ms)) return std::nullopt;
+  speed_of_light_figures f;
+  f.problem_bytes = in.problem_bytes;
+  f.dram_bytes_per_s = in.dram_bytes_per_s;
+  f.dram_source = in.dram_source;
+  f.memory_bound_ms = in.problem_bytes / in.dram_bytes_per_s * 1e3;
+  f.bound_ms = f.memory_bound_ms;
+  f.bound_by = "memory";
+  if (in.flops && positive(*in.flops) && in.peak_flop_per_s && positive(*in.peak_flop_per_s)) {
+    f.flops = in.flops;
+    f.peak_flop_per_s = in.peak_flop_per_s;
+    f.peak_source = in.peak_source;
+    f.compute_bound_ms = *in.flops / *in.peak_flop_per_s * 1e3;
+    if (*f.compute_bound_ms > f.bound_ms) {
+      f.bound_ms = *f.compute_bound_ms;
+      f.bound_by = "compute";
+    }
+  } else {
+    f.note = "bytes only: " + (in.compute_note.empty() ? std::string("no FLOP count or peak") : in.compute_note);
+  }
+  f.percent_of_bound = f.bound_ms / version_ms * 100;
+  if (reference_ms && positive(*reference_ms) && *reference_ms > f.bound_ms) {
+    f.gap_closed_percent = (*reference_ms - version_ms) / (*reference_ms - f.bound_ms) * 100;
+  }
+  return f;
+}
+
+std::string speed_of_light_line(const speed_of_light_figures& f) {
+  std::string line = fmt::format("at {:.1f} % of speed-of-light (bound {:.4g} ms, {}: ", f.percent_of_bound, f.bound_ms,
+                                 f.bound_by);
+  if (f.bound_by == "compute") {
+    line += fmt::format("{} at {}/s, {}", si(*f.flops, "FLOP"), si(*f.peak_flop_per_s, "FLOP"), f.peak_source);
+  } else {
+    line += fmt::format("{} at {}/s, {}", si(f.problem_bytes, "B"), si(f.dram_bytes_per_s, "B"), f.dram_source);
+  }
+  line += ")";
+  if (f.gap_closed_percent) line += fmt::format("; closed {:.1f} % of the gap from the reference to the bound", *f.gap_closed_percent);
+  if (!f.note.empty()) line += "; " + f.note;
+  return line;
+}
+
+}  // namespace kopt::measure
