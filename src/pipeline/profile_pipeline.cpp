@@ -25,8 +25,9 @@ double seconds_since(clock_type::time_point start) {
 
 // The published files, in the order they are renamed into place: profile.json last, so that
 // its presence means the run's other files are there too.
-const std::vector<std::string> output_names = {"full.ncu-rep",   "ncu_raw.csv",     "ncu_details.csv",
-                                               "ncu_source.csv", "ncu_command.txt", "profile.json"};
+const std::vector<std::string> output_names = {"full.ncu-rep",     "ncu_raw.csv",      "ncu_details.csv",
+                                               "ncu_source.csv",   "full_summary.txt", "full_details.txt",
+                                               "ncu_command.txt",  "profile.json"};
 
 fs::path default_out_dir(const fs::path& kernel_file) {
   return kernel_file.parent_path() / (kernel_file.stem().string() + "_profile");
@@ -128,7 +129,8 @@ profile::export_result export_pages(const compile::located_tool& ncu, const prof
   const auto export_all = [&] {
     exported = profile::export_report(
         ncu.path, files.staged("full.ncu-rep"),
-        {files.staged("ncu_raw.csv"), files.staged("ncu_details.csv"), files.staged("ncu_source.csv")});
+        {files.staged("ncu_raw.csv"), files.staged("ncu_details.csv"), files.staged("ncu_source.csv"),
+         files.staged("full_summary.txt"), files.staged("full_details.txt")});
   };
   if (while_exporting) {
     run_alongside(export_all, while_exporting);
@@ -201,7 +203,11 @@ profile_outcome run_profile(const profile_request& request, measuring_worker& wo
   }
 
   for (const std::string& name : output_names) {
-    if (name != "ncu_source.csv" || exported.source_written) record.files.push_back(name);
+    const bool written = name == "ncu_source.csv"     ? exported.source_written
+                         : name == "full_summary.txt" ? exported.summary_written
+                         : name == "full_details.txt" ? exported.details_text_written
+                                                      : true;
+    if (written) record.files.push_back(name);
   }
   record.wall_seconds = seconds_since(started);
   record.phases_s = phases.phases();

@@ -128,6 +128,17 @@ std::vector<std::string> export_argv(const std::filesystem::path& ncu, const std
   return argv;
 }
 
+std::vector<std::string> text_page_argv(const std::filesystem::path& ncu, const std::filesystem::path& report,
+                                        text_page page) {
+  std::vector<std::string> argv = {ncu.string(), "-i", report.string()};
+  if (page == text_page::summary) {
+    argv.insert(argv.end(), {"--print-summary", "per-kernel"});
+  } else {
+    argv.insert(argv.end(), {"--page", "details"});
+  }
+  return argv;
+}
+
 std::string shell_command_line(const std::vector<std::string>& argv) {
   std::vector<std::string> words;
   words.reserve(argv.size());

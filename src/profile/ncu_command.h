@@ -47,6 +47,13 @@ enum class export_page { raw, details, source };
 std::vector<std::string> export_argv(const std::filesystem::path& ncu, const std::filesystem::path& report,
                                      export_page page);
 
+// The report as ncu prints it for a person, as the Python toolkit kept it beside the CSV files:
+// the summary (one block per kernel: `--print-summary per-kernel`) and the details page (every
+// section, as text).
+enum class text_page { summary, details };
+std::vector<std::string> text_page_argv(const std::filesystem::path& ncu, const std::filesystem::path& report,
+                                        text_page page);
+
 // One line a POSIX shell would run as `argv` (words quoted only where they need it).
 std::string shell_command_line(const std::vector<std::string>& argv);
 

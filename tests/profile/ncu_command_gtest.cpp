@@ -133,6 +133,13 @@ TEST(NcuExportArgv, PagesAsTheAnalysisReadsThem) {
                                       "cuda,sass"}));
 }
 
+TEST(NcuExportArgv, TextPagesAsNcuPrintsThemForPeople) {
+  EXPECT_EQ(text_page_argv("ncu", "/o/full.ncu-rep", text_page::summary),
+            (std::vector<std::string>{"ncu", "-i", "/o/full.ncu-rep", "--print-summary", "per-kernel"}));
+  EXPECT_EQ(text_page_argv("ncu", "/o/full.ncu-rep", text_page::details),
+            (std::vector<std::string>{"ncu", "-i", "/o/full.ncu-rep", "--page", "details"}));
+}
+
 TEST(ShellCommandLine, QuotesOnlyWhatAShellWouldSplitOrExpand) {
   EXPECT_EQ(shell_command_line({"ncu", "--kernel-name", "regex:a.*b", "-o", "/tmp/my dir/full", "it's", ""}),
             "ncu --kernel-name 'regex:a.*b' -o '/tmp/my dir/full' 'it'\\''s' ''");
