@@ -20,6 +20,8 @@ body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; ma
 h1 { font-size: 1.5em; margin-bottom: 0.2em; } h2 { font-size: 1.2em; margin-top: 1.8em; border-bottom: 1px solid #dde1e8; }
 h3 { font-size: 1em; margin-bottom: 0.3em; }
 code { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 0.9em; }
+pre.diff { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 0.85em; background: #f6f7fa;
+           padding: 8px; overflow-x: auto; } ul.version { margin-top: 0; }
 .facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 8px 0; }
 .facts dt { color: #5b6475; } .facts dd { margin: 0; overflow-wrap: anywhere; }
 .headline { font-size: 1.1em; padding: 8px 12px; background: #f3f6fb; border-left: 4px solid #4c72b0; }
@@ -148,6 +150,7 @@ std::string report_html(const run_report& report, const page_options& options) {
   html += median_chart_svg(m);
   html += "<h2>Roofline</h2>\n" + roofline_caption(report) + roofline_chart_svg(report);
   html += "<h2>Diagnosis of the best version</h2>\n" + diagnosis_html(report);
+  html += "<h2>Each version</h2>\n" + versions_html(report);
   html += "<h2>Strategy memory</h2>\n" + memory_html(report);
   html += fmt::format("<footer>Written by kopt {} at {} from <code>{}</code> (the run's record) and each profiled "
                       "iteration's <code>analysis.json</code>.</footer>\n",

@@ -145,6 +145,42 @@ std::string diagnosis_html(const run_report& report) {
   return html + evidence_table(k) + measures_list(k) + recommendations_html(k) + hot_lines_html(k);
 }
 
+namespace {
+
+std::string resources_html(const analyze::kernel_diagnosis& k) {
+  const auto& l = k.launch;
+  return fmt::format("<li>{} registers per thread, {} of shared memory per block; occupancy {} achieved of {} "
+                     "theoretical{}</li>\n<li>{}: {}</li>\n",
+                     short_number(l.registers_per_thread, 3),
+                     l.shared_mem_per_block_bytes ? si_number(*l.shared_mem_per_block_bytes) + "B" : "n/a",
+                     percent(k.occ.achieved_pct), percent(k.occ.theoretical_pct),
+                     k.occ.limiters.empty() ? "" : " (limited by " + escape_html(join(k.occ.limiters, ", ")) + ")",
+                     escape_html(std::string(analyze::to_string(k.verdict.cls))), escape_html(k.verdict.reason));
+}
+
+std::string change_html(const source_change& c) {
+  if (c.diff.empty()) return "<li class=\"quiet\">" + escape_html(c.note) + "</li>\n";
+  return fmt::format("<li><details><summary>what changed from v{}{}</summary><pre class=\"diff\">{}</pre></details></li>\n",
+                     c.parent.value_or(0), c.note.empty() ? "" : " (" + escape_html(c.note) + ")", escape_html(c.diff));
+}
+
+}  // namespace
+
+std::string versions_html(const run_report& report) {
+  std::string html;
+  for (const auto& r : report.manifest.iterations) {
+    html += fmt::format("<h3 data-iteration=\"{}\">v{}{}: {} {}</h3>\n<ul class=\"version\">\n", r.iteration, r.iteration,
+                        r.parent ? fmt::format(" (from v{})", *r.parent) : "", outcome_badge(r.outcome),
+                        tags_html(r.tags));
+    if (const iteration_diagnosis* d = report.diagnosis_of(r.iteration)) html += resources_html(d->launch);
+    for (const auto& c : report.changes) {
+      if (c.iteration == r.iteration) html += change_html(c);
+    }
+    html += "</ul>\n";
+  }
+  return html;
+}
+
 std::string memory_html(const run_report& report) {
   std::string html;
   if (report.memory.read) {

@@ -18,4 +18,8 @@ std::string diagnosis_html(const run_report& report);
 
 std::string memory_html(const run_report& report);
 
+// Each version: its registers, shared memory, occupancy and diagnosis (when profiled), and what
+// it changed from its parent (a unified diff, folded).
+std::string versions_html(const run_report& report);
+
 }  // namespace kopt::report

@@ -39,6 +39,12 @@ json diagnosis_json(const iteration_diagnosis& d) {
             {"dram_bytes_per_s", json_or_null(r.dram_bytes_per_s)},
             {"bound_by", r.bound_by},
             {"headroom_factor", json_or_null(r.headroom)}}},
+          {"resources",
+           {{"registers_per_thread", json_or_null(k.launch.registers_per_thread)},
+            {"shared_mem_per_block_bytes", json_or_null(k.launch.shared_mem_per_block_bytes)},
+            {"occupancy_theoretical_pct", json_or_null(k.occ.theoretical_pct)},
+            {"occupancy_achieved_pct", json_or_null(k.occ.achieved_pct)},
+            {"occupancy_limiters", k.occ.limiters}}},
           {"recommendations", recommendations},
           {"hottest_source_lines", hot_lines}};
 }
@@ -68,6 +74,13 @@ json to_json(const run_report& report) {
                           {"blocked", s.blocked},
                           {"memory", s.history ? memory::to_json(*s.history) : json(nullptr)}});
   }
+  json changes = json::array();
+  for (const auto& c : report.changes) {
+    changes.push_back({{"iteration", c.iteration},
+                       {"parent", c.parent ? json(*c.parent) : json(nullptr)},
+                       {"diff", c.diff},
+                       {"note", c.note}});
+  }
   const iteration_diagnosis* best = report.best_diagnosis();
   return with_schema(report_schema, report_schema_version,
                      {{"run_dir", report.run_dir.string()},
@@ -77,6 +90,7 @@ json to_json(const run_report& report) {
                       {"best_diagnosis", best ? json(best->iteration) : json(nullptr)},
                       {"roofs", roofs_json(report)},
                       {"strategies", strategies},
+                      {"changes", changes},
                       {"confirmation",
                        {{"state", report.confirmation_state()},
                         {"current", report.confirmation_current},

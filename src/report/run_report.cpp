@@ -174,6 +174,7 @@ run_report gather_run_report(const fs::path& run_dir, const std::optional<fs::pa
   if (report.record.status == "tampered") report.manifest.best.reset();
   report.diagnoses = read_diagnoses(run_dir, report.manifest);
   report.strategies = run_strategies(report.manifest);
+  report.changes = read_source_changes(run_dir, report.manifest);
   report.memory = read_memory(report.manifest, memory_db, report.strategies);
   report.confirmation = loop::read_confirmation(run_dir);
   report.confirmation_current = report.confirmation && loop::confirmation_is_current(*report.confirmation, report.manifest);

@@ -16,6 +16,7 @@
 #include "loop/run_ledger.h"
 #include "loop/run_manifest.h"
 #include "memory/memory_store.h"
+#include "report/source_changes.h"
 
 namespace kopt::report {
 
@@ -52,6 +53,7 @@ struct run_report {
   loop::record_check record;                   // the run folder held against the ledger
   std::vector<iteration_diagnosis> diagnoses;  // the profiled iterations, in order
   std::vector<strategy_conclusion> strategies; // in the order the run first tried them
+  std::vector<source_change> changes;          // each iteration's source against its parent's
   memory_reading memory;
   // confirmation.json, when the run folder has one; the figures announced come from it, and
   // only while it is current (no iteration since it was written).
