@@ -16,6 +16,7 @@
 #include "core/json_io.h"
 #include "core/text.h"
 #include "memory/memory_files.h"
+#include "memory/toolkit_export.h"
 #include "memory/memory_store.h"
 #include "memory/outcome_document.h"
 #include "memory/strategy_summaries.h"
@@ -67,6 +68,11 @@ class memory_command final : public command {
     m_query->add_flag("--json", m_json, "print JSON");
     m_export = sub.add_subcommand("export", "write every outcome to a file");
     m_export->add_option("file", m_file, "where to write (JSON)")->required();
+    m_export->add_option("--format", m_format,
+                         "kopt (every outcome, kopt.strategy_memory/v1) or toolkit (the Python toolkit's "
+                         "global_strategy_memory.json)")
+        ->check(CLI::IsMember({"kopt", "toolkit"}))
+        ->default_val("kopt");
     m_export->add_flag("--json", m_json, "print JSON");
     m_import = sub.add_subcommand("import", "read a kopt export or the Python toolkit's global_strategy_memory.json");
     m_import->add_option("file", m_file, "the file to read")->required();
@@ -91,18 +97,7 @@ class memory_command final : public command {
                       fmt::format("nothing recorded yet for {} on {}{}", m_class, *m_backend,
                                   m_arch ? " (" + *m_arch + ")" : ""));
     } else if (m_export->parsed()) {
-      memory::export_memory_file(store, m_file);
-      const std::size_t outcomes = store.all().size();
-      if (m_file == "-" || m_file == "/dev/stdout") {
-        // The export is standard output: what was done goes beside it, on standard error.
-        std::fprintf(stderr, "wrote %zu outcomes to standard output\n", outcomes);
-      } else if (m_json) {
-        print(json_text(with_schema("memory_export", 1,
-                                    json{{"file", std::filesystem::absolute(m_file).string()}, {"outcomes", outcomes}})) +
-              "\n");
-      } else {
-        print(fmt::format("wrote {} outcomes to {}\n", outcomes, m_file));
-      }
+      m_format == "toolkit" ? export_for_toolkit(store) : export_all(store);
     } else {
       import(store);
     }
@@ -110,6 +105,45 @@ class memory_command final : public command {
   }
 
  private:
+  // What an export did goes to standard output, or beside it on standard error when the file
+  // is standard output.
+  void say_exported(const std::string& line, const json& document) const {
+    if (m_file == "-" || m_file == "/dev/stdout") {
+      std::fprintf(stderr, "%s\n", line.c_str());
+    } else if (m_json) {
+      print(json_text(with_schema("memory_export", 1, document)) + "\n");
+    } else {
+      print(line + "\n");
+    }
+  }
+
+  void export_all(const memory::memory_store& store) const {
+    memory::export_memory_file(store, m_file);
+    const std::size_t outcomes = store.all().size();
+    say_exported(fmt::format("wrote {} outcomes to {}", outcomes, m_file == "-" ? "standard output" : m_file),
+                 json{{"file", std::filesystem::absolute(m_file).string()}, {"format", "kopt"}, {"outcomes", outcomes}});
+  }
+
+  void export_for_toolkit(const memory::memory_store& store) const {
+    const memory::toolkit_export_counts c = memory::export_toolkit_memory_file(store, m_file);
+    std::string line = fmt::format("wrote {} outcomes in {} scopes to {} in the Python toolkit's format", c.written,
+                                   c.scopes, m_file == "-" ? "standard output" : m_file);
+    if (c.neutral + c.inconclusive > 0) {
+      line += fmt::format("; left out {} neutral and {} inconclusive (the toolkit has no bucket for them)", c.neutral,
+                          c.inconclusive);
+    }
+    if (c.superseded > 0) line += fmt::format("; left out {} superseded attempts", c.superseded);
+    if (c.reference_unknown > 0) {
+      line += fmt::format("; {} recorded before kopt kept the run's reference file are under no_ref", c.reference_unknown);
+    }
+    say_exported(line, json{{"file", std::filesystem::absolute(m_file).string()},
+                            {"format", "toolkit"},
+                            {"outcomes", c.written},
+                            {"scopes", c.scopes},
+                            {"left_out", {{"neutral", c.neutral}, {"inconclusive", c.inconclusive}, {"superseded", c.superseded}}},
+                            {"reference_unknown", c.reference_unknown}});
+  }
+
   void check_query() const {
     analyze::knowledge_backend_named(*m_backend);
     analyze::bottleneck_named(m_class);
@@ -165,6 +199,7 @@ class memory_command final : public command {
   CLI::App* m_show = nullptr;
   CLI::App* m_query = nullptr;
   CLI::App* m_export = nullptr;
+  std::string m_format = "kopt";
   CLI::App* m_import = nullptr;
   std::optional<std::string> m_db;
   std::optional<std::string> m_backend;

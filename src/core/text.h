@@ -9,6 +9,8 @@ namespace kopt {
 
 std::string_view trim(std::string_view text);
 std::vector<std::string> split_lines(std::string_view text);
+// The words of `text`, separated by runs of whitespace; no empty word.
+std::vector<std::string> split_words(std::string_view text);
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 std::string to_lower(std::string_view text);
 // `text` when it fits in `max_bytes`, else its start and "..." in `max_bytes` (at least 4),

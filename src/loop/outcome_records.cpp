@@ -31,7 +31,10 @@ void record_version(const run_manifest& m, const iteration_record& of, const std
                 {"parent_median_ci95_ms", parent ? parent->median_ci95_ms : json(nullptr)},
                 {"bottleneck_before", before},
                 {"bottleneck_after", r.bottleneck},
-                {"speedup_vs_reference", r.speedup_vs_reference ? json(*r.speedup_vs_reference) : json(nullptr)}};
+                {"speedup_vs_reference", r.speedup_vs_reference ? json(*r.speedup_vs_reference) : json(nullptr)},
+                // The run's files, for the Python toolkit's scope key on export (toolkit_export.h).
+                {"kernel_file", m.kernel},
+                {"reference_file", m.reference}};
   o.recorded_at = r.finished_at;
   store.record(std::move(o));
 }

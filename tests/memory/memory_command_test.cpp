@@ -35,6 +35,27 @@ TEST(MemoryCommand, ImportListQueryAndShow) {
   EXPECT_EQ(testing::first_line(missing.stderr_text).rfind("kopt: error: no strategy ffffffffffffffff", 0), 0u);
 }
 
+// The toolkit's users get the memory back in their format, and the message says what the
+// format cannot hold.
+TEST(MemoryCommand, ExportInTheToolkitsFormatSaysWhatWasLeftOut) {
+  testing::scratch_dir dir;
+  const std::string db = (dir.path() / "memory.db").string();
+  const std::string file = (testing::source_dir() / "tests/data/memory/python_toolkit_global_strategy_memory.json").string();
+  ASSERT_EQ(testing::run_kopt({"memory", "import", file, "--memory-db", db}).exit_code, 0);
+  const std::string out = (dir.path() / "global_strategy_memory.json").string();
+  const auto exported = testing::run_kopt({"memory", "export", out, "--format", "toolkit", "--memory-db", db});
+  ASSERT_EQ(exported.exit_code, 0) << exported.stderr_text;
+  EXPECT_EQ(exported.stdout_text,
+            "wrote 3 outcomes in 2 scopes to " + out + " in the Python toolkit's format\n");
+  const auto json_run = testing::run_kopt({"memory", "export", out, "--format", "toolkit", "--json", "--memory-db", db});
+  const json document = json::parse(json_run.stdout_text);
+  EXPECT_EQ(document["format"], "toolkit");
+  EXPECT_EQ(document["left_out"]["neutral"], 0);
+  const auto bad = testing::run_kopt({"memory", "export", out, "--format", "python", "--memory-db", db});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(testing::first_line(bad.stderr_text).find("--format"), std::string::npos) << bad.stderr_text;
+}
+
 TEST(MemoryCommand, AFileThatIsNotAMemoryIsExitTwo) {
   testing::scratch_dir dir;
   const auto bad = dir.write("notes.db", "plain text, not SQLite");

@@ -8,6 +8,8 @@
 #include "core/error.h"
 #include "core/files.h"
 #include "memory/outcome_document.h"
+#include "memory/strategy_fingerprint.h"
+#include "memory/toolkit_export.h"
 #include "support/kopt_process.h"
 
 namespace kopt::memory {
@@ -52,6 +54,69 @@ TEST(MemoryFiles, AnExportReadsBackWholeIntoAnEmptyMemory) {
   EXPECT_EQ(report.added, 3u);
   ASSERT_EQ(second.all().size(), first.all().size());
   for (std::size_t i = 0; i < first.all().size(); ++i) EXPECT_EQ(to_document(second.all()[i]), to_document(first.all()[i]));
+}
+
+// The toolkit's scope key, by its rule (DESIGN.md): stems with non-alphanumerics as `_`, the
+// dimension flags sorted and hashed.
+TEST(ToolkitExport, TheScopeKeyFollowsTheToolkitsRule) {
+  EXPECT_EQ(toolkit_scope_key("cuda", "softmax", "softmax_ref", "sm_90a", {"--rows=4096", "--cols=1024"}),
+            "cuda__softmax__softmax_ref__sm_90a__339090bb90fe");
+  EXPECT_EQ(toolkit_scope_key("triton", "my-kernel.v2", "", "", {"--cols=1024", "--rows=4096"}),
+            "triton__my_kernel_v2__no_ref__auto_arch__339090bb90fe");
+}
+
+recorded_outcome kopt_outcome(std::int64_t iteration, const char* verdict) {
+  recorded_outcome o;
+  o.run_id = "run_20261205_010000";
+  o.iteration = iteration;
+  o.tags = {"vectorized_float4_io"};
+  o.scope = {"cuda", "sm_90a", "softmax", "", "--rows=4096 --cols=1024", "dram"};
+  o.outcome = verdict;
+  o.reason = "test";
+  o.evidence = {{"parent_iteration", 0}, {"parent_median_ms", 0.2}, {"candidate_median_ms", 0.1},
+                {"kernel_file", "/p/softmax.cu"}, {"reference_file", "/p/softmax_ref.py"}};
+  return o;
+}
+
+// What kopt learned goes back to a team on the toolkit: positive, negative and rejected under
+// the toolkit's scope keys (the toolkit's own outcomes under theirs), neutral, inconclusive and
+// superseded ones left out and counted; the file reads back into kopt.
+TEST(ToolkitExport, TheMemoryGoesBackInTheToolkitsFormatAndReadsBack) {
+  testing::scratch_dir dir;
+  memory_store store = memory_store::open(dir.path() / "memory.db");
+  import_memory_file(store, toolkit_file());
+  store.record(kopt_outcome(1, "positive"));
+  store.record(kopt_outcome(2, "neutral"));
+  store.record(kopt_outcome(3, "inconclusive"));
+  store.record(kopt_outcome(4, "negative"));
+  store.supersede("run_20261205_010000", 4, 1);
+  const fs::path file = dir.path() / "global_strategy_memory.json";
+  const toolkit_export_counts c = export_toolkit_memory_file(store, file);
+  EXPECT_EQ(c.written, 4u);
+  EXPECT_EQ(c.scopes, 3u);
+  EXPECT_EQ(c.neutral, 1u);
+  EXPECT_EQ(c.inconclusive, 1u);
+  EXPECT_EQ(c.superseded, 1u);
+  EXPECT_EQ(c.reference_unknown, 0u);
+
+  const json written = read_json_file(file);
+  EXPECT_FALSE(written.contains("schema")) << "the toolkit's file has none";
+  const json& scope = written["scopes"]["cuda__softmax__softmax_ref__sm_90a__339090bb90fe"];
+  EXPECT_EQ(scope["meta"]["source_file"], "/p/softmax.cu");
+  EXPECT_EQ(scope["meta"]["dims_args"], json::array({"--rows=4096", "--cols=1024"}));
+  ASSERT_TRUE(scope.is_object()) << written.dump(1);
+  const json& entry = scope.at("positive").at(strategy_fingerprint("cuda", {"vectorized_float4_io"}));
+  EXPECT_EQ(entry["tags"], json::array({"vectorized_float4_io"}));
+  EXPECT_EQ(entry["last_outcome"], "positive");
+  EXPECT_EQ(entry["evidence"]["current_median_ms"], 0.1);
+  EXPECT_TRUE(written["scopes"].contains("cutlass__cutlass_softmax__softmax_ref__sm_90a__5d1c0e2b7a41"))
+      << "an outcome imported from the toolkit goes back under its own key";
+
+  memory_store back = memory_store::open(dir.path() / "back.db");
+  const import_report report = import_memory_file(back, file);
+  EXPECT_EQ(report.format, "python toolkit");
+  EXPECT_EQ(report.added, 4u);
+  EXPECT_TRUE(report.fingerprint_mismatches.empty());
 }
 
 TEST(MemoryFiles, AFileOfAnotherKindIsRefusedWithItsName) {
