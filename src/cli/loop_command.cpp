@@ -69,6 +69,7 @@ json step_json(const loop::step_outcome& step, const loop::record_check& check) 
   out["run_dir"] = step.run_dir.string();
   out["this_iteration"] = step.record ? json(step.record->iteration) : json(nullptr);
   out["record_check"] = loop::to_json(check);
+  out["notices"] = step.notices;
   return out;
 }
 
@@ -112,6 +113,11 @@ void print_confirmation(const printer& print, const loop::confirmed_run& done) {
   if (!done.kernel_file.empty()) print.line(done.kernel_file);
 }
 
+// What the step did or offers besides its record (the toolkit's memory), on standard error.
+void print_notices(const std::vector<std::string>& notices) {
+  for (const std::string& notice : notices) std::fprintf(stderr, "kopt: note: %s\n", notice.c_str());
+}
+
 // A run whose earlier record could not be checked goes on, said so (docs/loop.md).
 void warn_if_unverified(const std::filesystem::path& run_dir, const loop::record_check& check) {
   if (check.status != "unverified") return;
@@ -152,6 +158,10 @@ class loop_command final : public command {
                          ->check(at_least(1, "launches"));
     sub.add_option("--op", m_settings.op, "the operator's name in the memory (default: the kernel's file stem)");
     sub.add_option("--op-family", m_settings.op_family, "the operator's family in the memory (softmax, gemm, ...)");
+    sub.add_option("--global-memory-file", m_settings.global_memory_file,
+                   "the Python toolkit's global_strategy_memory.json to import when the run starts (one found "
+                   "beside the kernel is offered once instead)")
+        ->check(CLI::ExistingFile);
     sub.add_option("--memory-db", m_memory_db, "the strategy memory (default: $KOPT_MEMORY_DB, else "
                                                "$XDG_DATA_HOME/kopt/memory.db)");
     sub.add_option("--agent", m_agent.command,
@@ -220,6 +230,7 @@ class loop_command final : public command {
       return run_with_agent(steps, progress);
     }
     loop::step_outcome step = loop::run_loop_step(m_settings, steps, progress);
+    print_notices(step.notices);
     warn_if_unverified(step.run_dir, step.run_check);
     std::optional<loop::confirmed_run> confirmed;
     if (loop::ends_the_run(step)) {
@@ -262,9 +273,11 @@ class loop_command final : public command {
       outcome.last.manifest = confirmed->manifest;
     }
     const loop::run_manifest& m = outcome.last.manifest;
+    print_notices(outcome.notices);
     warn_if_unverified(outcome.last.run_dir, outcome.run_check);
     if (m_json) {
       json out = step_json(outcome.last, outcome.run_check);
+      out["notices"] = outcome.notices;
       out["stop_reason"] = outcome.stop_reason;
       out["confirmation"] = confirmed ? to_document(confirmed->confirmation) : json(nullptr);
       std::printf("%s\n", json_text(out).c_str());

@@ -173,6 +173,7 @@ agent_loop_outcome run_agent_loop(loop_settings settings, const agent_settings& 
   outcome.last = agent.candidates > 1 ? start_or_resume(settings, services, progress)
                                       : run_loop_step(settings, services, progress);
   outcome.run_check = outcome.last.run_check;
+  outcome.notices = outcome.last.notices;
   settings.run_dir = outcome.last.run_dir;
   settings.new_run = false;  // started: every later call continues it
   settings.iteration.reset();

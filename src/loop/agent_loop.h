@@ -41,6 +41,7 @@ struct agent_loop_outcome {
   std::string stop_reason;                 // why the loop ended, one line
   bool failed = false;                     // the agent failed, hung or wrote nothing, or the problem moved
   record_check run_check;                  // the run folder held against the ledger when the loop began
+  std::vector<std::string> notices;        // the first step's (toolkit_memory_offer.h)
 };
 
 // Throws kopt::error as run_loop_step does, for a command that cannot be split, and for

@@ -32,6 +32,9 @@ struct loop_settings {
   std::string op;                             // "": the kernel's file stem
   std::string op_family;
   std::filesystem::path memory_db;
+  // The Python toolkit's global_strategy_memory.json to import at the run's start (its flag
+  // --global-memory-file); empty: one found beside the kernel is offered instead.
+  std::filesystem::path global_memory_file;
   std::vector<check_shape> check_shapes;      // --check-dims: judged there too; frozen at v0
   pipeline::turns_settings comparison;        // --compare-seconds: the budget of a comparison in turns
 };

@@ -16,6 +16,7 @@
 #include "loop/run_opening.h"
 #include "loop/step_context.h"
 #include "loop/strategy_tags.h"
+#include "loop/toolkit_memory_offer.h"
 #include "loop/version_judgement.h"
 #include "memory/memory_store.h"
 #include "memory/strategy_fingerprint.h"
@@ -157,6 +158,7 @@ step_outcome run_loop_step(const loop_settings& settings, const loop_services& s
   memory::memory_store store = memory::memory_store::open(settings.memory_db);
   const record_check checked = checked_run(run, store);
   replay_into_memory(m, store);  // outcomes a killed call committed but did not record
+  const std::vector<std::string> notices = run.fresh ? bring_toolkit_memory(settings, store) : std::vector<std::string>{};
   const step_context ctx{settings, services, progress, run, store};
   // A killed call's round first: its candidates are in the manifest.
   if (m.open_round) {
@@ -168,6 +170,7 @@ step_outcome run_loop_step(const loop_settings& settings, const loop_services& s
   if (planned.redo) supersede_last_iteration(ctx);
   step_outcome outcome = run_single_version(ctx, planned.iteration);
   outcome.run_check = checked;
+  outcome.notices = notices;
   return outcome;
 }
 

@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "loop/run_ledger.h"
 #include "loop/run_manifest.h"
@@ -17,6 +19,7 @@ struct step_outcome {
   std::optional<iteration_record> record;     // none after --preflight-only
   bool problem_changed = false;               // the version declared another problem: the run must stop
   record_check run_check;                     // the run folder held against the ledger before this call's work
+  std::vector<std::string> notices;           // what the user should know besides the record (one line each)
 };
 
 }  // namespace kopt::loop

@@ -224,7 +224,9 @@ tool_output loop_step(const tool_call& call) {
     summary += a ? fmt::format("\nthe run is complete; best confirmed: v{}: {}", a->iteration, a->reason)
                  : fmt::format("\nthe run is complete; no confirmed best ({})",
                                enum_name(confirmed->confirmation.verdict));
+    if (a && a->speed_of_light) summary += "\nit runs " + measure::speed_of_light_line(*a->speed_of_light);
   }
+  for (const std::string& notice : step.notices) summary += "\nnote: " + notice;
   return {summary, json{{"run_dir", step.run_dir.string()},
                         {"confirmation", confirmed ? to_document(confirmed->confirmation) : json(nullptr)},
                         {"iteration", r.iteration},
@@ -233,7 +235,8 @@ tool_output loop_step(const tool_call& call) {
                         {"median_ms", r.median_ms ? json(*r.median_ms) : json(nullptr)},
                         {"best", step.manifest.best ? json(*step.manifest.best) : json(nullptr)},
                         {"bottleneck", r.bottleneck},
-                        {"proposal", proposal.string()}}};
+                        {"proposal", proposal.string()},
+                        {"notices", step.notices}}};
 }
 
 }  // namespace

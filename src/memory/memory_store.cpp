@@ -26,7 +26,7 @@ constexpr int application_id = 0x6b6f7074;
 
 // Ordered; migration i takes the schema from version i to i + 1. Never edit one that shipped:
 // add the next.
-constexpr std::array<const char*, 4> migrations = {
+constexpr std::array<const char*, 5> migrations = {
     // 1: every outcome, keyed by (run, iteration, candidate).
     "CREATE TABLE outcomes ("
     "  run_id TEXT NOT NULL, iteration INTEGER NOT NULL, candidate TEXT NOT NULL,"
@@ -66,6 +66,9 @@ constexpr std::array<const char*, 4> migrations = {
     "CREATE INDEX outcomes_by_fingerprint ON outcomes (fingerprint);"
     "CREATE INDEX outcomes_by_scope ON outcomes (backend, arch, op, dims);"
     "CREATE INDEX outcomes_by_bottleneck ON outcomes (backend, bottleneck, arch);",
+    // 5: files kopt offered for import (the Python toolkit's memory found beside a kernel), by
+    // content: each is offered once.
+    "CREATE TABLE offered_files (content_sha256 TEXT PRIMARY KEY, path TEXT NOT NULL, offered_at TEXT NOT NULL);",
 };
 
 constexpr const char* outcome_columns =
@@ -270,6 +273,14 @@ std::vector<bool> memory_store::record_all(std::vector<recorded_outcome> outcome
     throw;
   }
   return added;
+}
+
+bool memory_store::offer_once(const std::string& content_sha256, const std::string& path) {
+  statement insert(m_db->db, "INSERT OR IGNORE INTO offered_files (content_sha256, path, offered_at) VALUES (?, ?, ?)",
+                   m_path);
+  insert.bind(1, content_sha256).bind(2, path).bind(3, utc_timestamp());
+  insert.step();
+  return sqlite3_changes(m_db->db) > 0;
 }
 
 void memory_store::supersede(const std::string& run_id, std::int64_t iteration, std::int64_t attempt) {

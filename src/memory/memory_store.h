@@ -92,6 +92,9 @@ class memory_store {
   // Marks every version of the run's iteration at that attempt superseded (the run redid it):
   // kept, but no longer counted for or against its strategy. Idempotent.
   void supersede(const std::string& run_id, std::int64_t iteration, std::int64_t attempt);
+  // Records that the file with this content was offered for import; false when it had been
+  // already (so it is offered once, wherever it is copied).
+  bool offer_once(const std::string& content_sha256, const std::string& path);
 
   std::vector<strategy_summary> summarize(const summary_filter& filter) const;
   // The outcomes summarize() leaves out only because their bottleneck or architecture is

@@ -513,6 +513,30 @@ TEST_F(LoopStep, ANewFilePerVersionContinuesTheRun) {
   EXPECT_NE(refusal(s, m_services).find("is a triton kernel, but the run's"), std::string::npos);
 }
 
+// The toolkit's memory beside the kernel is offered once (by content), never taken unasked;
+// given with --global-memory-file, it is imported when the run starts.
+TEST_F(LoopStep, TheToolkitsMemoryBesideTheKernelIsOfferedOnceAndImportedWhenGiven) {
+  const fs::path toolkit = kopt::testing::source_dir() / "tests/data/memory/python_toolkit_global_strategy_memory.json";
+  fs::copy_file(toolkit, m_work.path() / "global_strategy_memory.json");
+  const step_outcome v0 = first();
+  ASSERT_EQ(v0.notices.size(), 1u);
+  EXPECT_NE(v0.notices[0].find("global_strategy_memory.json is beside the kernel: import it with `kopt memory import"),
+            std::string::npos)
+      << v0.notices[0];
+  EXPECT_TRUE(memory::memory_store::open(settings().memory_db).all().empty()) << "offered, not imported";
+  EXPECT_TRUE(next(0.9, {"a"}).notices.empty()) << "a run's later calls say nothing";
+  m_run_dir.clear();
+  EXPECT_TRUE(first().notices.empty()) << "offered once for this file";
+
+  loop_settings given = settings();
+  given.run_dir.clear();
+  given.global_memory_file = toolkit;
+  const step_outcome imported = run_loop_step(given, m_services);
+  ASSERT_EQ(imported.notices.size(), 1u);
+  EXPECT_NE(imported.notices[0].find("3 outcomes added"), std::string::npos) << imported.notices[0];
+  EXPECT_EQ(memory::memory_store::open(settings().memory_db).history("693f19f37331ba8b").size(), 1u);
+}
+
 TEST_F(LoopStep, TheLastIterationEndsTheRun) {
   loop_settings s = settings();
   s.max_iterations = 1;

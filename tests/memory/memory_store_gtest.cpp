@@ -188,7 +188,7 @@ TEST(MemoryStore, ARefusedFileIsOnlyReadNeverSwitchedOrMigrated) {
     memory_store::open(minus);
     FAIL();
   } catch (const error& e) {
-    EXPECT_EQ(e.headline(), minus.string() + " says it is memory schema -5, which no kopt writes (this kopt knows 1 to 4): "
+    EXPECT_EQ(e.headline(), minus.string() + " says it is memory schema -5, which no kopt writes (this kopt knows 1 to 5): "
                                              "the file is damaged; restore it or give another --memory-db");
   }
 }
