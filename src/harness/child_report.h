@@ -13,6 +13,7 @@
 
 #include "core/document.h"
 #include "core/phase_clock.h"
+#include "harness/buffer_previews.h"
 #include "harness/evidence_files.h"
 #include "harness/kernels_ran.h"
 #include "harness/run_status.h"
@@ -57,6 +58,8 @@ struct child_report {
   std::optional<measure::timing_document> kernel;
   std::optional<timed_call_summary> timed_call_checks;
   std::optional<physical_floor_record> physical_floor;
+  // Without a reference: the buffers after the first validation call (buffer_previews.h).
+  std::optional<std::vector<buffer_preview>> previews;
   std::vector<std::string> libraries_loaded_by_kernel;
   std::vector<std::string> library_kernels;  // Triton: kernels Triton did not compile
   std::vector<kernel_set_record> timed_kernel_sets;  // the sets of kernels the timed calls ran
@@ -88,7 +91,7 @@ struct child_report {
 };
 BOOST_DESCRIBE_STRUCT(child_report, (),
                       (kopt_version, status, reason, detail, warnings, phases_s, problem_source, protocol,
-                       kernel, timed_call_checks, physical_floor, libraries_loaded_by_kernel, library_kernels,
+                       kernel, timed_call_checks, physical_floor, previews, libraries_loaded_by_kernel, library_kernels,
                        timed_kernel_sets, kernels_ran, evidence, sandbox, context_not_made_ahead, timing_blocks, placements,
                        block_call_checks, profile_calls, triton, python_runner, signature, dims, reference,
                        reference_runner, reference_tolerance, kernel_at_fault))

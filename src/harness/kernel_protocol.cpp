@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "harness/buffer_previews.h"
 #include "harness/copy_bandwidth.h"
 #include "harness/device_buffers.h"
 #include "harness/evidence_files.h"
@@ -52,6 +53,8 @@ class protocol_run {
     if (const auto moved = outputs_changed_since_set_aside(m_plan, m_buffers, m_pristine)) {
       throw kernel_failure{run_status::failed, fmt::format("work in flight: validation seed {} ({}): {}", seed, when, *moved)};
     }
+    // Nothing judges the outputs without a reference: the user gets a look at them instead.
+    if (!m_keep && !m_result.previews) m_result.previews = preview_buffers(m_plan, m_buffers);
   }
 
   void time() {

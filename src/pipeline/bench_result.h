@@ -95,6 +95,8 @@ struct bench_result : run_provenance {
   std::optional<measure::comparison_record> kernel_vs_reference;  // the A/B verdict
   std::optional<harness::timed_call_summary> timed_call_checks;
   std::optional<harness::physical_floor_record> physical_floor;
+  // Without a reference: the first elements of every buffer after the first call.
+  std::optional<std::vector<harness::buffer_preview>> previews;
   std::vector<std::string> libraries_loaded_by_kernel;
   std::vector<harness::kernel_ran> kernels_ran;  // the kernels the timed calls ran, by name and source
   std::optional<sanitizer_record> sanitizer;
@@ -112,8 +114,8 @@ struct bench_result : run_provenance {
 BOOST_DESCRIBE_STRUCT(bench_result, (run_provenance),
                       (kopt_version, status, reason, detail, problem_source, correctness, protocol, warnings, kernel,
                        reference, reference_timing_cache, speedup_vs_reference, speedup_vs_reference_ci95,
-                       kernel_vs_reference, timed_call_checks, physical_floor, libraries_loaded_by_kernel, kernels_ran,
-                       sanitizer, triton, reference_runner, python_runner, phases_s, sandbox, kernel_output, precision))
+                       kernel_vs_reference, timed_call_checks, physical_floor, previews, libraries_loaded_by_kernel,
+                       kernels_ran, sanitizer, triton, reference_runner, python_runner, phases_s, sandbox, kernel_output, precision))
 
 // A document read back (a --json-out file, a run folder's benchmark_result.json). Throws
 // kopt::error naming `where` and the field the reader refuses.

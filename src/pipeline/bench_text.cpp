@@ -121,6 +121,10 @@ std::string bench_text(const bench_result& r) {
     }
   } else {
     out += "check: no reference given, outputs not validated (guards and inputs were checked)\n";
+    for (const harness::buffer_preview& p : r.previews.value_or(std::vector<harness::buffer_preview>{})) {
+      out += fmt::format("preview: {} ({}, {} x {}): {}{}\n", p.buffer, p.role, p.elements, p.type, join(p.first, " "),
+                         p.elements > static_cast<std::int64_t>(p.first.size()) ? " ..." : "");
+    }
   }
   const bool triton = !r.triton.is_null();
   out += triton_text(r.triton);

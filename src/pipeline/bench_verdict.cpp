@@ -27,6 +27,7 @@ bench_result from_kernel_side(const harness::child_report& k) {
   r.kernel = k.kernel;
   r.timed_call_checks = k.timed_call_checks;
   r.physical_floor = k.physical_floor;
+  r.previews = k.previews;
   r.libraries_loaded_by_kernel = k.libraries_loaded_by_kernel;
   r.kernels_ran = k.kernels_ran;
   r.sandbox = k.sandbox;

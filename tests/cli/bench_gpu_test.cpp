@@ -1,4 +1,5 @@
 // GPU machine only: kopt bench end to end, and the integrity cases it must catch.
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -91,6 +92,22 @@ TEST(BenchOnGpu, VectorAddAgainstNativeReference) {
 TEST(BenchOnGpu, CorrectKernelPasses) {
   const auto o = bench(kernel_with_body("  if (i < n) y[i] = x[i] + x[i];"));
   EXPECT_EQ(o.exit_code, 0) << o.stderr_first_line;
+}
+
+// Without --ref the outputs are not judged, so they are shown: the first elements of every
+// buffer after the first call (y = 2x there, seen in the numbers).
+TEST(BenchOnGpu, WithoutAReferenceTheBuffersArePreviewed) {
+  scratch_dir dir;
+  const auto kernel = dir.write("twice.cu", reference_source);
+  const auto r = run_kopt({"bench", kernel.string(), "--N=1000003", "--max-seconds", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  EXPECT_NE(r.stdout_text.find("preview: x (in, 1000003 x float32): "), std::string::npos) << r.stdout_text;
+  const std::size_t y = r.stdout_text.find("preview: y (out, 1000003 x float32): ");
+  ASSERT_NE(y, std::string::npos) << r.stdout_text;
+  const std::string x_line = r.stdout_text.substr(r.stdout_text.find("preview: x"));
+  const double x0 = std::stod(x_line.substr(x_line.find("): ") + 3));
+  const std::string y_line = r.stdout_text.substr(y);
+  EXPECT_NEAR(std::stod(y_line.substr(y_line.find("): ") + 3)), 2 * x0, 1e-5 * std::fabs(x0) + 1e-12) << r.stdout_text;
 }
 
 // What the kernel prints (device printf from the kernel, host printf in solve()) reaches the

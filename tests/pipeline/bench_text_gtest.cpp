@@ -69,6 +69,19 @@ TEST(BenchText, FailedTritonKernelPrintsItsChecksAndNoTimes) {
   EXPECT_EQ(text.find("median ms"), std::string::npos) << text;
 }
 
+// Without a reference the outputs are shown, as the toolkit showed them: a user sees at once
+// zeros, poison or NaN.
+TEST(BenchText, WithoutAReferenceEveryBufferIsPreviewed) {
+  bench_result r;
+  r.previews = std::vector<harness::buffer_preview>{{"A", "in", "float32", 1048576, {"0.25", "-1.5", "3"}},
+                                                    {"C", "out", "float32", 3, {"nan", "inf", "0"}}};
+  const std::string text = bench_text(r);
+  EXPECT_NE(text.find("preview: A (in, 1048576 x float32): 0.25 -1.5 3 ...\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("preview: C (out, 3 x float32): nan inf 0\n"), std::string::npos) << text;
+  r.correctness.checked = true;
+  EXPECT_EQ(bench_text(r).find("preview:"), std::string::npos) << "judged outputs need no preview";
+}
+
 TEST(BenchText, TheTableShowsTheTimingDocumentsFigures) {
   bench_result r;
   r.kernel = testing::timing_around(0.5);
