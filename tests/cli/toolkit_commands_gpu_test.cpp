@@ -4,7 +4,6 @@
 // ends with the confirmed best back in the run's own kernel file and the answer's percent of
 // speed-of-light, for the softmax and the vector add examples.
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -12,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/files.h"
 #include "support/kopt_process.h"
 #include "toolkit_commands.h"
 
@@ -22,12 +22,7 @@ namespace fs = std::filesystem;
 using testing::run_kopt;
 using testing::scratch_dir;
 
-std::string read_file(const fs::path& file) {
-  std::ifstream in(file);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void write_file(const fs::path& file, const std::string& text) { std::ofstream(file) << text; }
+std::string read_file(const fs::path& file) { return read_text_file(file, "test file"); }
 
 TEST(ToolkitCommandsOnGpu, TheReadmesCommandsRunAsTheyAre) {
   scratch_dir work;
@@ -103,7 +98,7 @@ TEST(ToolkitCommandsOnGpu, VectorAddWithANewFilePerVersionEndsWithItsSpeedOfLigh
   ASSERT_NE(slow.find(launch), std::string::npos);
   slow.replace(slow.find(body), body.size(), "    for (; i < N; i += gridDim.x * blockDim.x) C[i] = A[i] + B[i];\n");
   slow.replace(slow.find(launch), launch.size(), "    const int threads = 64;\n    const int blocks = 66;\n");
-  write_file(work.path() / "vector_add.cu", slow);
+  write_file_atomic(work.path() / "vector_add.cu", slow);
   fs::copy_file(examples / "vector_add.cu", work.path() / "vector_add_v1.cu");
   const skill_run run = run_the_loop_skill(
       work.path() / "vector_add.cu", work.path() / "vector_add_v1.cu",
