@@ -176,6 +176,10 @@ tool_output loop_step(const tool_call& call) {
   if (const std::string run_dir = string_argument(call.arguments, "run_dir"); !run_dir.empty()) {
     settings.run_dir = call.root.resolve(run_dir);
   }
+  if (call.arguments.contains("iteration")) settings.iteration = call.arguments.at("iteration").get<std::int64_t>();
+  if (const std::string file = string_argument(call.arguments, "global_memory_file"); !file.empty()) {
+    settings.global_memory_file = call.root.resolve(file);
+  }
   settings.memory_db = memory::default_memory_path(std::nullopt);
   settings.check_shapes =
       loop::parse_check_dims_list(string_list_argument(call.arguments, "check_dims"), settings.target.dims);
@@ -263,6 +267,13 @@ std::vector<tool> gpu_tools() {
   loop_properties.update(
       json{{"max_iterations", json{{"type", "integer"}, {"description", "iterations after v0"}}},
            {"run_dir", json{{"type", "string"}, {"description", "the run folder to continue"}}},
+           {"iteration", json{{"type", "integer"},
+                              {"minimum", 0},
+                              {"description", "the iteration this call evaluates: the run's next, or its last to redo "
+                                              "it (the earlier attempt is kept, superseded)"}}},
+           {"global_memory_file", json{{"type", "string"},
+                                       {"description", "the Python toolkit's global_strategy_memory.json to import "
+                                                       "when the run starts"}}},
            {"check_dims", json{{"type", "array"},
                                {"items", json{{"type", "string"}}},
                                {"description",
@@ -335,6 +346,7 @@ std::vector<tool> gpu_tools() {
                           {"best", nullable(json{{"type", "integer"}})},
                           {"bottleneck", string_schema()},
                           {"proposal", string_schema()},
+                          {"notices", json{{"type", "array"}, {"items", string_schema()}}},
                           {"confirmation", nullable(json{{"type", "object"},
                                                          {"description", "the final confirmation, at the run's last "
                                                                          "iteration (confirmation.json)"}})}},
