@@ -129,15 +129,6 @@ void write_kernel(std::string& out, const kernel_diagnosis& d) {
 
 }  // namespace
 
-std::string format_si(double value, const std::string& unit) {
-  static constexpr std::array<std::pair<double, const char*>, 5> prefixes = {
-      {{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}}};
-  for (const auto& [scale, prefix] : prefixes) {
-    if (std::fabs(value) >= scale) return fmt::format("{:.3g} {}{}", value / scale, prefix, unit);
-  }
-  return fmt::format("{:.3g} {}", value, unit);
-}
-
 namespace {
 constexpr std::size_t markdown_launch_limit = 20;
 }  // namespace

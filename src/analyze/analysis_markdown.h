@@ -10,7 +10,4 @@ namespace kopt::analyze {
 
 std::string to_markdown(const analysis& a);
 
-// "1.38 T" for 1.38e12: value with an SI prefix, for rates and counts.
-std::string format_si(double value, const std::string& unit);
-
 }  // namespace kopt::analyze

@@ -3,7 +3,6 @@
 // iterations with CMD writing each next version (or up to --candidates K of them). The options
 // of loop::run_loop_step and loop::run_agent_loop, and the printing of what they did.
 
-#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -81,9 +80,8 @@ void print_diagnosis_and_blocked(const printer& print, const loop::run_manifest&
   }
   std::vector<std::string> blocked;
   for (const std::string& fp : m.blocked) {
-    const auto it = std::find_if(m.iterations.begin(), m.iterations.end(),
-                                 [&](const loop::iteration_record& r) { return r.fingerprint == fp; });
-    blocked.push_back(it == m.iterations.end() ? fp : fmt::format("{} ({})", fmt::join(it->tags, ", "), fp));
+    const std::vector<std::string>* tags = m.tags_of(fp);
+    blocked.push_back(tags == nullptr ? fp : fmt::format("{} ({})", fmt::join(*tags, ", "), fp));
   }
   print.line(fmt::format("  tried: {} version(s) after v0; blocked: {}", m.iterations.size() - 1,
                          blocked.empty() ? std::string("none") : fmt::format("{}", fmt::join(blocked, "; "))));

@@ -4,9 +4,10 @@
 
 #include <algorithm>
 #include <array>
-#include <sstream>
 #include <cctype>
 #include <cmath>
+#include <sstream>
+#include <utility>
 
 namespace kopt {
 
@@ -15,6 +16,15 @@ std::string_view trim(std::string_view text) {
   while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
   while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
   return text;
+}
+
+std::string format_si(double value, std::string_view unit) {
+  static constexpr std::array<std::pair<double, const char*>, 5> prefixes = {
+      {{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}}};
+  for (const auto& [scale, prefix] : prefixes) {
+    if (std::fabs(value) >= scale) return fmt::format("{:.3g} {}{}", value / scale, prefix, unit);
+  }
+  return fmt::format("{:.3g} {}", value, unit);
 }
 
 std::vector<std::string> split_words(std::string_view text) {

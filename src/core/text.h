@@ -19,6 +19,8 @@ std::string shorten(std::string_view text, size_t max_bytes);
 // `text` when it fits in `max_bytes`, else its start, " [... N bytes cut ...] " and its end (the
 // end of an error line says what to do), cut between UTF-8 characters. `max_bytes` >= 64.
 std::string shorten_middle(std::string_view text, size_t max_bytes);
+// "1.38 TFLOP/s" for (1.38e12, "FLOP/s"): three significant figures and an SI prefix (k to P).
+std::string format_si(double value, std::string_view unit);
 // Human-readable byte count: "4.00 MiB".
 std::string format_bytes(double bytes);
 // 1234567 -> "1,234,567".

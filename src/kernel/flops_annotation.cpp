@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/text.h"
 #include "kernel/expression.h"
 
 namespace kopt::kernel {
@@ -26,12 +27,8 @@ std::optional<double> annotated_flops(const std::filesystem::path& file, std::st
   std::optional<double> flops;
   int line = 0;
   int found_at = 0;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t end = std::min(text.find('\n', start), text.size());
-    const std::string_view row = text.substr(start, end - start);
+  for (const std::string& row : split_lines(text)) {
     ++line;
-    start = end + 1;
     const std::size_t at = row.find(marker);
     if (at == std::string_view::npos) continue;
     const std::string where = fmt::format("{}:{}", file.string(), line);
@@ -39,10 +36,7 @@ std::optional<double> annotated_flops(const std::filesystem::path& file, std::st
       throw error(fmt::format("{}: a second `kopt: flops=` (the first is on line {}): state the problem's FLOPs once",
                               where, found_at));
     }
-    std::string_view expression = row.substr(at + marker.size());
-    while (!expression.empty() && (expression.back() == ' ' || expression.back() == '\t' || expression.back() == '\r')) {
-      expression.remove_suffix(1);
-    }
+    const std::string_view expression = trim(std::string_view(row).substr(at + marker.size()));
     try {
       const int_expression parsed = int_expression::parse(expression);
       const int64_t value = parsed.evaluate([&](std::string_view name) -> std::optional<int64_t> {

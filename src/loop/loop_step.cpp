@@ -90,7 +90,8 @@ record_check checked_run(const opened_run& run, const memory::memory_store& stor
 // The version in the kernel file as iteration k.
 step_outcome run_single_version(const step_context& ctx, std::int64_t k) {
   run_manifest& m = ctx.run.manifest;
-  ctx.say(fmt::format("iteration v{}{} in {}", k, next_attempt(m, k) > 1 ? fmt::format(" (attempt {})", next_attempt(m, k)) : "",
+  const std::int64_t attempt = next_attempt(m, k);
+  ctx.say(fmt::format("iteration v{}{} in {}", k, attempt > 1 ? fmt::format(" (attempt {})", attempt) : "",
                       ctx.run.dir.string()));
   const fs::path dir = iteration_dir(ctx.run.dir, k);
   fs::remove_all(dir);  // what a killed call left of this iteration
@@ -98,10 +99,8 @@ step_outcome run_single_version(const step_context& ctx, std::int64_t k) {
   const std::string source = read_text_file(ctx.settings.target.kernel, "kernel");
   iteration_record r;
   r.iteration = k;
-  r.attempt = next_attempt(m, k);
-  if (fs::absolute(ctx.settings.target.kernel).string() != m.kernel) {
-    r.kernel_file = fs::absolute(ctx.settings.target.kernel).string();
-  }
+  r.attempt = attempt;
+  if (const std::string file = fs::absolute(ctx.settings.target.kernel).string(); file != m.kernel) r.kernel_file = file;
   // Named after the run's kernel file, whichever file this version came from.
   r.snapshot = (fs::path(dir.filename()) / snapshot_name(m.kernel, k)).string();
   r.source_sha256 = sha256_hex(source);
@@ -137,9 +136,7 @@ step_outcome run_single_version(const step_context& ctx, std::int64_t k) {
 // needed) and no run started; the backend is the file's (or --backend's).
 step_outcome check_machine_only(const loop_settings& settings, const loop_services& services) {
   require_kernel_file(settings);
-  const fs::path kernel_file = settings.target.kernel;
-  const kernel::backend backend = kernel::infer_backend(kernel_file, read_text_file(kernel_file, "kernel file"),
-                                                        kernel::parse_backend_request(settings.target.backend));
+  const kernel::backend backend = kernel_file_backend(settings);
   step_outcome outcome;
   outcome.run_dir = make_run_folder(settings);
   const std::unique_ptr<file_lock> lock = lock_run_folder(outcome.run_dir);

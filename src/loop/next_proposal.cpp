@@ -32,9 +32,7 @@ std::string repair_proposal(const run_manifest& m) {
 }
 
 std::vector<std::string> tags_of(const run_manifest& m, const memory::memory_store& store, const std::string& fp) {
-  for (const auto& r : m.iterations) {
-    if (r.fingerprint == fp) return r.tags;
-  }
+  if (const std::vector<std::string>* tags = m.tags_of(fp)) return *tags;
   const auto history = store.history(fp);
   return history.empty() ? std::vector<std::string>{} : history.front().tags;
 }

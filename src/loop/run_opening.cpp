@@ -41,10 +41,11 @@ run_manifest new_manifest(const loop_settings& s) {
   m.kernel = fs::absolute(s.target.kernel).string();
   if (!s.target.ref.empty()) {
     m.reference = fs::absolute(s.target.ref).string();
-    m.frozen.reference_sha256 = file_sha256(s.target.ref, "reference");
+    const std::string reference = read_text_file(s.target.ref, "reference");
+    m.frozen.reference_sha256 = sha256_hex(reference);
     // Its `kopt: flops=` is read at the run's end, for the speed-of-light bound: a mistake in it
     // is refused now, not after the iterations.
-    kernel::annotated_flops(s.target.ref, read_text_file(s.target.ref, "reference"), s.target.dims);
+    kernel::annotated_flops(s.target.ref, reference, s.target.dims);
   }
   m.backend = std::string(kernel::to_string(plan.backend));
   m.arch = s.target.arch;
@@ -79,8 +80,7 @@ std::string shapes_text(const std::vector<std::string>& shapes) {
 void check_version_file(const run_manifest& m, const loop_settings& s) {
   const std::string file = fs::absolute(s.target.kernel).string();
   if (file == m.kernel) return;
-  const kernel::backend backend = kernel::infer_backend(s.target.kernel, read_text_file(s.target.kernel, "kernel file"),
-                                                        kernel::parse_backend_request(s.target.backend));
+  const kernel::backend backend = kernel_file_backend(s);
   if (kernel::to_string(backend) != m.backend) {
     throw error(fmt::format("{} is a {} kernel, but the run's ({}) is {}: every version of a run has the run's backend; "
                             "start a new run for it",
@@ -143,6 +143,11 @@ void require_kernel_file(const loop_settings& s) {
   if (!fs::is_regular_file(s.target.kernel)) {
     throw error(fmt::format("{} not found: pass the kernel file the loop optimizes", s.target.kernel.string()));
   }
+}
+
+kernel::backend kernel_file_backend(const loop_settings& s) {
+  return kernel::infer_backend(s.target.kernel, read_text_file(s.target.kernel, "kernel file"),
+                               kernel::parse_backend_request(s.target.backend));
 }
 
 fs::path make_run_folder(const loop_settings& s) {

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "core/file_lock.h"
+#include "kernel/backend.h"
 #include "loop/loop_settings.h"
 #include "loop/run_manifest.h"
 
@@ -34,6 +35,9 @@ bool holds_preflight_only(const std::filesystem::path& dir);
 
 // Throws kopt::error when the loop's kernel file is not there.
 void require_kernel_file(const loop_settings& s);
+
+// The backend of the loop's kernel file: --backend's, else what its name and text say.
+kernel::backend kernel_file_backend(const loop_settings& s);
 
 // The folder a run that is not resumed starts in (and `--preflight-only` writes to): --run-dir,
 // made if needed, or a new run folder beside the kernel.

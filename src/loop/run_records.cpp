@@ -16,4 +16,11 @@ const iteration_record* run_manifest::find(std::int64_t iteration) const {
   return nullptr;
 }
 
+const std::vector<std::string>* run_manifest::tags_of(const std::string& fingerprint) const {
+  for (const auto& r : iterations) {
+    if (r.fingerprint == fingerprint) return &r.tags;
+  }
+  return nullptr;
+}
+
 }  // namespace kopt::loop

@@ -109,6 +109,9 @@ struct run_manifest {
   std::vector<iteration_record> superseded;
 
   const iteration_record* find(std::int64_t iteration) const;
+  // The tags of the strategy with this fingerprint, as an iteration of the run recorded them;
+  // none when no iteration tried it.
+  const std::vector<std::string>* tags_of(const std::string& fingerprint) const;
 };
 
 }  // namespace kopt::loop

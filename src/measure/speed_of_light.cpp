@@ -4,21 +4,12 @@
 
 #include <fmt/format.h>
 
+#include "core/text.h"
+
 namespace kopt::measure {
 namespace {
 
 bool positive(double x) { return std::isfinite(x) && x > 0; }
-
-// 268435456 -> "268 MB", 4.02e12 -> "4.02 T": three significant figures and an SI prefix.
-std::string si(double value, const char* unit) {
-  static constexpr const char* prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
-  int i = 0;
-  while (std::fabs(value) >= 1000 && i < 6) {
-    value /= 1000;
-    ++i;
-  }
-  return fmt::format("{:.3g} {}{}", value, prefixes[i], unit);
-}
 
 }  // namespace
 
@@ -55,9 +46,9 @@ std::string speed_of_light_line(const speed_of_light_figures& f) {
   std::string line = fmt::format("at {:.1f} % of speed-of-light (bound {:.4g} ms, {}: ", f.percent_of_bound, f.bound_ms,
                                  f.bound_by);
   if (f.bound_by == "compute") {
-    line += fmt::format("{} at {}/s, {}", si(*f.flops, "FLOP"), si(*f.peak_flop_per_s, "FLOP"), f.peak_source);
+    line += fmt::format("{} at {}, {}", format_si(*f.flops, "FLOP"), format_si(*f.peak_flop_per_s, "FLOP/s"), f.peak_source);
   } else {
-    line += fmt::format("{} at {}/s, {}", si(f.problem_bytes, "B"), si(f.dram_bytes_per_s, "B"), f.dram_source);
+    line += fmt::format("{} at {}, {}", format_si(f.problem_bytes, "B"), format_si(f.dram_bytes_per_s, "B/s"), f.dram_source);
   }
   line += ")";
   if (f.gap_closed_percent) line += fmt::format("; closed {:.1f} % of the gap from the reference to the bound", *f.gap_closed_percent);
