@@ -7,9 +7,9 @@
 namespace kopt::harness {
 namespace {
 
-// 256 MiB each way: over five times an H200's L2 (50 MiB), so the copies run from and to DRAM;
-// a batch of 8 takes a few milliseconds, against which the host's clock and the
-// synchronisation are noise.
+// 256 MiB each way: over four times the L2 an H200 reports (60 MiB), so the copies run from and
+// to DRAM; a batch of 8 moves 4 GiB, long enough that the host's clock and the synchronisation
+// around it are noise.
 constexpr std::size_t copy_bytes = std::size_t{256} << 20;
 constexpr int copies_per_batch = 8;
 constexpr int batches = 3;
