@@ -66,4 +66,32 @@ std::set<std::string> function_names_in_file(const std::filesystem::path& path) 
   return function_names_in_elf(image);
 }
 
+std::string without_internal_linkage(std::string_view name) {
+  if (!name.starts_with("_Z")) return std::string(name);
+  std::string result = "_Z";
+  std::size_t at = 2;
+  if (at < name.size() && name[at] == 'N') result += name[at++];
+  // Components <L><length><identifier> until anything else (template arguments, parameters).
+  const auto is_digit = [&](std::size_t i) { return i < name.size() && name[i] >= '0' && name[i] <= '9'; };
+  while (at < name.size()) {
+    const bool marked = name[at] == 'L' && is_digit(at + 1);
+    if (!marked && !is_digit(at)) break;
+    if (marked) ++at;
+    std::size_t length = 0;
+    const std::size_t digits_start = at;
+    while (is_digit(at) && length < name.size()) length = length * 10 + static_cast<std::size_t>(name[at++] - '0');
+    if (length > name.size() - at) return std::string(name);  // not a mangled name after all
+    result.append(name.substr(digits_start, at - digits_start + length));
+    at += length;
+  }
+  result.append(name.substr(at));
+  return result;
+}
+
+std::set<std::string> kernel_names_in_file(const std::filesystem::path& path) {
+  std::set<std::string> names = function_names_in_file(path);
+  for (const std::string& name : std::set<std::string>(names)) names.insert(without_internal_linkage(name));
+  return names;
+}
+
 }  // namespace kopt::harness

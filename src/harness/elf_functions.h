@@ -18,4 +18,14 @@ std::set<std::string> function_names_in_elf(std::string_view image);
 // The same for a file; empty when it cannot be read.
 std::set<std::string> function_names_in_file(const std::filesystem::path& path);
 
+// `name` without the internal-linkage marks (Itanium's `L` before a component) of its leading
+// name: `_ZN7cutlassL13device_kernelI...` gives `_ZN7cutlass13device_kernelI...`. A kernel of
+// internal linkage (CUTLASS's device_kernel) has its host stub mangled with the mark while the
+// driver names the kernel without it (seen on an H200 with CUDA 13.0). Pure.
+std::string without_internal_linkage(std::string_view name);
+
+// The names by which the driver may report the kernels of a library: its function names, and
+// for those with internal-linkage marks, the names without them.
+std::set<std::string> kernel_names_in_file(const std::filesystem::path& path);
+
 }  // namespace kopt::harness

@@ -60,7 +60,7 @@ child_report run_kernel_job(const bench_job& job, block_channel* channel) {
   run_protocol(setting, result, clock);
   // The kernels compiled from the kernel's source: the functions of its library (nvcc's host
   // stubs carry the kernels' names).
-  add_kernel_sources(result, function_names_in_file(job.kernel_library), "solve()");
+  add_kernel_sources(result, kernel_names_in_file(job.kernel_library), "solve()");
   result.phases_s = clock.phases();
   return result;
 }

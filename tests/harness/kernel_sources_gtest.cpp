@@ -46,6 +46,21 @@ TEST(ElfFunctions, AnythingButAnElfImageHasNoFunctions) {
   }
 }
 
+// Seen on an H200: CUTLASS's device_kernel has internal linkage; its host stub is mangled with
+// the `L` mark, the driver names the kernel without it.
+TEST(ElfFunctions, AKernelOfInternalLinkageIsKnownByTheDriversName) {
+  const std::string stub = "_ZN7cutlassL13device_kernelINS_4gemm6kernel13GemmUniversalIN4cute5tupleIJiiiiEEEEEEvNT_6ParamsE";
+  const std::string driver = "_ZN7cutlass13device_kernelINS_4gemm6kernel13GemmUniversalIN4cute5tupleIJiiiiEEEEEEvNT_6ParamsE";
+  EXPECT_EQ(without_internal_linkage(stub), driver);
+  EXPECT_EQ(without_internal_linkage("_ZL6kernelPf"), "_Z6kernelPf");
+  // Nothing else changes: template literals (Li256E), unmarked names, C names, broken names.
+  EXPECT_EQ(without_internal_linkage(copy_kernel), copy_kernel);
+  EXPECT_EQ(without_internal_linkage(own_kernel), own_kernel);
+  EXPECT_EQ(without_internal_linkage("main"), "main");
+  EXPECT_EQ(without_internal_linkage("_ZL99short"), "_ZL99short");
+  EXPECT_EQ(without_internal_linkage("_ZNL"), "_ZNL");
+}
+
 child_report report_with(std::vector<kernel_set_record> sets) {
   child_report r;
   r.timed_kernel_sets = std::move(sets);
