@@ -2,6 +2,7 @@
 
 #include "core/document_schema.h"
 #include "core/json_io.h"
+#include "loop/toolkit_run_adoption.h"
 
 namespace kopt::loop {
 
@@ -30,7 +31,8 @@ bool confirmation_is_current(const final_confirmation& c, const run_manifest& m)
 }
 
 std::vector<pipeline::document_schema_entry> run_folder_document_schemas() {
-  return {{"final_confirmation", json_schema_of<final_confirmation>("a loop run's final confirmation")}};
+  return {{"final_confirmation", json_schema_of<final_confirmation>("a loop run's final confirmation")},
+          {"toolkit_adoption", toolkit_adoption_schema()}};
 }
 
 }  // namespace kopt::loop

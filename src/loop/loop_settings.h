@@ -35,6 +35,9 @@ struct loop_settings {
   // The Python toolkit's global_strategy_memory.json to import at the run's start (its flag
   // --global-memory-file); empty: one found beside the kernel is offered instead.
   std::filesystem::path global_memory_file;
+  // The run's kernel file when v0 is read from another file: the Python toolkit's kernel, whose
+  // run kopt adopts from the toolkit's v0 snapshot (toolkit_run_adoption.h). Empty: target.kernel.
+  std::filesystem::path run_kernel;
   std::vector<check_shape> check_shapes;      // --check-dims: judged there too; frozen at v0
   pipeline::turns_settings comparison;        // --compare-seconds: the budget of a comparison in turns
 };

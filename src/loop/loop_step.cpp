@@ -17,6 +17,7 @@
 #include "loop/step_context.h"
 #include "loop/strategy_tags.h"
 #include "loop/toolkit_memory_offer.h"
+#include "loop/toolkit_run_adoption.h"
 #include "loop/version_judgement.h"
 #include "memory/memory_store.h"
 #include "memory/strategy_fingerprint.h"
@@ -145,10 +146,8 @@ step_outcome check_machine_only(const loop_settings& settings, const loop_servic
   return outcome;
 }
 
-}  // namespace
-
-step_outcome run_loop_step(const loop_settings& settings, const loop_services& services, const step_progress& progress) {
-  if (settings.preflight_only) return check_machine_only(settings, services);
+// One step of the run in --run-dir (or a new one): a killed call's round first, else one version.
+step_outcome step_run(const loop_settings& settings, const loop_services& services, const step_progress& progress) {
   opened_run run = open_run(settings);
   run_manifest& m = run.manifest;
   if (run.fresh) run_preflight_check(settings, services, kernel::parse_backend_name(m.backend), run.dir);
@@ -169,6 +168,69 @@ step_outcome run_loop_step(const loop_settings& settings, const loop_services& s
   outcome.run_check = checked;
   outcome.notices = notices;
   return outcome;
+}
+
+// The last iteration's proposal names `tags` for the version that comes next.
+void name_next_strategy(const fs::path& run_dir, const run_manifest& m, const std::vector<std::string>& tags) {
+  if (tags.empty() || m.iterations.empty()) return;
+  const fs::path proposal = iteration_dir(run_dir, m.iterations.back().iteration) / "optimization_proposal.md";
+  write_file_atomic(proposal, with_strategy_tags(read_text_file(proposal, "optimization proposal"), tags));
+}
+
+// A run folder of the Python toolkit's (toolkit_run_adoption.h): its files set aside, v0 and the
+// toolkit's best judged from their snapshots, then the call's own version as the next iteration
+// (unless it is one of those two).
+step_outcome continue_adoption(const loop_settings& settings, const loop_services& services,
+                               const step_progress& progress, adoption_step pending) {
+  const fs::path dir = fs::absolute(settings.run_dir);
+  const toolkit_adoption a = set_toolkit_run_aside(dir, settings.target.kernel, dimension_flags(settings.target));
+  std::vector<std::string> notices = {fmt::format(
+      "adopted the Python toolkit's run in {}: its files are kept as {}* and its figures listed, unverified, in {}; "
+      "kopt judges v0 and the toolkit's best again from their snapshots",
+      dir.string(), toolkit_prefix, toolkit_adoption_name)};
+  loop_settings step = settings;
+  step.iteration.reset();  // kopt numbers the adopted run's versions itself
+  step.run_kernel = a.run_kernel;
+  step_outcome last;
+  if (pending != adoption_step::judge_best) {
+    step.target.kernel = dir / a.find(0)->snapshot;
+    step.new_run = true;
+    last = step_run(step, services, progress);
+    notices.insert(notices.end(), last.notices.begin(), last.notices.end());  // the toolkit memory's offer
+    record_judged_as(dir, 0, 0);
+  }
+  step.new_run = false;
+  const toolkit_iteration_figures* best = a.toolkit_best ? a.find(*a.toolkit_best) : nullptr;
+  if (best != nullptr && best->iteration != 0 && !best->snapshot.empty()) {
+    name_next_strategy(dir, read_run_manifest(dir), best->tags);
+    step.target.kernel = dir / best->snapshot;
+    last = step_run(step, services, progress);
+    record_judged_as(dir, best->iteration, last.record ? last.record->iteration : 1);
+  }
+  const run_manifest m = read_run_manifest(dir);
+  name_next_strategy(dir, m, a.next_tags);
+  const std::string given = sha256_hex(read_text_file(settings.target.kernel, "kernel"));
+  const bool judged = std::any_of(m.iterations.begin(), m.iterations.end(),
+                                  [&](const iteration_record& r) { return r.source_sha256 == given; });
+  if (!judged) {
+    step.target.kernel = settings.target.kernel;
+    last = step_run(step, services, progress);
+  }
+  if (last.run_dir.empty()) last = resume_point(step);
+  last.notices = std::move(notices);
+  return last;
+}
+
+}  // namespace
+
+step_outcome run_loop_step(const loop_settings& settings, const loop_services& services, const step_progress& progress) {
+  if (settings.preflight_only) return check_machine_only(settings, services);
+  if (!settings.run_dir.empty()) {
+    if (const adoption_step pending = pending_adoption(settings.run_dir); pending != adoption_step::none) {
+      return continue_adoption(settings, services, progress, pending);
+    }
+  }
+  return step_run(settings, services, progress);
 }
 
 step_outcome run_candidate_round(const loop_settings& settings,

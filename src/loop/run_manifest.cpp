@@ -7,6 +7,7 @@
 #include "core/files.h"
 #include "core/hash.h"
 #include "loop/run_manifest_fields.h"
+#include "loop/toolkit_run_manifest.h"
 
 namespace kopt::loop {
 namespace {
@@ -123,6 +124,12 @@ run_manifest read_run_manifest(const fs::path& run_dir) {
                                                                                        : std::string();
   };
   const std::string schema = text_at("schema");
+  if (is_toolkit_run_manifest(document)) {
+    throw error(fmt::format("{} is the Python toolkit's record of its run, which kopt has not adopted yet: continue the "
+                            "run with kopt loop KERNEL --run-dir {} and the run's dimensions, which adopts it (the "
+                            "toolkit's files are kept, its best judged again)",
+                            file.string(), run_dir.string()));
+  }
   if (schema != schema_text(run_manifest_version) && schema != schema_text(2) && schema != schema_text(1)) {
     throw error(
         fmt::format("{} is not a kopt run manifest ({}): pass the folder of a run started by this kopt, or "

@@ -38,7 +38,8 @@ run_manifest new_manifest(const loop_settings& s) {
   run_manifest m;
   m.kopt_version = version_string;
   m.created_at = utc_timestamp();
-  m.kernel = fs::absolute(s.target.kernel).string();
+  const fs::path run_kernel = s.run_kernel.empty() ? s.target.kernel : s.run_kernel;
+  m.kernel = fs::absolute(run_kernel).string();
   if (!s.target.ref.empty()) {
     m.reference = fs::absolute(s.target.ref).string();
     const std::string reference = read_text_file(s.target.ref, "reference");
@@ -49,7 +50,7 @@ run_manifest new_manifest(const loop_settings& s) {
   }
   m.backend = std::string(kernel::to_string(plan.backend));
   m.arch = s.target.arch;
-  m.op = s.op.empty() ? s.target.kernel.stem().string() : s.op;
+  m.op = s.op.empty() ? run_kernel.stem().string() : s.op;
   m.op_family = s.op_family;
   m.max_iterations = s.max_iterations;
   m.memory_db = s.memory_db.string();

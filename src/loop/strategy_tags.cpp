@@ -45,4 +45,32 @@ bool names_no_strategy(const std::vector<std::string>& tags) {
   return tags.size() == 1 && tags.front() == unlabeled_strategy_tag;
 }
 
+std::string with_strategy_tags(std::string_view proposal_markdown, const std::vector<std::string>& tags) {
+  static const std::string heading = to_lower(strategy_tags_heading);
+  std::string out;
+  bool inside = false;
+  bool written = false;
+  const auto write_tags = [&] {
+    for (const std::string& tag : tags) out += "- " + tag + "\n";
+    written = true;
+  };
+  for (const std::string& raw : split_lines(proposal_markdown)) {
+    const std::string_view line = trim(raw);
+    if (is_heading(line)) {
+      if (inside) out += "\n";
+      inside = to_lower(line) == heading;
+      out += raw + "\n";
+      if (inside) write_tags();
+      continue;
+    }
+    if (inside && (!item_text(line).empty() || line.empty())) continue;  // the old list goes
+    out += raw + "\n";
+  }
+  if (!written) {
+    out += "\n" + std::string(strategy_tags_heading) + "\n";
+    write_tags();
+  }
+  return out;
+}
+
 }  // namespace kopt::loop

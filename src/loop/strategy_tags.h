@@ -24,6 +24,10 @@ std::vector<std::string> parse_strategy_tags(std::string_view proposal_markdown)
 // (memory::normalize_tags), or unlabeled_strategy_tag alone when it lists none.
 std::vector<std::string> strategy_of_proposal(std::string_view proposal_markdown);
 
+// The proposal with its "## Strategy tags" list replaced by `tags` (the heading added at the end
+// when it has none): how kopt names a strategy it knows, as an agent would have written it.
+std::string with_strategy_tags(std::string_view proposal_markdown, const std::vector<std::string>& tags);
+
 // Whether `tags` (normalized) are unlabeled_strategy_tag alone: remembered, never blocked (a
 // version without tags would otherwise be rejected unmeasured after one such failure).
 bool names_no_strategy(const std::vector<std::string>& tags);
