@@ -34,7 +34,6 @@ class bench_command final : public command {
  public:
   void configure(CLI::App& sub) override {
     m_sub = &sub;
-    sub.allow_extras();
     m_target.add_to(sub);
     add_sampling_options(sub, m_job.sampling);
     add_seed_option(sub, m_job.seed);
@@ -121,7 +120,7 @@ class bench_command final : public command {
 
   CLI::App* m_sub = nullptr;
   harness::bench_job m_job;
-  bench_target_options m_target;
+  bench_target_options m_target{"kopt bench", "time on"};
   std::optional<double> m_atol;  // none: the reference module's, else by output type
   std::optional<double> m_rtol;
   std::string m_sanitize;

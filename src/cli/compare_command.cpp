@@ -9,8 +9,8 @@
 #include "cli/commands.h"
 #include "cli/problem_options.h"
 #include "cli/compile_failure.h"
-#include "cli/dimension_args.h"
-#include "cli/kernel_flags.h"
+#include "cli/device_option.h"
+#include "cli/dimension_options.h"
 #include "cli/option_checks.h"
 #include "cli/terminal.h"
 #include "core/error.h"
@@ -24,20 +24,14 @@ class compare_command final : public command {
  public:
   void configure(CLI::App& sub) override {
     m_sub = &sub;
-    sub.allow_extras();
     sub.add_option("baseline", m_baseline, "the version to compare against (a CUDA or CUTLASS .cu file)")
         ->required();
     sub.add_option("candidate", m_candidate, "the new version, with the same solve() signature")->required();
     sub.add_option("--backend", m_backend, "cuda, cutlass, or auto (the default: from the file)");
-    sub.add_option("--dim", m_dims, "NAME=VALUE: set solve()'s scalar NAME (also names of kopt's flags)")
-        ->allow_extra_args(false);
-    sub.add_option("--ptr-size", m_ptr_size, "element count of buffers without an annotated size")
-        ->check(at_least<std::int64_t>(0, "elements"));
+    m_dimensions.add_to(sub);
     sub.add_option("--arch", m_arch, "target architecture (default: the GPU's)");
     sub.add_option("-D", m_defines, "preprocessor definition NAME[=VALUE] for both builds (repeatable)");
-    sub.add_option("--gpu", m_gpu, "CUDA device ordinal")
-        ->default_val(0)
-        ->check(at_least(0, "a device ordinal"));
+    add_gpu_option(sub, m_gpu, "CUDA device ordinal");
     sub.add_option("--nvcc-bin", m_nvcc_bin, "nvcc to use");
     add_seed_option(sub, m_job.seed);
     sub.add_flag("--hot", m_job.sampling.hot, "no L2 flush before each sample (default: flush by reading)");
@@ -60,9 +54,7 @@ class compare_command final : public command {
     const auto worker = services.make_worker();
     pipeline::file_comparison_request request;
     request.target.backend = m_backend;
-    request.target.dims = collect_dimension_args(m_sub->remaining(), m_dims, m_sub);
-    if (m_ptr_size > 0) request.target.ptr_size = m_ptr_size;
-    request.target.own_flag_names = kopt_flag_names(*m_sub);
+    m_dimensions.fill(request.target, *m_sub);
     request.target.arch = m_arch;
     request.target.defines = m_defines;
     request.target.gpu = m_gpu;
@@ -112,8 +104,7 @@ class compare_command final : public command {
   std::string m_baseline;
   std::string m_candidate;
   std::string m_backend;
-  std::vector<std::string> m_dims;
-  std::int64_t m_ptr_size = 0;
+  dimension_options m_dimensions;
   std::string m_arch;
   std::vector<std::string> m_defines;
   int m_gpu = 0;

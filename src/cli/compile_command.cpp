@@ -5,7 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/compile_failure.h"
-#include "cli/option_checks.h"
+#include "cli/device_option.h"
 #include "cli/terminal.h"
 #include "compile/compiler.h"
 #include "compile/compiler_warnings.h"
@@ -97,9 +97,7 @@ class compile_command final : public command {
     sub.add_option("-D", m_defines, "preprocessor definition NAME=VALUE (repeatable)");
     sub.add_option("--arch", m_arch, "target, e.g. sm_90a (default: the GPU's; sm_90a without a GPU)");
     sub.add_option("--backend", m_backend, "cuda, cutlass, or auto (the default: from the source)");
-    sub.add_option("--gpu", m_gpu, "CUDA device ordinal whose architecture is the default")
-        ->default_val(0)
-        ->check(at_least(0, "a device ordinal"));
+    add_gpu_option(sub, m_gpu, "CUDA device ordinal whose architecture is the default");
     sub.add_option("--nvcc-bin", m_nvcc_bin, "nvcc to use (path or name on PATH)");
     sub.add_flag("--json", m_json, "print the result as JSON");
     sub.add_option("-o,--output", m_output, "also copy the built library to this file");

@@ -47,14 +47,12 @@ class kb_command final : public command {
     sub.require_subcommand(1);
     m_list = sub.add_subcommand("list", "every entry, or one backend's");
     m_list->add_option("--backend", m_backend, "cuda, cutlass or triton");
-    m_list->add_flag("--json", m_json, "print JSON");
     m_show = sub.add_subcommand("show", "one entry in full");
     m_show->add_option("id", m_id, "the entry's id (see kopt kb list)")->required();
-    m_show->add_flag("--json", m_json, "print JSON");
     m_match = sub.add_subcommand("match", "the entries for a bottleneck class and backend");
     m_match->add_option("--class", m_class, "launch, occupancy, latency, dram, l2, l1, compute or mixed")->required();
     m_match->add_option("--backend", m_backend, "cuda, cutlass or triton")->required();
-    m_match->add_flag("--json", m_json, "print JSON");
+    for (CLI::App* action : {m_list, m_show, m_match}) action->add_flag("--json", m_json, "print JSON");
   }
 
   int run(const pipeline::services&) override {

@@ -127,9 +127,6 @@ class loop_command final : public command {
  public:
   void configure(CLI::App& sub) override {
     m_sub = &sub;
-    sub.allow_extras();
-    m_target.command_name = "kopt loop";
-    m_target.gpu_purpose = "measure on";
     m_target.add_to(sub);
     sub.get_option("kernel")->required(false);  // --finish takes the run's own
     sub.add_option("--max-iterations", m_max_iterations, "iterations after v0 (v0..vN)")
@@ -365,7 +362,7 @@ class loop_command final : public command {
   }
 
   CLI::App* m_sub = nullptr;
-  bench_target_options m_target;
+  bench_target_options m_target{"kopt loop", "measure on"};
   loop::loop_settings m_settings;
   loop::agent_settings m_agent;
   std::int64_t m_max_iterations = 0;

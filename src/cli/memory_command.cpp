@@ -57,15 +57,12 @@ class memory_command final : public command {
                                         "$XDG_DATA_HOME/kopt/memory.db)");
     m_list = sub.add_subcommand("list", "every strategy with its outcomes");
     m_list->add_option("--backend", m_backend, "only this backend's (cuda, cutlass, triton)");
-    m_list->add_flag("--json", m_json, "print JSON");
     m_show = sub.add_subcommand("show", "one strategy's every outcome, with its scope and evidence");
     m_show->add_option("fingerprint", m_fingerprint, "its fingerprint (see kopt memory list)")->required();
-    m_show->add_flag("--json", m_json, "print JSON");
     m_query = sub.add_subcommand("query", "what worked for a bottleneck on a backend, best first");
     m_query->add_option("--backend", m_backend, "cuda, cutlass or triton")->required();
     m_query->add_option("--class", m_class, "the bottleneck class (kopt analyze): dram, compute, ...")->required();
     m_query->add_option("--arch", m_arch, "only on this architecture (sm_90a, ...)");
-    m_query->add_flag("--json", m_json, "print JSON");
     m_export = sub.add_subcommand("export", "write every outcome to a file");
     m_export->add_option("file", m_file, "where to write (JSON)")->required();
     m_export->add_option("--format", m_format,
@@ -73,13 +70,15 @@ class memory_command final : public command {
                          "global_strategy_memory.json)")
         ->check(CLI::IsMember({"kopt", "toolkit"}))
         ->default_val("kopt");
-    m_export->add_flag("--json", m_json, "print JSON");
     m_import = sub.add_subcommand("import", "read a kopt export or the Python toolkit's global_strategy_memory.json");
     m_import->add_option("file", m_file, "the file to read")->required();
-    m_import->add_flag("--json", m_json, "print JSON");
+    // Every action prints JSON with --json, and takes --memory-db after its name too (kopt memory
+    // list --memory-db F).
+    for (CLI::App* action : {m_list, m_show, m_query, m_export, m_import}) {
+      action->add_flag("--json", m_json, "print JSON");
+      action->fallthrough();
+    }
     add_verbosity_flags(*m_import, m_level, false);
-    // --memory-db is accepted after the action too (kopt memory list --memory-db F).
-    for (CLI::App* action : {m_list, m_show, m_query, m_export, m_import}) action->fallthrough();
   }
 
   int run(const pipeline::services&) override {

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
-#include "cli/option_checks.h"
+#include "cli/device_option.h"
 #include "cli/terminal.h"
 #include "core/error.h"
 #include "core/files.h"
@@ -20,9 +20,7 @@ class preflight_command final : public command {
   void configure(CLI::App& sub) override {
     sub.add_option("--backend", m_backend, "backend to check for: cuda, cutlass, triton, or auto (as cuda: no file to tell)")
         ->default_val("cuda");
-    sub.add_option("--gpu", m_options.gpu, "CUDA device ordinal to check")
-        ->default_val(0)
-        ->check(at_least(0, "a device ordinal"));
+    add_gpu_option(sub, m_options.gpu, "CUDA device ordinal to check");
     sub.add_option("--arch", m_options.arch, "target architecture to check against the GPU (e.g. sm_90a)");
     sub.add_option("--nvcc-bin", m_options.nvcc_bin, "nvcc to use (path or name on PATH)");
     sub.add_option("--ncu-bin", m_options.ncu_bin, "ncu to use (path or name on PATH)");

@@ -25,9 +25,6 @@ class profile_command final : public command {
  public:
   void configure(CLI::App& sub) override {
     m_sub = &sub;
-    sub.allow_extras();
-    m_target.command_name = "kopt profile";
-    m_target.gpu_purpose = "profile on";
     m_target.add_to(sub);
     sub.add_option("--out", m_out, "output folder (default: <kernel stem>_profile beside the kernel)");
     sub.add_option("--ncu-bin", m_ncu_bin, "ncu to use (default: PATH, CUDA_HOME, /usr/local/cuda)");
@@ -100,7 +97,7 @@ class profile_command final : public command {
 
  private:
   CLI::App* m_sub = nullptr;
-  bench_target_options m_target;
+  bench_target_options m_target{"kopt profile", "profile on"};
   harness::bench_job m_job;
   profile::ncu_capture_options m_capture;
   std::string m_out;

@@ -6,7 +6,9 @@
 #include <cstdlib>
 #include <memory>
 #include <regex>
+#include <tuple>
 
+#include "core/json_fields.h"
 #include "core/text.h"
 
 namespace kopt::compile {
@@ -113,34 +115,30 @@ std::vector<kernel_resources> parse_ptxas_resource_usage(std::string_view ptxas_
   return kernels;
 }
 
+namespace {
+
+// The keys of a kernel's entry in the compile cache and in `kopt compile --json`.
+constexpr std::tuple resource_keys{
+    json_field{"name", &kernel_resources::name},
+    json_field{"mangled_name", &kernel_resources::mangled_name},
+    json_field{"arch", &kernel_resources::arch},
+    json_field{"registers_per_thread", &kernel_resources::registers},
+    json_field{"barriers", &kernel_resources::barriers},
+    json_field{"static_shared_bytes", &kernel_resources::static_shared_bytes},
+    json_field{"constant_bytes", &kernel_resources::constant_bytes},
+    json_field{"stack_frame_bytes", &kernel_resources::stack_frame_bytes},
+    json_field{"spill_store_bytes", &kernel_resources::spill_store_bytes},
+    json_field{"spill_load_bytes", &kernel_resources::spill_load_bytes},
+    json_field{"cumulative_stack_bytes", &kernel_resources::cumulative_stack_bytes}};
+
+}  // namespace
+
 json to_json(const kernel_resources& r) {
-  return json{{"name", r.name},
-              {"mangled_name", r.mangled_name},
-              {"arch", r.arch},
-              {"registers_per_thread", r.registers},
-              {"barriers", r.barriers},
-              {"static_shared_bytes", r.static_shared_bytes},
-              {"constant_bytes", r.constant_bytes},
-              {"stack_frame_bytes", r.stack_frame_bytes},
-              {"spill_store_bytes", r.spill_store_bytes},
-              {"spill_load_bytes", r.spill_load_bytes},
-              {"cumulative_stack_bytes", r.cumulative_stack_bytes}};
+  return fields_json(r, resource_keys);
 }
 
 kernel_resources kernel_resources_from_json(const json& v) {
-  kernel_resources r;
-  r.name = v.at("name").get<std::string>();
-  r.mangled_name = v.at("mangled_name").get<std::string>();
-  r.arch = v.at("arch").get<std::string>();
-  r.registers = v.at("registers_per_thread").get<int>();
-  r.barriers = v.at("barriers").get<int>();
-  r.static_shared_bytes = v.at("static_shared_bytes").get<std::int64_t>();
-  r.constant_bytes = v.at("constant_bytes").get<std::int64_t>();
-  r.stack_frame_bytes = v.at("stack_frame_bytes").get<std::int64_t>();
-  r.spill_store_bytes = v.at("spill_store_bytes").get<std::int64_t>();
-  r.spill_load_bytes = v.at("spill_load_bytes").get<std::int64_t>();
-  r.cumulative_stack_bytes = v.at("cumulative_stack_bytes").get<std::int64_t>();
-  return r;
+  return fields_from<kernel_resources>(v, resource_keys);
 }
 
 }  // namespace kopt::compile

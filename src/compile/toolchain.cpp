@@ -88,6 +88,31 @@ std::vector<fs::path> nsight_compute_installs() {
   return found;
 }
 
+// What the error for a required tool that is not there says.
+struct missing_tool_advice {
+  std::string name;          // "nvcc"
+  std::string flag;          // the option that names it: "--nvcc-bin"
+  std::string real_one;      // what a refused program should have been: "the CUDA toolkit's nvcc"
+  std::string existing_one;  // for a path where nothing is: "an existing nvcc"
+  std::string nowhere;       // the whole message when the search found it nowhere
+};
+
+// The tool `found`, else the error: the program at `requested` is not the tool, nothing is
+// there, or (nothing requested) the search found it nowhere.
+located_tool found_or_thrown(const tool_search& found, const std::string& requested,
+                             const missing_tool_advice& advice) {
+  if (found.tool) return *found.tool;
+  if (!requested.empty()) {
+    if (!found.refused.empty()) {
+      throw error(fmt::format("{}={} is not {}: {}; pass the path of {}", advice.flag, requested, advice.name,
+                              found.refused.front(), advice.real_one));
+    }
+    throw error(fmt::format("{} not found at {}={}: pass the path of {}", advice.name, advice.flag, requested,
+                            advice.existing_one));
+  }
+  throw error(advice.nowhere, fmt::format("looked in: {}", join(found.looked_in, ", ")));
+}
+
 }  // namespace
 
 tool_search find_nvcc(const std::string& requested) {
@@ -112,34 +137,16 @@ located_tool require_compute_sanitizer() {
 }
 
 located_tool require_nvcc(const std::string& requested) {
-  tool_search found = find_nvcc(requested);
-  if (found.tool) return *found.tool;
-  if (!requested.empty()) {
-    if (!found.refused.empty()) {
-      throw error(fmt::format("--nvcc-bin={} is not nvcc: {}; pass the path of the CUDA toolkit's nvcc", requested,
-                              found.refused.front()));
-    }
-    throw error(fmt::format("nvcc not found at --nvcc-bin={}: pass the path of an existing nvcc",
-                            requested));
-  }
-  throw error("nvcc not found: install the CUDA toolkit, put its bin folder on PATH, or pass --nvcc-bin",
-              fmt::format("looked in: {}", join(found.looked_in, ", ")));
+  return found_or_thrown(find_nvcc(requested), requested,
+                         {"nvcc", "--nvcc-bin", "the CUDA toolkit's nvcc", "an existing nvcc",
+                          "nvcc not found: install the CUDA toolkit, put its bin folder on PATH, or pass --nvcc-bin"});
 }
 
 located_tool require_ncu(const std::string& requested) {
-  tool_search found = find_ncu(requested);
-  if (found.tool) return *found.tool;
-  if (!requested.empty()) {
-    if (!found.refused.empty()) {
-      throw error(fmt::format("--ncu-bin={} is not ncu: {}; pass the path of Nsight Compute's ncu", requested,
-                              found.refused.front()));
-    }
-    throw error(fmt::format("ncu not found at --ncu-bin={}: pass the path of an existing ncu (Nsight Compute)",
-                            requested));
-  }
-  throw error("ncu (Nsight Compute) not found: install Nsight Compute (it comes with the CUDA toolkit), "
-              "put its folder on PATH, or pass --ncu-bin",
-              fmt::format("looked in: {}", join(found.looked_in, ", ")));
+  return found_or_thrown(find_ncu(requested), requested,
+                         {"ncu", "--ncu-bin", "Nsight Compute's ncu", "an existing ncu (Nsight Compute)",
+                          "ncu (Nsight Compute) not found: install Nsight Compute (it comes with the CUDA toolkit), "
+                          "put its folder on PATH, or pass --ncu-bin"});
 }
 
 std::string parse_sanitizer_version(const std::string& version_text) {

@@ -34,6 +34,7 @@
 #include <boost/mp11.hpp>
 
 #include "core/document_error.h"
+#include "core/enum_names.h"
 #include "core/json_io.h"
 
 namespace kopt {
@@ -328,8 +329,7 @@ void read_value(const json& in, T& out, const field_path* path) {
 // A described enumerator's name, as documents spell it.
 template <typename E>
 requires document_detail::described_enum<E> std::string enum_name(E value) {
-  const char* name = boost::describe::enum_to_string(value, nullptr);
-  return name != nullptr ? name : "?";
+  return std::string(enumerator_name(value, "?"));
 }
 
 // The document as JSON: the schema first (for a schema_document), then every field in order,

@@ -5,6 +5,7 @@
 #include "compile/arch.h"
 #include "compile/cutlass_locator.h"
 #include "compile/toolchain.h"
+#include "core/enum_names.h"
 #include "core/error.h"
 #include "core/text.h"
 #include "core/utc_time.h"
@@ -110,15 +111,7 @@ std::vector<const check_item*> preflight_report::problems() const {
   return list;
 }
 
-std::string_view to_string(check_state state) {
-  switch (state) {
-    case check_state::ok: return "ok";
-    case check_state::warning: return "warning";
-    case check_state::missing: return "missing";
-    case check_state::skipped: return "skipped";
-  }
-  return "unknown";
-}
+std::string_view to_string(check_state state) { return enumerator_name(state); }
 
 preflight_report run_preflight(const preflight_options& options) {
   preflight_report report;

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <boost/describe/enum.hpp>
+
 #include "core/json_io.h"
 #include "env/gpu_probe.h"
 #include "kernel/backend.h"
@@ -21,6 +23,7 @@ struct preflight_options {
 };
 
 enum class check_state { ok, warning, missing, skipped };
+BOOST_DESCRIBE_ENUM(check_state, ok, warning, missing, skipped)
 
 struct check_item {
   std::string name;

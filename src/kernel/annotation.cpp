@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/enum_names.h"
 #include "core/error.h"
 #include "core/text.h"
 #include "kernel/declaration_syntax.h"
@@ -218,23 +219,9 @@ const Item* find_item(const std::vector<Item>& items, std::string_view buffer) {
 
 }  // namespace
 
-std::string_view to_string(buffer_role role) {
-  switch (role) {
-    case buffer_role::in: return "in";
-    case buffer_role::out: return "out";
-    case buffer_role::inout: return "inout";
-  }
-  return "unknown";
-}
+std::string_view to_string(buffer_role role) { return enumerator_name(role); }
 
-std::string_view to_string(distribution_kind kind) {
-  switch (kind) {
-    case distribution_kind::uniform: return "uniform";
-    case distribution_kind::choice: return "choice";
-    case distribution_kind::normal: return "normal";
-  }
-  return "unknown";
-}
+std::string_view to_string(distribution_kind kind) { return enumerator_name(kind); }
 
 const size_item* annotation_set::size_of(std::string_view buffer) const { return find_item(sizes, buffer); }
 const role_item* annotation_set::role_of(std::string_view buffer) const { return find_item(roles, buffer); }

@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include <boost/describe/enum.hpp>
+
 #include "kernel/expression.h"
 #include "kernel/signature.h"
 #include "kernel/tokenizer.h"
@@ -22,9 +24,11 @@
 namespace kopt::kernel {
 
 enum class buffer_role { in, out, inout };
+BOOST_DESCRIBE_ENUM(buffer_role, in, out, inout)
 std::string_view to_string(buffer_role role);
 
 enum class distribution_kind { uniform, choice, normal };
+BOOST_DESCRIBE_ENUM(distribution_kind, uniform, choice, normal)
 std::string_view to_string(distribution_kind kind);
 
 // A number in an annotation: an integer expression of the dimensions (0, N, N-1, -5) or a

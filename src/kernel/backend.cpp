@@ -2,19 +2,13 @@
 
 #include <fmt/format.h>
 
+#include "core/enum_names.h"
 #include "core/error.h"
 #include "core/text.h"
 
 namespace kopt::kernel {
 
-std::string_view to_string(backend b) {
-  switch (b) {
-    case backend::cuda: return "cuda";
-    case backend::cutlass: return "cutlass";
-    case backend::triton: return "triton";
-  }
-  return "unknown";
-}
+std::string_view to_string(backend b) { return enumerator_name(b); }
 
 backend parse_backend_name(std::string_view name) {
   const std::string lower = to_lower(name);

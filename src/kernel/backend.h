@@ -6,9 +6,12 @@
 #include <optional>
 #include <string_view>
 
+#include <boost/describe/enum.hpp>
+
 namespace kopt::kernel {
 
 enum class backend { cuda, cutlass, triton };
+BOOST_DESCRIBE_ENUM(backend, cuda, cutlass, triton)
 
 std::string_view to_string(backend b);
 

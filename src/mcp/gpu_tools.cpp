@@ -24,11 +24,6 @@ namespace kopt::mcp {
 namespace {
 namespace fs = std::filesystem;
 
-json object_schema(json properties, json required) {
-  return json{{"type", "object"}, {"properties", std::move(properties)}, {"required", std::move(required)},
-              {"additionalProperties", false}};
-}
-
 json string_schema() { return json{{"type", "string"}}; }
 json number_schema() { return json{{"type", "number"}}; }
 json nullable(json schema) {
@@ -292,7 +287,7 @@ std::vector<tool> gpu_tools() {
        "Is the candidate faster than the baseline? Both CUDA/CUTLASS versions are built, held open in their own "
        "measuring processes and timed in turns until the 95 % interval of the median ratio says positive, negative or "
        "neutral (or inconclusive at the budget). Only timing: bench validates. Needs a GPU.",
-       object_schema(compare_properties, json::array({"baseline", "candidate"})), compare,
+       input_object(compare_properties, json::array({"baseline", "candidate"})), compare,
        output_object(json{{"outcome", string_schema()},
                           {"ratio", number_schema()},
                           {"ratio_ci95", json{{"type", "array"}, {"items", number_schema()}}},
@@ -308,7 +303,7 @@ std::vector<tool> gpu_tools() {
       {"bench",
        "Validate a kernel against its reference, then time both from the GPU's timestamps, under a judge that catches "
        "cheating kernels: status, medians with intervals, the speedup with its verdict, warnings. Needs a GPU.",
-       object_schema(bench_properties, json::array({"kernel"})), bench,
+       input_object(bench_properties, json::array({"kernel"})), bench,
        output_object(json{{"status", string_schema()},
                           {"reason", string_schema()},
                           {"protocol", string_schema()},
@@ -328,7 +323,7 @@ std::vector<tool> gpu_tools() {
       {"profile",
        "One Nsight Compute pass (--set full) over exactly the kernel's launches; writes the report and its CSV pages "
        "(then call analyze on ncu_raw.csv). Needs a GPU and ncu.",
-       object_schema(profile_properties, json::array({"kernel"})), profile,
+       input_object(profile_properties, json::array({"kernel"})), profile,
        output_object(json{{"out", string_schema()},
                           {"files", json{{"type", "array"}, {"items", string_schema()}}},
                           {"kernels", json{{"type", "array"}, {"items", string_schema()}}}},
@@ -337,7 +332,7 @@ std::vector<tool> gpu_tools() {
       {"loop_step",
        "One iteration of the optimization loop on the kernel file as it is now: judge, time, profile, diagnose, "
        "compare with the best version, record the strategy; writes the next optimization_proposal.md. Needs a GPU.",
-       object_schema(loop_properties, json::array({"kernel", "max_iterations"})), loop_step,
+       input_object(loop_properties, json::array({"kernel", "max_iterations"})), loop_step,
        output_object(json{{"run_dir", string_schema()},
                           {"iteration", json{{"type", "integer"}}},
                           {"outcome", string_schema()},

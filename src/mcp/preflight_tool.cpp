@@ -42,15 +42,12 @@ tool preflight_tool() {
           "Is this machine ready to compile, validate, time and profile kernels of a backend? Each check (GPU, "
           "driver, nvcc, ncu and its counters, Python, torch, Triton) with what was found and, for a problem, the "
           "fix. Call it first on a new machine. Writes nothing.",
-          json{{"type", "object"},
-               {"properties",
-                json{{"backend", json{{"type", "string"},
-                                      {"enum", json::array({"auto", "cuda", "cutlass", "triton"})},
-                                      {"description", "the backend to check for (default cuda)"}}},
-                     {"gpu", json{{"type", "integer"}, {"description", "CUDA device ordinal (default 0)"}}},
-                     {"arch", json{{"type", "string"}, {"description", "target to check against the GPU, e.g. sm_90a"}}}}},
-               {"required", json::array()},
-               {"additionalProperties", false}},
+          input_object(json{{"backend", json{{"type", "string"},
+                                              {"enum", json::array({"auto", "cuda", "cutlass", "triton"})},
+                                              {"description", "the backend to check for (default cuda)"}}},
+                            {"gpu", json{{"type", "integer"}, {"description", "CUDA device ordinal (default 0)"}}},
+                            {"arch", json{{"type", "string"}, {"description", "target to check against the GPU, e.g. sm_90a"}}}},
+                       json::array()),
           preflight,
           output_object(
               json{{"ready", json{{"type", "boolean"}}},

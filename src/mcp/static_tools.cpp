@@ -19,11 +19,6 @@ namespace kopt::mcp {
 namespace {
 namespace fs = std::filesystem;
 
-json object_schema(json properties, json required) {
-  return json{{"type", "object"}, {"properties", std::move(properties)}, {"required", std::move(required)},
-              {"additionalProperties", false}};
-}
-
 tool_output inspect(const tool_call& call) {
   const fs::path kernel_file = call.root.resolve(string_argument(call.arguments, "kernel"));
   const std::vector<std::string> defines = string_list_argument(call.arguments, "defines");
@@ -197,7 +192,7 @@ std::vector<tool> static_tools() {
   return {
       {"inspect",
        "What kopt will do with a kernel file: backend, solve()'s parameters, roles and buffer sizes. No GPU needed.",
-       object_schema(json{{"kernel", kernel_schema()}, {"dims", dims_schema()}, {"defines", defines_schema()},
+       input_object(json{{"kernel", kernel_schema()}, {"dims", dims_schema()}, {"defines", defines_schema()},
                           {"backend", backend}},
                      json::array({"kernel"})),
        inspect,
@@ -214,7 +209,7 @@ std::vector<tool> static_tools() {
       {"compile",
        "Build a .cu kernel with nvcc (cached) and report each kernel's registers, shared memory and spills, and nvcc's "
        "warnings. No GPU needed.",
-       object_schema(json{{"kernel", kernel_schema()}, {"defines", defines_schema()},
+       input_object(json{{"kernel", kernel_schema()}, {"defines", defines_schema()},
                           {"arch", json{{"type", "string"}, {"description", "sm_90a, ... (default: the GPU's)"}}}},
                      json::array({"kernel"})),
        compile_kernel,
@@ -230,7 +225,7 @@ std::vector<tool> static_tools() {
        "Diagnose an Nsight Compute report (.ncu-rep or its raw CSV, e.g. a profile's ncu_raw.csv): each launch's "
        "bottleneck class with its reason and the first strategies to try; writes the markdown and JSON analysis "
        "beside the report.",
-       object_schema(json{{"report", json{{"type", "string"}, {"description", "a .ncu-rep or raw CSV in the workspace"}}},
+       input_object(json{{"report", json{{"type", "string"}, {"description", "a .ncu-rep or raw CSV in the workspace"}}},
                           {"details", json{{"type", "string"}, {"description", "the details page (default: beside it)"}}},
                           {"backend", backend},
                           {"detail", detail_schema()}},
@@ -251,7 +246,7 @@ std::vector<tool> static_tools() {
        "The knowledge base of optimization strategies: list (a backend's), show (one entry: what to change, how to "
        "verify), match (the entries for a bottleneck class: for the backend given, else the kernel's, else every "
        "backend's).",
-       object_schema(json{{"action", json{{"type", "string"}, {"enum", json::array({"list", "show", "match"})}}},
+       input_object(json{{"action", json{{"type", "string"}, {"enum", json::array({"list", "show", "match"})}}},
                           {"id", json{{"type", "string"}, {"description", "show: the entry's id"}}},
                           {"class", class_schema("match: the bottleneck class analyze gave")},
                           {"backend", backend},
@@ -264,7 +259,7 @@ std::vector<tool> static_tools() {
       {"memory_query",
        "What the strategy memory says worked for a bottleneck class on a backend, best first (from every kernel kopt "
        "loop has seen).",
-       object_schema(json{{"backend", backend},
+       input_object(json{{"backend", backend},
                           {"class", class_schema("the bottleneck class analyze gave")},
                           {"arch", json{{"type", "string"}}}},
                      json::array({"backend", "class"})),

@@ -66,6 +66,10 @@ std::string in_tool_words(const std::string& text);
 // An output schema: an object with these properties, of which `required` are always present.
 json output_object(json properties, json required);
 
+// An input schema: an object with these properties and no others, of which `required` must be
+// given (argument_problem refuses any other).
+json input_object(json properties, json required);
+
 // The schema pieces the tools share.
 json kernel_schema();      // {"type": "string", ...}: a kernel file in the workspace
 json dims_schema();        // {"NAME": value, ...}

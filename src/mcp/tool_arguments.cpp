@@ -90,6 +90,11 @@ std::vector<std::string> string_list_argument(const json& arguments, const char*
   return arguments.contains(name) ? arguments[name].get<std::vector<std::string>>() : std::vector<std::string>{};
 }
 
+json input_object(json properties, json required) {
+  return json{{"type", "object"}, {"properties", std::move(properties)}, {"required", std::move(required)},
+              {"additionalProperties", false}};
+}
+
 json kernel_schema() {
   return json{{"type", "string"},
               {"description", "a kernel file in the workspace: a .cu file with extern \"C\" void solve(...), or a "

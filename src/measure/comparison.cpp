@@ -4,6 +4,8 @@
 #include <cmath>
 #include <random>
 
+#include "core/enum_names.h"
+
 namespace kopt::measure {
 
 mann_whitney_result mann_whitney_u(const std::vector<double>& a, const std::vector<double>& b) {
@@ -78,14 +80,7 @@ interval bootstrap_median_ratio(const std::vector<double>& a, const std::vector<
   return {quantile_of_sorted(ratios, tail), quantile_of_sorted(ratios, 1.0 - tail)};
 }
 
-std::string_view to_string(verdict v) {
-  switch (v) {
-    case verdict::faster: return "faster";
-    case verdict::slower: return "slower";
-    case verdict::same: return "same";
-  }
-  return "unknown";
-}
+std::string_view to_string(verdict v) { return enumerator_name(v); }
 
 comparison compare_samples(const std::vector<double>& a, const std::vector<double>& b,
                            const comparison_rule& rule) {

@@ -3,19 +3,12 @@
 #include <algorithm>
 #include <limits>
 
+#include "core/enum_names.h"
 #include "measure/statistics.h"
 
 namespace kopt::measure {
 
-std::string_view to_string(stop_reason reason) {
-  switch (reason) {
-    case stop_reason::keep_going: return "keep_going";
-    case stop_reason::converged: return "converged";
-    case stop_reason::time_limit: return "time_limit";
-    case stop_reason::sample_limit: return "sample_limit";
-  }
-  return "unknown";
-}
+std::string_view to_string(stop_reason reason) { return enumerator_name(reason); }
 
 double relative_median_half_width(const std::vector<double>& samples) {
   // Below 6 samples no order-statistic interval reaches 95 % coverage.

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include <boost/describe/enum.hpp>
+
 namespace kopt::measure {
 
 // [s] of sampling before the interval may end it. The interval is what bounds a median's error;
@@ -32,6 +34,7 @@ enum class stop_reason {
   time_limit,       // max_time reached first
   sample_limit,     // max_samples reached first
 };
+BOOST_DESCRIBE_ENUM(stop_reason, keep_going, converged, time_limit, sample_limit)
 
 std::string_view to_string(stop_reason reason);
 

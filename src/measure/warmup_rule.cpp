@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/enum_names.h"
 #include "measure/statistics.h"
 
 namespace kopt::measure {
@@ -16,14 +17,7 @@ double median_of(std::vector<double>::const_iterator first, std::vector<double>:
 
 }  // namespace
 
-std::string_view to_string(warmup_state state) {
-  switch (state) {
-    case warmup_state::warming: return "warming";
-    case warmup_state::stable: return "stable";
-    case warmup_state::time_limit: return "time_limit";
-  }
-  return "unknown";
-}
+std::string_view to_string(warmup_state state) { return enumerator_name(state); }
 
 warmup_state warmup_progress(const warmup_rule& rule, const std::vector<double>& durations,
                              std::chrono::duration<double> elapsed) {

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include <boost/describe/enum.hpp>
+
 namespace kopt::measure {
 
 struct warmup_rule {
@@ -20,6 +22,7 @@ struct warmup_rule {
 };
 
 enum class warmup_state { warming, stable, time_limit };
+BOOST_DESCRIBE_ENUM(warmup_state, warming, stable, time_limit)
 
 std::string_view to_string(warmup_state state);
 

@@ -5,6 +5,7 @@
 #include <array>
 #include <chrono>
 #include <cstdlib>
+#include <string_view>
 #include <thread>
 
 #include <fmt/format.h>
@@ -318,28 +319,33 @@ std::vector<strategy_summary> summaries_of(statement& query, const std::filesyst
   return summaries;
 }
 
+// The summaries of the outcomes in force on the filter's backend (any when empty) that meet
+// `placement`, a condition on the filter's bottleneck (?2) and architecture (?3).
+std::vector<strategy_summary> summaries_where(sqlite3* db, const std::filesystem::path& path,
+                                              const summary_filter& filter, std::string_view placement,
+                                              bool unplaced) {
+  statement query(db,
+                  fmt::format("SELECT fingerprint, backend, tags, outcome, recorded_at FROM outcomes "
+                              "WHERE superseded = 0 AND (?1 = '' OR backend = ?1) AND {} "
+                              "ORDER BY fingerprint, recorded_at, rowid",
+                              placement)
+                      .c_str(),
+                  path);
+  query.bind(1, filter.backend).bind(2, filter.bottleneck).bind(3, filter.arch);
+  return summaries_of(query, path, unplaced);
+}
+
 }  // namespace
 
 std::vector<strategy_summary> memory_store::summarize(const summary_filter& filter) const {
-  statement query(m_db->db,
-                  "SELECT fingerprint, backend, tags, outcome, recorded_at FROM outcomes "
-                  "WHERE superseded = 0 AND (?1 = '' OR backend = ?1) AND (?2 = '' OR bottleneck = ?2) "
-                  "AND (?3 = '' OR arch = ?3) ORDER BY fingerprint, recorded_at, rowid",
-                  m_path);
-  query.bind(1, filter.backend).bind(2, filter.bottleneck).bind(3, filter.arch);
-  return summaries_of(query, m_path, false);
+  return summaries_where(m_db->db, m_path, filter, "(?2 = '' OR bottleneck = ?2) AND (?3 = '' OR arch = ?3)", false);
 }
 
 std::vector<strategy_summary> memory_store::summarize_unplaced(const summary_filter& filter) const {
-  statement query(m_db->db,
-                  "SELECT fingerprint, backend, tags, outcome, recorded_at FROM outcomes "
-                  "WHERE superseded = 0 AND (?1 = '' OR backend = ?1) "
-                  "AND (?2 = '' OR bottleneck = ?2 OR bottleneck = '') AND (?3 = '' OR arch = ?3 OR arch = '') "
-                  "AND ((?2 <> '' AND bottleneck = '') OR (?3 <> '' AND arch = '')) "
-                  "ORDER BY fingerprint, recorded_at, rowid",
-                  m_path);
-  query.bind(1, filter.backend).bind(2, filter.bottleneck).bind(3, filter.arch);
-  return summaries_of(query, m_path, true);
+  return summaries_where(m_db->db, m_path, filter,
+                         "(?2 = '' OR bottleneck = ?2 OR bottleneck = '') AND (?3 = '' OR arch = ?3 OR arch = '') "
+                         "AND ((?2 <> '' AND bottleneck = '') OR (?3 <> '' AND arch = ''))",
+                         true);
 }
 
 std::vector<recorded_outcome> memory_store::history(const std::string& fingerprint) const {
