@@ -39,6 +39,11 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # The reference's process gets a clean environment; these pass through it on request.
 export KOPT_REFERENCE_KEEP_ENV=ASAN_OPTIONS,UBSAN_OPTIONS
 if $only_inputs; then
+  # The memory's tests run against PostgreSQL too (ctest starts the server for them; run
+  # directly, they are given one here).
+  scripts/postgres_server.sh start build/debug-asan/postgres
+  trap 'scripts/postgres_server.sh stop build/debug-asan/postgres' EXIT
+  export KOPT_TEST_POSTGRESQL_FILE=$PWD/build/debug-asan/postgres/url
   for test in "${input_tests[@]}"; do
     echo "== $test under ASan and UBSan"
     "build/debug-asan/tests/$test" --gtest_brief=1

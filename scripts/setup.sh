@@ -2,7 +2,9 @@
 # Sets up everything kopt needs on a Debian or Ubuntu machine, then builds kopt and installs it.
 #   - build tools and libraries from the distribution (CLI11, nlohmann-json, Boost's headers, fmt, OpenSSL,
 #     SQLite, libffi, GoogleTest), all linked statically or header-only into kopt, and Chromium,
-#     whose headless mode renders kopt report's page in the tests;
+#     whose headless mode renders kopt report's page in the tests; libpq's header (kopt loads
+#     libpq itself only for a postgresql:// memory) and the PostgreSQL 15 server, which
+#     scripts/postgres_server.sh starts for the memory's tests;
 #   - CUTLASS headers (nvidia-cutlass), torch and triton from PyPI into the current Python
 #     environment (pinned to the GPU machine's versions; torch with its CUDA libraries is large),
 #     and the MCP SDK (mcp) whose client tests kopt mcp;
@@ -53,7 +55,8 @@ TORCH_VERSION=2.11.0
 TRITON_VERSION=3.6.0
 MCP_VERSION=2.3.0          # the official MCP SDK, whose stdio client tests kopt mcp
 SYSTEM_PACKAGES=(cmake ninja-build g++ pkg-config python3 python3-pip
-                 libcli11-dev nlohmann-json3-dev libboost1.81-dev libfmt-dev libssl-dev libsqlite3-dev libgtest-dev libffi-dev chromium)
+                 libcli11-dev nlohmann-json3-dev libboost1.81-dev libfmt-dev libssl-dev libsqlite3-dev libgtest-dev libffi-dev chromium
+                 libpq-dev postgresql-15)
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi

@@ -4,6 +4,7 @@
 // of loop::run_loop_step and loop::run_agent_loop, and the printing of what they did.
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -30,6 +31,7 @@
 #include "loop/run_ledger.h"
 #include "loop/run_manifest.h"
 #include "loop/run_settings.h"
+#include "memory/memory_location.h"
 #include "memory/memory_store.h"
 #include "pipeline/bench_pipeline.h"
 #include "profile/ncu_command.h"
@@ -157,8 +159,8 @@ class loop_command final : public command {
                    "the Python toolkit's global_strategy_memory.json to import when the run starts (one found "
                    "beside the kernel is offered once instead)")
         ->check(CLI::ExistingFile);
-    sub.add_option("--memory-db", m_memory_db, "the strategy memory (default: $KOPT_MEMORY_DB, else "
-                                               "$XDG_DATA_HOME/kopt/memory.db)");
+    sub.add_option("--memory-db", m_memory_db, "the strategy memory: a SQLite file or a postgresql:// URL "
+                                               "(default: $KOPT_MEMORY_DB, else $XDG_DATA_HOME/kopt/memory.db)");
     sub.add_option("--agent", m_agent.command,
                    "run up to --max-iterations iterations, running this command after each to write the next "
                    "version (split into words, never run through a shell; see docs/loop.md)");
@@ -316,6 +318,11 @@ class loop_command final : public command {
     }
     loop::loop_settings settings = loop::settings_of_run(m_run_dir);
     settings.comparison = m_settings.comparison;
+    // The manifest keeps a server's URL without its password: the one given names it again.
+    if (m_memory_db || std::getenv("KOPT_MEMORY_DB") != nullptr) {
+      settings.memory_db =
+          memory::with_credentials(settings.memory_db.string(), memory::default_memory_path(m_memory_db).string());
+    }
     const auto worker = services.make_worker();
     const loop::loop_services steps = loop::gpu_services(*worker);
     const loop::step_progress progress = progress_on_terminal("loop", !m_json && m_level != verbosity::quiet);

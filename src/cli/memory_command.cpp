@@ -1,4 +1,4 @@
-// kopt memory list|show|query|export|import: the strategy memory, read and moved.
+// kopt memory list|show|query|export|import|copy: the strategy memory, read and moved.
 
 #include <algorithm>
 #include <cstdio>
@@ -15,7 +15,9 @@
 #include "core/error.h"
 #include "core/json_io.h"
 #include "core/text.h"
+#include "memory/memory_copy.h"
 #include "memory/memory_files.h"
+#include "memory/memory_location.h"
 #include "memory/toolkit_export.h"
 #include "memory/memory_store.h"
 #include "memory/outcome_document.h"
@@ -53,8 +55,8 @@ class memory_command final : public command {
  public:
   void configure(CLI::App& sub) override {
     sub.require_subcommand(1);
-    sub.add_option("--memory-db", m_db, "the memory database (default: $KOPT_MEMORY_DB, else "
-                                        "$XDG_DATA_HOME/kopt/memory.db)");
+    sub.add_option("--memory-db", m_db, "the memory: a SQLite file or a postgresql:// URL (default: "
+                                        "$KOPT_MEMORY_DB, else $XDG_DATA_HOME/kopt/memory.db)");
     m_list = sub.add_subcommand("list", "every strategy with its outcomes");
     m_list->add_option("--backend", m_backend, "only this backend's (cuda, cutlass, triton)");
     m_show = sub.add_subcommand("show", "one strategy's every outcome, with its scope and evidence");
@@ -70,23 +72,29 @@ class memory_command final : public command {
                          "global_strategy_memory.json)")
         ->check(CLI::IsMember({"kopt", "toolkit"}))
         ->default_val("kopt");
+    m_copy = sub.add_subcommand("copy", "copy the memory (outcomes, offered files, run ledger) into another: a SQLite "
+                                        "file into a PostgreSQL server, or back");
+    m_copy->add_option("--to", m_to, "the memory to copy into: a path or a postgresql:// URL (made when missing)")
+        ->required();
     m_import = sub.add_subcommand("import", "read a kopt export or the Python toolkit's global_strategy_memory.json");
     m_import->add_option("file", m_file, "the file to read")->required();
     // Every action prints JSON with --json, and takes --memory-db after its name too (kopt memory
     // list --memory-db F).
-    for (CLI::App* action : {m_list, m_show, m_query, m_export, m_import}) {
+    for (CLI::App* action : {m_list, m_show, m_query, m_export, m_import, m_copy}) {
       action->add_flag("--json", m_json, "print JSON");
       action->fallthrough();
     }
     add_verbosity_flags(*m_import, m_level, false);
+    add_verbosity_flags(*m_copy, m_level, false);
   }
 
   int run(const pipeline::services&) override {
     if (m_query->parsed()) check_query();
+    if (m_copy->parsed()) return copy();
     memory::memory_store store = memory::memory_store::open(memory::default_memory_path(m_db));
     if (m_list->parsed()) {
       print_summaries(store.summarize({m_backend.value_or(""), "", ""}), m_json, "memory_list",
-                      fmt::format("the strategy memory {} holds no outcome yet", store.path().string()));
+                      fmt::format("the strategy memory {} holds no outcome yet", store.shown_name()));
     } else if (m_show->parsed()) {
       show(store);
     } else if (m_query->parsed()) {
@@ -104,6 +112,39 @@ class memory_command final : public command {
   }
 
  private:
+  int copy() const {
+    const memory::memory_store from = memory::memory_store::open_read_only(memory::default_memory_path(m_db));
+    memory::memory_store to = memory::memory_store::open(m_to);
+    if (from.shown_name() == to.shown_name()) {
+      throw error(fmt::format("kopt memory copy: {} is the memory being copied: give --to another", to.shown_name()));
+    }
+    const memory::memory_copy_counts c = memory::copy_memory(from, to);
+    if (m_json) {
+      print(json_text(with_schema("memory_copy", 1,
+                                  json{{"from", from.shown_name()},
+                                       {"to", to.shown_name()},
+                                       {"outcomes_added", c.outcomes_added},
+                                       {"outcomes_already_there", c.outcomes_already_there},
+                                       {"offered_files_added", c.offers_added},
+                                       {"ledger_entries_added", c.ledger.copied},
+                                       {"ledger_entries_already_there", c.ledger.already_there},
+                                       {"ledger_entries_seal_broken", c.ledger.seal_broken}})) +
+            "\n");
+      return static_cast<int>(exit_status::ok);
+    }
+    const printer out(m_level);
+    out.result(fmt::format("copied {} to {}: {} outcomes added ({} already there), {} offered files, {} run-ledger "
+                           "entries",
+                           from.shown_name(), to.shown_name(), c.outcomes_added, c.outcomes_already_there,
+                           c.offers_added, c.ledger.copied));
+    if (c.ledger.seal_broken > 0) {
+      out.line(fmt::format("left out {} run-ledger entries whose seal does not hold in {} (changed outside kopt): "
+                           "their run folders will read as unverified",
+                           c.ledger.seal_broken, from.shown_name()));
+    }
+    return static_cast<int>(exit_status::ok);
+  }
+
   // What an export did goes to standard output, or beside it on standard error when the file
   // is standard output.
   void say_exported(const std::string& line, const json& document) const {
@@ -152,7 +193,7 @@ class memory_command final : public command {
     const auto history = store.history(m_fingerprint);
     if (history.empty()) {
       throw error(fmt::format("no strategy {} in {}: run `kopt memory list` for the fingerprints", m_fingerprint,
-                              store.path().string()));
+                              store.shown_name()));
     }
     if (m_json) {
       json outcomes = json::array();
@@ -200,6 +241,8 @@ class memory_command final : public command {
   CLI::App* m_export = nullptr;
   std::string m_format = "kopt";
   CLI::App* m_import = nullptr;
+  CLI::App* m_copy = nullptr;
+  std::string m_to;
   std::optional<std::string> m_db;
   std::optional<std::string> m_backend;
   std::optional<std::string> m_arch;

@@ -18,6 +18,7 @@
 #include "core/text.h"
 #include "core/utc_time.h"
 #include "core/version.h"
+#include "memory/memory_location.h"
 #include "report/html_page.h"
 #include "report/report_json.h"
 #include "report/run_report.h"
@@ -139,7 +140,9 @@ class report_command final : public command {
 
   int run(const pipeline::services&) override {
     const report::run_report rep = report::gather_run_report(
-        m_run_dir, m_memory_db.empty() ? std::nullopt : std::optional<fs::path>(fs::absolute(m_memory_db)));
+        m_run_dir, m_memory_db.empty()                          ? std::nullopt
+                   : memory::is_postgresql_url(m_memory_db) ? std::optional<fs::path>(m_memory_db)
+                                                            : std::optional<fs::path>(fs::absolute(m_memory_db)));
     const fs::path page = page_file(rep);
     report::page_options options;
     fs::path base = fs::relative(rep.run_dir, fs::absolute(page).parent_path());

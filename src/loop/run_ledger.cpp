@@ -104,7 +104,7 @@ run_record record_of(const fs::path& run_dir, const run_manifest& m, std::string
 
 record_check check_run_record(const fs::path& run_dir, const run_manifest& m, const memory::memory_store& store) {
   record_check check;
-  check.ledger = store.path().string();
+  check.ledger = store.shown_name();
   const memory::ledger_entry entry = memory::ledger_store(store).find(identity_of(run_dir, m));
   if (entry.state == memory::ledger_entry::found::none) {
     check.status = "unverified";

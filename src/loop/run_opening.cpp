@@ -13,6 +13,7 @@
 #include "kernel/scalar_binding.h"
 #include "loop/run_directory.h"
 #include "loop/run_settings.h"
+#include "memory/memory_location.h"
 #include "profile/ncu_command.h"
 
 namespace kopt::loop {
@@ -53,7 +54,7 @@ run_manifest new_manifest(const loop_settings& s) {
   m.op = s.op.empty() ? run_kernel.stem().string() : s.op;
   m.op_family = s.op_family;
   m.max_iterations = s.max_iterations;
-  m.memory_db = s.memory_db.string();
+  m.memory_db = memory::shown_location(s.memory_db.string());  // never its password
   m.frozen.tolerances = frozen_tolerances(s);
   m.frozen.dims = dimension_flags(s.target);
   m.frozen.check_dims = check_labels(s.check_shapes);

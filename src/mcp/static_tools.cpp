@@ -170,7 +170,7 @@ tool_output memory_query(const tool_call& call) {
     summary += fmt::format("{} [{}]: {} positive, {} negative, {} rejected\n", s.fingerprint, fmt::join(s.tags, ", "),
                            s.positive, s.negative, s.rejected);
   }
-  return {summary, json{{"memory", store.path().string()}, {"strategies", strategies}}};
+  return {summary, json{{"memory", store.shown_name()}, {"strategies", strategies}}};
 }
 
 json class_schema(const char* description) {

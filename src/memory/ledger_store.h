@@ -40,6 +40,13 @@ struct ledger_entry {
   bool seal_broken = false;            // a stored record whose seal does not hold (or no key)
 };
 
+// What copy_to did with the entries.
+struct ledger_copy {
+  std::size_t copied = 0;
+  std::size_t already_there = 0;  // the destination had an entry for that run
+  std::size_t seal_broken = 0;    // not copied: its seal does not hold here
+};
+
 class ledger_store {
  public:
   // `store` is used, not owned; reading needs no more than memory_store::open_read_only.
@@ -51,6 +58,10 @@ class ledger_store {
   // The staged record becomes the run's (nothing when none is staged).
   void commit(const ledger_run& run) const;
   ledger_entry find(const ledger_run& run) const;
+  // Copies every entry whose seal holds here into `to` (a memory being moved), sealed there with
+  // its key, made first when it has none; one transaction in `to`. A run `to` already has an
+  // entry for keeps it.
+  ledger_copy copy_to(const ledger_store& to) const;
 
  private:
   const memory_store& m_store;

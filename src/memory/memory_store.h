@@ -1,10 +1,11 @@
 #pragma once
-// The strategy memory: every outcome of every strategy, in a SQLite database that loops,
-// runs and kernels share. Keyed so that it transfers (backend, GPU architecture, operator
-// and its family, dimensions, diagnosed bottleneck), versioned with ordered migrations, in
-// WAL mode so that readers never block a writer, and written one transaction per outcome,
-// keyed by (run, iteration, candidate): replaying an update after a kill is a no-op, and two
-// loops writing at once lose nothing (the second waits for the first).
+// The strategy memory: every outcome of every strategy, in a database that loops, runs and
+// kernels share: a SQLite file (the default), or a PostgreSQL server that a team's loops share
+// (memory_location.h). Keyed so that it transfers (backend, GPU architecture, operator and its
+// family, dimensions, diagnosed bottleneck), versioned with ordered migrations (the same
+// versions in both databases), and written one transaction per outcome, keyed by (run,
+// iteration, attempt, candidate): replaying an update after a kill is a no-op, and two loops
+// writing at once lose nothing (the second waits for the first).
 
 #include <filesystem>
 #include <memory>
@@ -16,7 +17,7 @@
 
 namespace kopt::memory {
 
-struct sqlite_connection;  // sqlite_connection.h
+class sql_connection;  // sql_connection.h
 
 // Where an outcome was seen. An empty field is unknown (an imported record, say).
 struct memory_scope {
@@ -58,6 +59,13 @@ struct strategy_summary {
   bool unplaced = false;
 };
 
+// A file kopt offered for import (offer_once).
+struct offered_file {
+  std::string content_sha256;
+  std::string path;
+  std::string offered_at;
+};
+
 struct summary_filter {
   std::string backend;      // "" any
   std::string bottleneck;   // "" any
@@ -66,15 +74,15 @@ struct summary_filter {
 
 class memory_store {
  public:
-  // Opens (creating it and its folder when missing) and migrates the database; several
-  // processes may do so at once, the first time too. Throws kopt::error naming the file for one
-  // that is not a kopt memory, is newer than this kopt or of a schema no kopt writes; such a
-  // file is only read, never changed.
-  static memory_store open(const std::filesystem::path& path);
-  // Opens an existing database for reading only: nothing is created, migrated or locked for
+  // Opens (creating a file and its folder when missing) and migrates the memory at `location`, a
+  // path or a postgresql:// URL; several processes may do so at once, the first time too. Throws
+  // kopt::error naming the memory for one that is not a kopt memory, is newer than this kopt or
+  // of a schema no kopt writes; such a database is only read, never changed.
+  static memory_store open(const std::filesystem::path& location);
+  // Opens an existing memory for reading only: nothing is created, migrated or locked for
   // writing (a report may look at a memory it must not change). Throws kopt::error naming the
-  // file when it is missing, not a kopt memory, or newer than this kopt.
-  static memory_store open_read_only(const std::filesystem::path& path);
+  // memory when it is missing, not a kopt memory, or newer than this kopt.
+  static memory_store open_read_only(const std::filesystem::path& location);
   ~memory_store();
   memory_store(memory_store&&) noexcept;
   memory_store& operator=(memory_store&&) noexcept;
@@ -95,6 +103,10 @@ class memory_store {
   // Records that the file with this content was offered for import; false when it had been
   // already (so it is offered once, wherever it is copied).
   bool offer_once(const std::string& content_sha256, const std::string& path);
+  std::vector<offered_file> offered_files() const;
+  // Records files offered elsewhere (a memory copied here) as they were; one transaction. How
+  // many were new here.
+  std::size_t record_offers(const std::vector<offered_file>& files);
 
   std::vector<strategy_summary> summarize(const summary_filter& filter) const;
   // The outcomes summarize() leaves out only because their bottleneck or architecture is
@@ -109,17 +121,17 @@ class memory_store {
   // Fingerprints that were positive in `scope`.
   std::vector<std::string> preferred(const memory_scope& scope) const;
 
-  const std::filesystem::path& path() const { return m_path; }
+  // The memory as kopt shows it: a file's path, a server's URL without its password.
+  const std::string& shown_name() const;
 
  private:
   friend class ledger_store;  // keeps its tables in the same database (ledger_store.h)
-  memory_store(std::filesystem::path path, std::unique_ptr<sqlite_connection> db);
-  std::filesystem::path m_path;
-  std::unique_ptr<sqlite_connection> m_db;
+  explicit memory_store(std::unique_ptr<sql_connection> db);
+  std::unique_ptr<sql_connection> m_db;
 };
 
-// The database kopt uses: --memory-db, else $KOPT_MEMORY_DB, else $XDG_DATA_HOME/kopt/memory.db
-// (~/.local/share/kopt/memory.db).
+// The memory kopt uses: --memory-db, else $KOPT_MEMORY_DB, else $XDG_DATA_HOME/kopt/memory.db
+// (~/.local/share/kopt/memory.db). A postgresql:// URL is kept as it is.
 std::filesystem::path default_memory_path(const std::optional<std::string>& flag);
 
 }  // namespace kopt::memory

@@ -1,6 +1,8 @@
 #include "report/run_report.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -8,6 +10,7 @@
 #include "analyze/analysis_reader.h"
 #include "core/error.h"
 #include "loop/run_directory.h"
+#include "memory/memory_location.h"
 
 namespace kopt::report {
 namespace {
@@ -71,8 +74,9 @@ loop::record_check check_record(const fs::path& run_dir, const loop::run_manifes
   std::vector<std::string> looked_in;
   for (const fs::path& database : databases) {
     std::error_code ec;
-    if (database.empty() || !fs::is_regular_file(database, ec)) continue;
-    looked_in.push_back(database.string());
+    const bool server = memory::is_postgresql_url(database.string());
+    if (database.empty() || (!server && !fs::is_regular_file(database, ec))) continue;
+    looked_in.push_back(memory::shown_location(database.string()));
     try {
       const loop::record_check check =
           loop::check_run_record(run_dir, m, memory::memory_store::open_read_only(database));
@@ -93,30 +97,38 @@ loop::record_check check_record(const fs::path& run_dir, const loop::run_manifes
   return check;
 }
 
+// $KOPT_MEMORY_DB, which may name the manifest's server with its password.
+std::optional<std::string> env_memory_location() {
+  const char* env = std::getenv("KOPT_MEMORY_DB");
+  return env != nullptr && *env != '\0' ? std::optional<std::string>(env) : std::nullopt;
+}
+
 // Where the run's ledger may be: the memory given, else the manifest's and the user's default.
 std::vector<fs::path> ledger_databases(const loop::run_manifest& m, const std::optional<fs::path>& given) {
   if (given) return {*given};
-  std::vector<fs::path> list = {m.memory_db};
   try {
-    const fs::path fallback = memory::default_memory_path(std::nullopt);
-    if (fallback != list.front()) list.push_back(fallback);
+    const std::string fallback = memory::default_memory_path(std::nullopt).string();
+    const std::string recorded = memory::with_credentials(m.memory_db, fallback);
+    if (memory::shown_location(fallback) == m.memory_db) return {recorded};
+    return {recorded, fallback};
   } catch (const error&) {
-    // no HOME: only the manifest's
+    return {m.memory_db};  // no HOME: only the manifest's
   }
-  return list;
 }
 
 // Read-only: a report never creates, migrates or writes the memory.
 memory_reading read_memory(const loop::run_manifest& m, const std::optional<fs::path>& given,
                            std::vector<strategy_conclusion>& strategies) {
   memory_reading reading;
-  reading.database = given ? given->string() : m.memory_db;
+  const std::string location =
+      given ? given->string() : memory::with_credentials(m.memory_db, env_memory_location().value_or(""));
+  reading.database = memory::shown_location(location);
   if (reading.database.empty()) {
     reading.note = "the manifest names no strategy memory (kopt report --memory-db names one)";
     return reading;
   }
   try {
-    const memory::memory_store store = memory::memory_store::open_read_only(reading.database);
+    const memory::memory_store store = memory::memory_store::open_read_only(location);
     for (const auto& summary : store.summarize({m.backend, "", ""})) {
       for (auto& s : strategies) {
         if (s.fingerprint == summary.fingerprint) s.history = summary;

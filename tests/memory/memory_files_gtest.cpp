@@ -1,6 +1,7 @@
 // Moving the memory: the Python toolkit's global_strategy_memory.json imports under its own
 // fingerprints (an entry whose key is not its tags' fingerprint is skipped and named), a
-// second import adds nothing, and kopt's export reads back whole into an empty memory.
+// second import adds nothing, and kopt's export reads back whole into an empty memory; on a
+// SQLite file and on a PostgreSQL server alike.
 #include "memory/memory_files.h"
 
 #include <gtest/gtest.h>
@@ -11,16 +12,23 @@
 #include "memory/strategy_fingerprint.h"
 #include "memory/toolkit_export.h"
 #include "support/kopt_process.h"
+#include "test_memory.h"
 
 namespace kopt::memory {
 namespace {
 namespace fs = std::filesystem;
 
-fs::path toolkit_file() { return testing::source_dir() / "tests/data/memory/python_toolkit_global_strategy_memory.json"; }
+fs::path toolkit_file() { return kopt::testing::source_dir() / "tests/data/memory/python_toolkit_global_strategy_memory.json"; }
 
-TEST(MemoryFiles, ThePythonToolkitsFileImportsWithMatchingFingerprints) {
-  testing::scratch_dir dir;
-  memory_store store = memory_store::open(dir.path() / "memory.db");
+// Each test on a SQLite file and on the PostgreSQL server.
+class MemoryFilesOn : public ::testing::TestWithParam<testing::backend> {
+ protected:
+  testing::test_memory m{GetParam()};
+};
+
+TEST_P(MemoryFilesOn, ThePythonToolkitsFileImportsWithMatchingFingerprints) {
+  kopt::testing::scratch_dir dir;
+  memory_store store = memory_store::open(m.location());
   const import_report report = import_memory_file(store, toolkit_file());
   EXPECT_EQ(report.format, "python toolkit");
   EXPECT_EQ(report.added, 3u);
@@ -43,12 +51,12 @@ TEST(MemoryFiles, ThePythonToolkitsFileImportsWithMatchingFingerprints) {
   EXPECT_EQ(again.already_present, 3u);
 }
 
-TEST(MemoryFiles, AnExportReadsBackWholeIntoAnEmptyMemory) {
-  testing::scratch_dir dir;
-  memory_store first = memory_store::open(dir.path() / "first.db");
+TEST_P(MemoryFilesOn, AnExportReadsBackWholeIntoAnEmptyMemory) {
+  kopt::testing::scratch_dir dir;
+  memory_store first = memory_store::open(m.location("first"));
   import_memory_file(first, toolkit_file());
   export_memory_file(first, dir.path() / "export.json");
-  memory_store second = memory_store::open(dir.path() / "second.db");
+  memory_store second = memory_store::open(m.location("second"));
   const import_report report = import_memory_file(second, dir.path() / "export.json");
   EXPECT_EQ(report.format, "kopt");
   EXPECT_EQ(report.added, 3u);
@@ -81,9 +89,9 @@ recorded_outcome kopt_outcome(std::int64_t iteration, const char* verdict) {
 // What kopt learned goes back to a team on the toolkit: positive, negative and rejected under
 // the toolkit's scope keys (the toolkit's own outcomes under theirs), neutral, inconclusive and
 // superseded ones left out and counted; the file reads back into kopt.
-TEST(ToolkitExport, TheMemoryGoesBackInTheToolkitsFormatAndReadsBack) {
-  testing::scratch_dir dir;
-  memory_store store = memory_store::open(dir.path() / "memory.db");
+TEST_P(MemoryFilesOn, TheMemoryGoesBackInTheToolkitsFormatAndReadsBack) {
+  kopt::testing::scratch_dir dir;
+  memory_store store = memory_store::open(m.location());
   import_memory_file(store, toolkit_file());
   store.record(kopt_outcome(1, "positive"));
   store.record(kopt_outcome(2, "neutral"));
@@ -112,16 +120,16 @@ TEST(ToolkitExport, TheMemoryGoesBackInTheToolkitsFormatAndReadsBack) {
   EXPECT_TRUE(written["scopes"].contains("cutlass__cutlass_softmax__softmax_ref__sm_90a__5d1c0e2b7a41"))
       << "an outcome imported from the toolkit goes back under its own key";
 
-  memory_store back = memory_store::open(dir.path() / "back.db");
+  memory_store back = memory_store::open(m.location("back"));
   const import_report report = import_memory_file(back, file);
   EXPECT_EQ(report.format, "python toolkit");
   EXPECT_EQ(report.added, 4u);
   EXPECT_TRUE(report.fingerprint_mismatches.empty());
 }
 
-TEST(MemoryFiles, AFileOfAnotherKindIsRefusedWithItsName) {
-  testing::scratch_dir dir;
-  memory_store store = memory_store::open(dir.path() / "memory.db");
+TEST_P(MemoryFilesOn, AFileOfAnotherKindIsRefusedWithItsName) {
+  kopt::testing::scratch_dir dir;
+  memory_store store = memory_store::open(m.location());
   const fs::path other = dir.write("other.json", R"({"kernels": []})");
   try {
     import_memory_file(store, other);
@@ -131,9 +139,9 @@ TEST(MemoryFiles, AFileOfAnotherKindIsRefusedWithItsName) {
   }
 }
 
-TEST(MemoryFiles, AFieldOfTheWrongTypeIsNamedAndNothingIsStored) {
-  testing::scratch_dir dir;
-  memory_store store = memory_store::open(dir.path() / "memory.db");
+TEST_P(MemoryFilesOn, AFieldOfTheWrongTypeIsNamedAndNothingIsStored) {
+  kopt::testing::scratch_dir dir;
+  memory_store store = memory_store::open(m.location());
   std::string text = read_text_file(toolkit_file());
   text.replace(text.find("\"last_iteration\": 1,"), 20, "\"last_iteration\": \"x\",");
   const fs::path file = dir.write("toolkit.json", text);
@@ -152,6 +160,8 @@ TEST(MemoryFiles, AFieldOfTheWrongTypeIsNamedAndNothingIsStored) {
   text.insert(text.find('{') + 1, "\"written_by\": \"toolkit 2\",");
   EXPECT_EQ(import_memory_file(store, dir.write("newer.json", text)).added, 3u);
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, MemoryFilesOn, testing::every_backend(), testing::backend_test_name);
 
 }  // namespace
 }  // namespace kopt::memory
