@@ -20,6 +20,7 @@
 #include "core/version.h"
 #include "memory/memory_location.h"
 #include "report/html_page.h"
+#include "report/toolkit_adoption_rows.h"
 #include "report/report_json.h"
 #include "report/run_report.h"
 
@@ -102,6 +103,10 @@ void print_summary(const printer& out, const report::run_report& rep) {
     out.line("best: not announced: the run folder is not as kopt recorded it");
   } else {
     print_best(out, rep);
+  }
+  if (const auto rows = report::adoption_rows(rep); !rows.empty()) {
+    out.line("adopted from the Python toolkit's run: its figures are unverified; kopt's are those it judged again");
+    for (const auto& row : rows) out.line("  " + report::adoption_row_text(row));
   }
   if (const report::iteration_diagnosis* d = rep.best_diagnosis()) {
     out.detail(fmt::format("diagnosis of v{}: {}: {}", d->iteration, analyze::to_string(d->launch.verdict.cls),

@@ -152,6 +152,9 @@ std::string report_html(const run_report& report, const page_options& options) {
   html += "<h2>Diagnosis of the best version</h2>\n" + diagnosis_html(report);
   html += "<h2>Each version</h2>\n" + versions_html(report);
   html += "<h2>Strategy memory</h2>\n" + memory_html(report);
+  if (const std::string adopted = adoption_html(report); !adopted.empty()) {
+    html += "<h2>Adopted from the Python toolkit</h2>\n" + adopted;
+  }
   html += fmt::format("<footer>Written by kopt {} at {} from <code>{}</code> (the run's record) and each profiled "
                       "iteration's <code>analysis.json</code>.</footer>\n",
                       escape_html(options.kopt_version), escape_html(options.generated_at), loop::run_manifest_name);

@@ -6,6 +6,7 @@
 
 #include "core/text.h"
 #include "report/html_text.h"
+#include "report/toolkit_adoption_rows.h"
 
 namespace kopt::report {
 namespace {
@@ -205,6 +206,29 @@ std::string memory_html(const run_report& report) {
                         "<td>{}</td>{}</tr>\n",
                         escape_html(s.fingerprint), tags_html(s.tags), escape_html(s.fingerprint), join(tried, "<br>"),
                         s.blocked ? "blocked for the rest of the run" : "no", history_cells(s, report.memory.read));
+  }
+  return html + "</tbody></table>\n";
+}
+
+std::string adoption_html(const run_report& report) {
+  const std::vector<adoption_row> rows = adoption_rows(report);
+  if (rows.empty()) return "";
+  std::string html =
+      "<p>This run folder began as a run of the Python toolkit. Its figures are the toolkit's own and kopt never "
+      "checked them: they are <strong>unverified</strong>. kopt judged again from their snapshots the versions with a "
+      "kopt iteration beside them; only those figures are kopt's.</p>\n"
+      "<table class=\"adoption\"><thead><tr><th>toolkit version</th><th>its median (unverified)</th><th>its outcome"
+      "</th><th>strategy tags</th><th>judged by kopt as</th><th>kopt's median</th><th>kopt's outcome</th></tr>"
+      "</thead><tbody>\n";
+  for (const adoption_row& r : rows) {
+    html += fmt::format(
+        "<tr><td>v{}{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+        r.toolkit_iteration, r.toolkit_best ? " (its best)" : "",
+        r.toolkit_median_ms ? fmt::format("{} ms", short_number(*r.toolkit_median_ms, 4)) : "no time",
+        r.toolkit_outcome.empty() ? "" : outcome_badge(r.toolkit_outcome), tags_html(r.tags),
+        r.judged_as ? fmt::format("v{}", *r.judged_as) : "not judged again",
+        r.kopt_median_ms ? fmt::format("{} ms", short_number(*r.kopt_median_ms, 4)) : "",
+        r.kopt_outcome.empty() ? "" : outcome_badge(r.kopt_outcome));
   }
   return html + "</tbody></table>\n";
 }

@@ -18,6 +18,10 @@ std::string diagnosis_html(const run_report& report);
 
 std::string memory_html(const run_report& report);
 
+// A run adopted from the Python toolkit: the toolkit's figures (unverified) beside kopt's where it
+// judged a version again; "" for a run that was not adopted.
+std::string adoption_html(const run_report& report);
+
 // Each version: its registers, shared memory, occupancy and diagnosis (when profiled), and what
 // it changed from its parent (a unified diff, folded).
 std::string versions_html(const run_report& report);

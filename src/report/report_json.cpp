@@ -95,6 +95,7 @@ json to_json(const run_report& report) {
                        {{"state", report.confirmation_state()},
                         {"current", report.confirmation_current},
                         {"record", report.confirmation ? to_document(*report.confirmation) : json(nullptr)}}},
+                      {"toolkit_adoption", report.adoption ? to_document(*report.adoption) : json(nullptr)},
                       {"memory",
                        {{"database", report.memory.database},
                         {"read", report.memory.read},

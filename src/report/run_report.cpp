@@ -188,6 +188,7 @@ run_report gather_run_report(const fs::path& run_dir, const std::optional<fs::pa
   report.strategies = run_strategies(report.manifest);
   report.changes = read_source_changes(run_dir, report.manifest);
   report.memory = read_memory(report.manifest, memory_db, report.strategies);
+  report.adoption = loop::read_toolkit_adoption(run_dir);
   report.confirmation = loop::read_confirmation(run_dir);
   report.confirmation_current = report.confirmation && loop::confirmation_is_current(*report.confirmation, report.manifest);
   return report;

@@ -15,6 +15,7 @@
 #include "loop/confirmation_record.h"
 #include "loop/run_ledger.h"
 #include "loop/run_manifest.h"
+#include "loop/toolkit_run_adoption.h"
 #include "memory/memory_store.h"
 #include "report/source_changes.h"
 
@@ -59,6 +60,8 @@ struct run_report {
   // only while it is current (no iteration since it was written).
   std::optional<loop::final_confirmation> confirmation;
   bool confirmation_current = false;
+  // toolkit_adoption.json, when the run began as a run of the Python toolkit (its figures unverified).
+  std::optional<loop::toolkit_adoption> adoption;
 
   // The confirmed best's attempt; null when the run is not (or no longer) confirmed or none survived.
   const loop::confirmation_attempt* confirmed_best() const;

@@ -14,6 +14,10 @@
 #include "loop/strategy_tags.h"
 #include "loop/toolkit_run_adoption.h"
 #include "memory/strategy_fingerprint.h"
+#include "report/html_page.h"
+#include "report/report_json.h"
+#include "report/run_report.h"
+#include "report/toolkit_adoption_rows.h"
 #include "scripted_services.h"
 #include "support/kopt_process.h"
 
@@ -136,6 +140,22 @@ TEST_F(ToolkitAdoption, TheToolkitsRunContinuesWithItsV0AndBestJudgedAgain) {
   EXPECT_FALSE(a->iterations[2].judged_as);
   // From now on it is a kopt run like any other.
   EXPECT_EQ(pending_adoption(m_run_dir), adoption_step::none);
+
+  // The report shows the toolkit's figures as unverified, beside kopt's where it judged again.
+  const report::run_report rep = report::gather_run_report(m_run_dir);
+  const std::vector<report::adoption_row> rows = report::adoption_rows(rep);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_TRUE(rows[1].toolkit_best);
+  EXPECT_EQ(rows[1].kopt_median_ms, m.iterations[1].median_ms);
+  EXPECT_EQ(rows[1].kopt_outcome, "positive");
+  EXPECT_EQ(report::adoption_row_text(rows[1]).rfind("toolkit v1 0.103 ms (unverified, ", 0), 0u)
+      << report::adoption_row_text(rows[1]);
+  EXPECT_NE(report::adoption_row_text(rows[2]).find("-> not judged again"), std::string::npos);
+  const json document = report::to_json(rep);
+  EXPECT_EQ(document["toolkit_adoption"]["verified"], false);
+  const std::string page = report::report_html(rep, report::page_options{});
+  EXPECT_NE(page.find("Adopted from the Python toolkit"), std::string::npos);
+  EXPECT_NE(page.find("unverified"), std::string::npos);
 }
 
 TEST_F(ToolkitAdoption, OtherDimensionsAreRefusedAndNothingIsMoved) {
