@@ -13,7 +13,7 @@
 #include "compile/exported_symbols.h"
 #include "compile/include_scan.h"
 #include "compile/shell_safety.h"
-#include "compile/toolchain.h"
+#include "tools/toolchain.h"
 #include "core/error.h"
 #include "core/files.h"
 #include "core/hash.h"
@@ -47,7 +47,7 @@ std::vector<std::string> nvcc_flags(const compile_request& request, const arch_t
   return flags;
 }
 
-std::string cache_key_for(const located_tool& nvcc, const std::vector<std::string>& flags,
+std::string cache_key_for(const tools::located_tool& nvcc, const std::vector<std::string>& flags,
                           const fs::path& source, const std::string& cutlass_version) {
   hasher h;
   h.update_field(fmt::format("kopt-compile-cache/v{}", cache_entry_version));
@@ -119,7 +119,7 @@ compile_result compile_kernel(const compile_request& request) {
   read_text_file(source, "kernel file");  // a clear error before anything else
   check_defines(request.defines);
 
-  const located_tool nvcc = require_nvcc(request.nvcc_bin);
+  const tools::located_tool nvcc = tools::require_nvcc(request.nvcc_bin);
   result.nvcc_path = nvcc.path.string();
   result.nvcc_version = nvcc.version;
   result.arch = request.arch.empty() ? default_arch(request.device) : parse_arch(request.arch);

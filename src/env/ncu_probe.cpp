@@ -6,6 +6,7 @@
 #include "core/hash.h"
 #include "core/subprocess.h"
 #include "core/text.h"
+#include "tools/ncu_permission.h"
 
 namespace kopt::env {
 namespace fs = std::filesystem;
@@ -33,15 +34,11 @@ int main() {
 
 }  // namespace
 
-bool ncu_reports_counter_permission_error(std::string_view output) {
-  return output.find("ERR_NVGPUCTRPERM") != std::string_view::npos;
-}
-
 ncu_probe_result interpret_ncu_probe(const std::string& output, bool exited_ok) {
   ncu_probe_result result;
-  if (ncu_reports_counter_permission_error(output)) {
+  if (tools::ncu_reports_counter_permission_error(output)) {
     result.detail = "ncu is not permitted to read GPU performance counters (ERR_NVGPUCTRPERM)";
-    result.fix = ncu_counter_permission_fix;
+    result.fix = tools::ncu_counter_permission_fix;
     return result;
   }
   for (const std::string& line : split_lines(output)) {
@@ -72,7 +69,7 @@ ncu_probe_result interpret_ncu_probe(const std::string& output, bool exited_ok) 
   return result;
 }
 
-ncu_probe_result probe_ncu_counters(const compile::located_tool& ncu, const compile::located_tool& nvcc,
+ncu_probe_result probe_ncu_counters(const tools::located_tool& ncu, const tools::located_tool& nvcc,
                                     const compile::arch_target& arch,
                                     const std::string& device_uuid) {
   const std::string key = sha256_hex(fmt::format("{}|{}|{}", probe_source, nvcc.version_text, arch.name));

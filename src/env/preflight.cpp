@@ -4,7 +4,7 @@
 
 #include "compile/arch.h"
 #include "compile/cutlass_locator.h"
-#include "compile/toolchain.h"
+#include "tools/toolchain.h"
 #include "core/enum_names.h"
 #include "core/error.h"
 #include "core/text.h"
@@ -16,7 +16,7 @@ namespace kopt::env {
 namespace {
 
 // "not found (looked in PATH, ...)", or why a program found there was refused.
-std::string not_found_text(const compile::tool_search& search) {
+std::string not_found_text(const tools::tool_search& search) {
   if (!search.refused.empty()) return fmt::format("refused: {}", join(search.refused, "; "));
   return fmt::format("not found (looked in {})", join(search.looked_in, ", "));
 }
@@ -123,7 +123,7 @@ preflight_report run_preflight(const preflight_options& options) {
   const gpu_device* device = nullptr;
   check_gpu(report, device);
 
-  const compile::tool_search nvcc = compile::find_nvcc(options.nvcc_bin);
+  const tools::tool_search nvcc = tools::find_nvcc(options.nvcc_bin);
   if (nvcc.tool) {
     report.items.push_back(found("nvcc", needs_nvcc,
                                  fmt::format("{} at {}", nvcc.tool->version, nvcc.tool->path.string())));
@@ -144,7 +144,7 @@ preflight_report run_preflight(const preflight_options& options) {
   compile::arch_target arch;
   check_arch(report, device, arch);
 
-  const compile::tool_search ncu = compile::find_ncu(options.ncu_bin);
+  const tools::tool_search ncu = tools::find_ncu(options.ncu_bin);
   if (ncu.tool) {
     report.items.push_back(found("ncu", true, fmt::format("{} at {}", ncu.tool->version, ncu.tool->path.string())));
   } else {

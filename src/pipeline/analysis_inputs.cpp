@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "analyze/knowledge_base.h"
-#include "compile/toolchain.h"
+#include "tools/toolchain.h"
 #include "core/error.h"
 #include "core/files.h"
 #include "core/text.h"
@@ -90,7 +90,7 @@ analysis_inputs load_analysis_inputs(const fs::path& report, const std::optional
     }
   };
   if (report.extension() == ".ncu-rep") {
-    const compile::tool_search ncu = compile::find_ncu(ncu_bin);
+    const tools::tool_search ncu = tools::find_ncu(ncu_bin);
     if (!ncu.tool) {
       throw error("ncu not found: install Nsight Compute or pass --ncu-bin, or analyse the report's CSV "
                   "export instead (`ncu -i R.ncu-rep --csv --page raw --print-units base > raw.csv`)",

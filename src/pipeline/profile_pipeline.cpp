@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "compile/toolchain.h"
+#include "tools/toolchain.h"
 #include "core/alongside.h"
 #include "core/files.h"
 #include "core/phase_clock.h"
@@ -94,9 +94,9 @@ profile_outcome failed(profile_outcome outcome, const profile::capture_outcome& 
 
 // The arguments first, so that a typo is found on any machine; then, before anything needs a
 // GPU: without ncu there is nothing to do. Returns ncu.
-compile::located_tool check_arguments(const profile_request& request) {
+tools::located_tool check_arguments(const profile_request& request) {
   plan_target(request.target);
-  compile::located_tool ncu = compile::require_ncu(request.ncu_bin);
+  tools::located_tool ncu = tools::require_ncu(request.ncu_bin);
   profile::check_capture_options(request.capture);
   if (request.profile_calls && *request.profile_calls < 1) {
     throw error(fmt::format("--profile-calls {}: give 1 or more solve() calls", *request.profile_calls));
@@ -106,7 +106,7 @@ compile::located_tool check_arguments(const profile_request& request) {
 
 // What the record says of the capture before it runs: ncu, its settings and its command line,
 // and the same capture by hand.
-void describe_capture(profile::profile_record& record, const compile::located_tool& ncu,
+void describe_capture(profile::profile_record& record, const tools::located_tool& ncu,
                       const profile_request& request, const harness::bench_job& job, const prepared_bench& prepared,
                       const fs::path& out) {
   record.ncu_path = ncu.path.string();
@@ -123,7 +123,7 @@ void describe_capture(profile::profile_record& record, const compile::located_to
 }
 
 // ncu's report as the pages kopt reads, with the caller's work (if any) alongside.
-profile::export_result export_pages(const compile::located_tool& ncu, const profile::staged_output& files,
+profile::export_result export_pages(const tools::located_tool& ncu, const profile::staged_output& files,
                                     const std::function<void()>& while_exporting) {
   profile::export_result exported;
   const auto export_all = [&] {
@@ -150,7 +150,7 @@ profile_outcome run_profile(const profile_request& request, measuring_worker& wo
     if (request.progress) request.progress(step);
   };
   say("preparation: ncu, the build, the GPU");
-  const compile::located_tool ncu = check_arguments(request);
+  const tools::located_tool ncu = check_arguments(request);
   harness::bench_job job = request.job;
   job.profile_mode = true;
   job.profile_calls = profile::profile_calls_for(request.capture, request.profile_calls);

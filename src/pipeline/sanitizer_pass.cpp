@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "compile/toolchain.h"
+#include "tools/toolchain.h"
 #include "core/error.h"
 #include "core/text.h"
 #include "pipeline/child_verdict.h"
@@ -58,7 +58,7 @@ sanitizer_findings parse_sanitizer_output(const std::string& output) {
 
 sanitizer_record run_sanitizer_pass(measuring_worker& worker, const std::string& tool, harness::bench_job job,
                        const env::gpu_device& device, int timeout_s) {
-  const compile::located_tool sanitizer = compile::require_compute_sanitizer();
+  const tools::located_tool sanitizer = tools::require_compute_sanitizer();
   // The kernel alone, once: one seed, no timing, the reference never run. Its source stays named,
   // as for the judged run's kernel job: a Triton kernel's problem may be its reference's setup().
   job.role = harness::job_role::kernel;

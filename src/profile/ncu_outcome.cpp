@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/text.h"
-#include "env/ncu_probe.h"
+#include "tools/ncu_permission.h"
 
 namespace kopt::profile {
 namespace {
@@ -54,10 +54,10 @@ capture_outcome nothing_captured(const ncu_capture_options& options, int profile
 
 capture_outcome judge_capture(const capture_facts& facts, const ncu_capture_options& options) {
   const std::string problems = problem_lines(facts.ncu_output);
-  if (env::ncu_reports_counter_permission_error(facts.ncu_output)) {
+  if (tools::ncu_reports_counter_permission_error(facts.ncu_output)) {
     return make(capture_verdict::environment_error,
                 fmt::format("ncu may not read this GPU's performance counters (ERR_NVGPUCTRPERM): {}",
-                            env::ncu_counter_permission_fix),
+                            tools::ncu_counter_permission_fix),
                 problems);
   }
   if (!facts.ncu_started) {

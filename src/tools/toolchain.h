@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace kopt::compile {
+namespace kopt::tools {
 
 struct located_tool {
   std::filesystem::path path;       // absolute
@@ -44,4 +44,4 @@ std::string parse_ncu_version(const std::string& version_text);   // "2025.3.1.0
 // "Version 2025.3.1.0" anywhere in the text -> "2025.3.1.0", else ""
 std::string parse_sanitizer_version(const std::string& version_text);
 
-}  // namespace kopt::compile
+}  // namespace kopt::tools

@@ -1,4 +1,4 @@
-#include "compile/toolchain.h"
+#include "tools/toolchain.h"
 
 #include <algorithm>
 #include <cctype>
@@ -11,7 +11,7 @@
 #include "core/subprocess.h"
 #include "core/text.h"
 
-namespace kopt::compile {
+namespace kopt::tools {
 namespace fs = std::filesystem;
 
 std::string parse_nvcc_version(const std::string& version_text) {
@@ -158,4 +158,4 @@ std::string parse_sanitizer_version(const std::string& version_text) {
   return version_text.substr(begin, end - begin);
 }
 
-}  // namespace kopt::compile
+}  // namespace kopt::tools

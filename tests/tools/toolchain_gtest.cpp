@@ -1,10 +1,10 @@
-#include "compile/toolchain.h"
+#include "tools/toolchain.h"
 
 #include <gtest/gtest.h>
 
 #include "core/error.h"
 
-namespace kopt::compile {
+namespace kopt::tools {
 namespace {
 
 TEST(Toolchain, ParsesNvccVersion) {
@@ -39,4 +39,4 @@ TEST(Toolchain, FindsTheInstalledNvcc) {
 }
 
 }  // namespace
-}  // namespace kopt::compile
+}  // namespace kopt::tools
