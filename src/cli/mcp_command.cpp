@@ -27,7 +27,7 @@ class mcp_command final : public command {
                    "the only folder the tools read and write (default: the folder kopt is started in)");
   }
 
-  int run(const pipeline::services&) override {
+  int run(const pipeline::services& services) override {
     const mcp::workspace root(m_workspace.empty() ? std::filesystem::current_path() : std::filesystem::path(m_workspace));
     std::fflush(stdout);
     const int protocol = ::dup(STDOUT_FILENO);
@@ -39,7 +39,7 @@ class mcp_command final : public command {
     std::signal(SIGPIPE, SIG_IGN);
     mcp::rpc_channel channel(STDIN_FILENO, protocol);
     pipeline::keep_processes_warm();  // one server, many benches: each reference's Python ready
-    mcp::serve(channel, root);
+    mcp::serve(channel, root, services);
     ::close(protocol);
     return static_cast<int>(exit_status::ok);
   }

@@ -57,10 +57,11 @@ tool_output bench(const tool_call& call) {
   if (call.arguments.contains("seed")) request.job.seed = call.arguments["seed"].get<std::uint64_t>();
   if (call.arguments.contains("atol")) request.atol = call.arguments["atol"].get<double>();
   if (call.arguments.contains("rtol")) request.rtol = call.arguments["rtol"].get<double>();
-  if (call.arguments.value("fresh_reference", false)) request.reference_timing_folder.reset();
+  request.reference_timing_folder =
+      call.arguments.value("fresh_reference", false) ? std::nullopt : call.services.reference_timing_folder;
   call.progress("building, validating against the reference and timing");
   request.progress = call.progress;
-  const auto worker = pipeline::make_process_worker();
+  const auto worker = call.services.make_worker();
   const pipeline::bench_outcome outcome = pipeline::run_bench(request, *worker);
   if (outcome.prepared.failed_build) {
     throw error(fmt::format("compile failed: {}", outcome.prepared.failed_build->result.failure_reason),
@@ -92,7 +93,7 @@ tool_output profile(const tool_call& call) {
   request.target.gpu_purpose = "profile on";
   if (const std::string out = string_argument(call.arguments, "out"); !out.empty()) request.out = call.root.resolve(out);
   call.progress("profiling with Nsight Compute (one --set full pass)");
-  const auto worker = pipeline::make_process_worker();
+  const auto worker = call.services.make_worker();
   const pipeline::profile_outcome outcome = pipeline::run_profile(request, *worker, {});
   if (outcome.prepared.failed_build) {
     throw error(fmt::format("compile failed: {}", outcome.prepared.failed_build->result.failure_reason));
@@ -118,7 +119,7 @@ tool_output compare(const tool_call& call) {
   request.job.sampling.hot = call.arguments.value("hot", false);
   if (call.arguments.contains("max_seconds")) request.settings.max_seconds = call.arguments["max_seconds"].get<double>();
   call.progress("building both versions, then timing them in turns");
-  const auto worker = pipeline::make_process_worker();
+  const auto worker = call.services.make_worker();
   const pipeline::file_comparison compared = pipeline::compare_files(request, *worker);
   if (compared.failed_build) {
     throw error(fmt::format("compile failed: {}: {}", compared.failed_build->file,
@@ -178,7 +179,7 @@ tool_output loop_step(const tool_call& call) {
   settings.memory_db = memory::default_memory_path(std::nullopt);
   settings.check_shapes =
       loop::parse_check_dims_list(string_list_argument(call.arguments, "check_dims"), settings.target.dims);
-  const auto worker = pipeline::make_process_worker();
+  const auto worker = call.services.make_worker();
   const loop::loop_services services = loop::gpu_services(*worker);
   const std::set<fs::path> before = settings.run_dir.empty() ? run_folders_beside(settings.target.kernel) : std::set<fs::path>{};
   const fs::path runs_folder = settings.target.kernel.parent_path() / "optimize_runs";

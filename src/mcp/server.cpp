@@ -68,7 +68,8 @@ json error_result(const std::string& full_headline, const std::string& detail) {
 
 // tools/call's result, or a protocol error response for an unknown tool or bad arguments.
 // Whatever a tool throws becomes its result: never an exception out of here.
-json call_tool(const rpc_message& call, const workspace& root, const std::function<void(const std::string&)>& progress) {
+json call_tool(const rpc_message& call, const workspace& root, const pipeline::services& services,
+               const std::function<void(const std::string&)>& progress) {
   const auto read = read_params<call_params>(call);
   if (const json* refused = std::get_if<json>(&read)) return *refused;
   const call_params& params = std::get<call_params>(read);
@@ -82,7 +83,7 @@ json call_tool(const rpc_message& call, const workspace& root, const std::functi
                                        fmt::format("invalid arguments for {}: {}", params.name, problem));
   }
   try {
-    const tool_output out = t->run(tool_call{arguments, root, progress});
+    const tool_output out = t->run(tool_call{arguments, root, services, progress});
     return rpc_channel::response(
         call.id,
         json{{"content", json::array({json{{"type", "text"}, {"text", in_tool_words(out.summary)}}})},
@@ -96,7 +97,7 @@ json call_tool(const rpc_message& call, const workspace& root, const std::functi
 
 // The answer to a message other than tools/call (which the worker runs): a response, or null
 // for a notification.
-json answer_message(const rpc_message& message, const workspace& root) {
+json answer_message(const rpc_message& message, const workspace& root, const pipeline::services& services) {
   if (message.method == "initialize") {
     const auto read = read_params<initialize_params>(message);
     if (const json* refused = std::get_if<json>(&read)) return *refused;
@@ -104,7 +105,7 @@ json answer_message(const rpc_message& message, const workspace& root) {
   }
   if (message.method == "ping") return rpc_channel::response(message.id, json::object());
   if (message.method == "tools/list") return rpc_channel::response(message.id, tools_list());
-  if (message.method == "tools/call") return call_tool(message, root, [](const std::string&) {});
+  if (message.method == "tools/call") return call_tool(message, root, services, [](const std::string&) {});
   if (!message.is_request()) return nullptr;  // a notification kopt has nothing to do for
   return rpc_channel::error_response(message.id, method_not_found,
                                      fmt::format("kopt's MCP server has no method '{}'", message.method));
@@ -118,8 +119,8 @@ struct pending_call {
 
 class call_worker {
  public:
-  call_worker(rpc_channel& channel, const workspace& root)
-      : m_channel(channel), m_root(root), m_thread([this] { work(); }) {}
+  call_worker(rpc_channel& channel, const workspace& root, const pipeline::services& services)
+      : m_channel(channel), m_root(root), m_services(services), m_thread([this] { work(); }) {}
   // Leaving early (an exception in the reader): what is queued or running is cancelled.
   ~call_worker() {
     if (!m_thread.joinable()) return;
@@ -191,7 +192,7 @@ class call_worker {
     };
     json response;
     try {
-      response = call_tool(call.message, m_root, progress);
+      response = call_tool(call.message, m_root, m_services, progress);
     } catch (...) {
       response = rpc_channel::error_response(call.message.id, internal_error, current_exception_as_error().headline());
     }
@@ -202,6 +203,7 @@ class call_worker {
 
   rpc_channel& m_channel;
   const workspace& m_root;
+  const pipeline::services& m_services;
   std::mutex m_mutex;
   std::condition_variable m_ready;
   std::deque<pending_call> m_queue;
@@ -213,7 +215,8 @@ class call_worker {
 
 // What the reader does with one line: answers it at once, hands a call to the worker, or
 // cancels one. Whatever fails in it is an internal error response; the server goes on.
-void take_line(const std::string& line, rpc_channel& channel, call_worker& worker, const workspace& root) {
+void take_line(const std::string& line, rpc_channel& channel, call_worker& worker, const workspace& root,
+               const pipeline::services& services) {
   const rpc_reading reading = read_rpc_line(line);
   if (!reading.reply.is_null()) channel.send(reading.reply);
   if (!reading.message) return;
@@ -224,7 +227,7 @@ void take_line(const std::string& line, rpc_channel& channel, call_worker& worke
     } else if (message.method == "notifications/cancelled") {
       const auto read = read_params<cancelled_params>(message);
       if (const auto* params = std::get_if<cancelled_params>(&read)) worker.cancel(params->requestId);
-    } else if (const json reply = answer_message(message, root); !reply.is_null()) {
+    } else if (const json reply = answer_message(message, root, services); !reply.is_null()) {
       channel.send(reply);
     }
   } catch (...) {
@@ -236,17 +239,17 @@ void take_line(const std::string& line, rpc_channel& channel, call_worker& worke
 
 }  // namespace
 
-json answer(const json& request, const workspace& root) {
+json answer(const json& request, const workspace& root, const pipeline::services& services) {
   const rpc_reading reading = read_rpc_message(request);
   if (!reading.message) return reading.reply;
-  return answer_message(*reading.message, root);
+  return answer_message(*reading.message, root, services);
 }
 
-void serve(rpc_channel& channel, const workspace& root) {
-  call_worker worker(channel, root);
+void serve(rpc_channel& channel, const workspace& root, const pipeline::services& services) {
+  call_worker worker(channel, root, services);
   while (const std::optional<std::string> line = channel.read_line()) {
     if (line->find_first_not_of(" \t\r") == std::string::npos) continue;
-    take_line(*line, channel, worker, root);
+    take_line(*line, channel, worker, root, services);
   }
   worker.finish();
 }

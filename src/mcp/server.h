@@ -8,6 +8,7 @@
 
 #include "mcp/rpc_channel.h"
 #include "mcp/workspace.h"
+#include "pipeline/services.h"
 
 namespace kopt::mcp {
 
@@ -15,11 +16,12 @@ inline constexpr const char* latest_protocol_revision = "2025-11-25";
 
 // Serves until the input ends; then runs every call still asked for to its answer and returns.
 // A malformed message gets a JSON-RPC error response (rpc_messages.h) and the server goes on.
-void serve(rpc_channel& channel, const workspace& root);
+// Tools that measure get their workers through `services`.
+void serve(rpc_channel& channel, const workspace& root, const pipeline::services& services);
 
 // The answer to one message (a response, an error response for a malformed one, or nothing for
 // a notification); tools/call is run here, on the calling thread. For tests of the protocol's
 // pure parts.
-json answer(const json& request, const workspace& root);
+json answer(const json& request, const workspace& root, const pipeline::services& services = {});
 
 }  // namespace kopt::mcp

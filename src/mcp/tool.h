@@ -13,12 +13,16 @@
 #include "core/json_io.h"
 #include "kernel/dimensions.h"
 #include "mcp/workspace.h"
+#include "pipeline/services.h"
 
 namespace kopt::mcp {
 
 struct tool_call {
   const json& arguments;
   const workspace& root;
+  // How a tool gets its measuring worker and where reference timings are kept: made once by the
+  // server's front end (the process worker; a recorded one in tests).
+  const pipeline::services& services;
   // Progress for the client (a no-op when it gave no progress token): what is being done now.
   std::function<void(const std::string& message)> progress;
 };
