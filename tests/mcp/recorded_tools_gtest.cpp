@@ -3,6 +3,8 @@
 // server): each argument reaches the job the worker was given, and the figures the tool answers
 // with are the recorded bench result's.
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -13,41 +15,52 @@
 #include "support/kopt_process.h"
 #include "support/recorded_children.h"
 #include "support/recorded_h200.h"
+#include "support/timings.h"
 
 namespace kopt::mcp {
 namespace {
 namespace fs = std::filesystem;
 
-TEST(RecordedTools, BenchsArgumentsReachTheJobAndItAnswersWithTheDocumentsFigures) {
-  const testing::scratch_dir cache;
-  ::setenv("KOPT_CACHE_DIR", cache.path().c_str(), 1);
-  const testing::scratch_dir dir;
-  for (const char* name : {"vector_add.cu", "vector_add_ref.cu"}) {
-    fs::copy_file(testing::source_dir() / "examples" / name, dir.path() / name);
+class RecordedTools : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ::setenv("KOPT_CACHE_DIR", m_cache.path().c_str(), 1);
+    for (const char* name : {"vector_add.cu", "vector_add_ref.cu"}) {
+      fs::copy_file(testing::source_dir() / "examples" / name, m_workspace.path() / name);
+    }
   }
+
+  // The tool's result, called through the server as a client calls it, measured by `worker`.
+  json call(const std::string& tool, const json& arguments, pipeline::measuring_worker& worker) const {
+    pipeline::services services;
+    services.make_worker = [&worker] { return std::make_unique<pipeline::lent_worker>(worker); };
+    services.reference_timing_folder = m_cache.path() / "reference_timing";
+    const json request{{"jsonrpc", "2.0"},
+                       {"id", 1},
+                       {"method", "tools/call"},
+                       {"params", {{"name", tool}, {"arguments", arguments}}}};
+    const json response = answer(request, workspace(m_workspace.path()), services);
+    return response.contains("result") ? response["result"] : response;
+  }
+
+  testing::scratch_dir m_cache;
+  testing::scratch_dir m_workspace;
+};
+
+TEST_F(RecordedTools, BenchsArgumentsReachTheJobAndItAnswersWithTheDocumentsFigures) {
   pipeline::recorded_worker worker(pipeline::recorded_h200(), pipeline::two_children(1.0f));
-  pipeline::services services;
-  services.make_worker = [&worker] { return std::make_unique<pipeline::lent_worker>(worker); };
-  services.reference_timing_folder = cache.path() / "reference_timing";
-  const json request{{"jsonrpc", "2.0"},
-                     {"id", 1},
-                     {"method", "tools/call"},
-                     {"params",
-                      {{"name", "bench"},
-                       {"arguments",
-                        {{"kernel", "vector_add.cu"},
-                         {"ref", "vector_add_ref.cu"},
-                         {"dims", {{"N", 1048576}}},
-                         {"hot", true},
-                         {"min_seconds", 0.2},
-                         {"seed", 7},
-                         {"atol", 1e-5},
-                         {"rtol", 2e-4},
-                         {"detail", "full"}}}}}};
-  const json response = answer(request, workspace(dir.path()), services);
-  ASSERT_TRUE(response.contains("result")) << response.dump();
-  const json& result = response["result"];
-  ASSERT_EQ(result["isError"], false) << result.dump();
+  const json result = call("bench",
+                           {{"kernel", "vector_add.cu"},
+                            {"ref", "vector_add_ref.cu"},
+                            {"dims", {{"N", 1048576}}},
+                            {"hot", true},
+                            {"min_seconds", 0.2},
+                            {"seed", 7},
+                            {"atol", 1e-5},
+                            {"rtol", 2e-4},
+                            {"detail", "full"}},
+                           worker);
+  ASSERT_EQ(result.value("isError", true), false) << result.dump();
   ASSERT_EQ(worker.runs().size(), 2U) << "the kernel and the reference, each measured by the recorded worker";
   for (const pipeline::recorded_run& child : worker.runs()) {
     EXPECT_TRUE(child.job.sampling.hot);
@@ -65,6 +78,34 @@ TEST(RecordedTools, BenchsArgumentsReachTheJobAndItAnswersWithTheDocumentsFigure
   EXPECT_EQ(document.correctness.atol, std::optional<double>(1e-5)) << "the verdict compared with the tolerances given";
   const std::string text = result["content"][0]["text"];
   EXPECT_EQ(text.rfind("passed\n", 0), 0U) << text;
+}
+
+TEST_F(RecordedTools, ComparesArgumentsReachTheVersionsHeldOpenInTurns) {
+  pipeline::recorded_worker worker(pipeline::recorded_h200(), pipeline::two_children(1.0f));
+  std::vector<harness::bench_job> jobs;
+  worker.respond_to_blocks([&](const harness::bench_job& job, int calls) {
+    jobs.push_back(job);
+    const double ms = job.kernel_source.find("vector_add_slow.cu") == std::string::npos ? 0.020 : 0.0206;
+    return pipeline::timing_block{testing::timing_of_samples(std::vector<double>(static_cast<std::size_t>(calls), ms)),
+                                  "", ""};
+  });
+  fs::copy_file(m_workspace.path() / "vector_add.cu", m_workspace.path() / "vector_add_slow.cu");
+  const json result = call("compare",
+                           {{"baseline", "vector_add.cu"},
+                            {"candidate", "vector_add_slow.cu"},
+                            {"dims", {{"N", 1048576}}},
+                            {"hot", true},
+                            {"max_seconds", 5}},
+                           worker);
+  ASSERT_EQ(result.value("isError", true), false) << result.dump();
+  ASSERT_FALSE(jobs.empty());
+  for (const harness::bench_job& job : jobs) {
+    EXPECT_TRUE(job.sampling.hot);
+    EXPECT_TRUE(job.timing_blocks);
+  }
+  const json& facts = result["structuredContent"];
+  EXPECT_EQ(facts.value("outcome", std::string()), "negative") << facts.dump();  // the candidate is 3 % slower
+  EXPECT_NEAR(facts.value("ratio", 0.0), 1.03, 1e-9);
 }
 
 }  // namespace
