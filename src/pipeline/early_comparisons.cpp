@@ -45,7 +45,10 @@ early_comparisons::early_comparisons(const kernel::kernel_plan& plan,
       m_after(after),
       m_whose(whose),
       m_compared(keys.size()) {
-  m_thread = std::thread([this] { compare_as_marked(); });
+  m_thread = std::thread([this] {
+    compare_as_marked();
+    m_done = true;
+  });
 }
 
 early_comparisons::~early_comparisons() {
@@ -60,6 +63,7 @@ void early_comparisons::stop() {
 bool early_comparisons::await_tolerances() {
   while (true) {
     if (m_stop) return false;
+    ++m_looks;
     std::optional<harness::announced_tolerances> announced;
     try {
       announced = harness::read_announced_tolerances(m_folders.reference);
@@ -81,6 +85,7 @@ void early_comparisons::compare_as_marked() {
     const harness::evidence_key& key = m_keys[i];
     while (!harness::evidence_complete(m_folders.reference, key)) {
       if (m_stop) return;
+      ++m_looks;
       std::this_thread::sleep_for(mark_poll);
     }
     if (m_stop) return;

@@ -56,6 +56,11 @@ class early_comparisons {
 
   // How many keys were compared so far.
   std::size_t compared() const { return m_compared_count; }
+  // How many times it has looked for what it waits on (the reference's tolerances, the next key's
+  // mark), and whether it stopped looking (every key compared, or nothing more to compare early):
+  // what it has not compared after two more looks, it does not compare until the folders change.
+  std::size_t looks() const { return m_looks; }
+  bool done() const { return m_done; }
 
  private:
   void compare_as_marked();
@@ -72,6 +77,8 @@ class early_comparisons {
   const reference_tolerances m_whose;
   compared_keys m_compared;
   std::atomic<std::size_t> m_compared_count{0};
+  std::atomic<std::size_t> m_looks{0};
+  std::atomic<bool> m_done{false};
   std::atomic<bool> m_stop{false};
   std::thread m_thread;
 };
