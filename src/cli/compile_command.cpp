@@ -13,8 +13,8 @@
 #include "core/files.h"
 #include "core/json_io.h"
 #include "core/text.h"
-#include "env/gpu_probe.h"
 #include "kernel/backend.h"
+#include "pipeline/compile_requests.h"
 
 namespace kopt::cli {
 namespace {
@@ -106,25 +106,9 @@ class compile_command final : public command {
 
   int run(const pipeline::services&) override {
     const std::filesystem::path kernel = std::filesystem::absolute(m_kernel);
-    const std::string source = read_text_file(kernel, "kernel file");
-    const std::optional<kernel::backend> requested = kernel::parse_backend_request(m_backend);
-    const kernel::backend backend = kernel::infer_backend(kernel, source, requested);
-    if (backend == kernel::backend::triton) {
-      throw error(fmt::format("{} is a Triton module: Triton compiles it at run time, kopt compile "
-                              "builds .cu files only",
-                              m_kernel));
-    }
-
-    compile::compile_request request;
-    request.kernel_file = kernel;
-    request.backend = backend;
-    request.defines = m_defines;
-    request.arch = m_arch;
-    request.nvcc_bin = m_nvcc_bin;
-    if (m_arch.empty()) {
-      const env::gpu_probe_result gpus = env::probe_gpus();
-      if (const env::gpu_device* device = gpus.device(m_gpu)) request.device = device->capability;
-    }
+    const compile::compile_request request = pipeline::compile_request_of(
+        {kernel, kernel::parse_backend_request(m_backend), m_defines, m_arch, m_gpu, m_nvcc_bin});
+    const kernel::backend backend = request.backend;
     const compile::compile_result result = compile::compile_kernel(request);
     // The library stays in the cache; -o writes a copy of it (whole or not at all).
     if (result.ok() && !m_output.empty()) copy_library(result.library);

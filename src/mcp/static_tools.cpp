@@ -14,6 +14,7 @@
 #include "memory/memory_store.h"
 #include "memory/strategy_summaries.h"
 #include "pipeline/analysis_pipeline.h"
+#include "pipeline/compile_requests.h"
 
 namespace kopt::mcp {
 namespace {
@@ -37,15 +38,9 @@ tool_output inspect(const tool_call& call) {
 }
 
 tool_output compile_kernel(const tool_call& call) {
-  compile::compile_request request;
-  request.kernel_file = call.root.resolve(string_argument(call.arguments, "kernel"));
-  request.defines = string_list_argument(call.arguments, "defines");
-  request.arch = string_argument(call.arguments, "arch");
-  const std::string source = read_text_file(request.kernel_file, "kernel file");
-  request.backend = kernel::infer_backend(request.kernel_file, source, std::nullopt);
-  if (request.backend == kernel::backend::triton) {
-    throw error("a Triton module is compiled by Triton when it runs: compile takes .cu files");
-  }
+  const compile::compile_request request = pipeline::compile_request_of(
+      {call.root.resolve(string_argument(call.arguments, "kernel")), std::nullopt,
+       string_list_argument(call.arguments, "defines"), string_argument(call.arguments, "arch"), 0, ""});
   call.progress("compiling with nvcc");
   const compile::compile_result r = compile::compile_kernel(request);
   if (!r.ok()) {

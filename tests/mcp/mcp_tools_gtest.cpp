@@ -168,5 +168,22 @@ TEST(McpTools, AFailedLoopStepLeavesNoRunFolder) {
   EXPECT_FALSE(fs::exists(dir.path() / "optimize_runs")) << "a failed call leaves no run folder";
 }
 
+// The compile tool makes the request kopt compile makes: a Triton module is refused with the
+// same words.
+TEST(McpTools, CompileRefusesATritonModuleAsKoptCompileDoes) {
+  const testing::scratch_dir dir;
+  dir.write("k.py", "def setup(**dims): pass\ndef run_kernel(**kw): pass\n");
+  const json result = call(workspace(dir.path()), "compile", {{"kernel", "k.py"}});
+  EXPECT_EQ(result.value("isError", false), true) << result.dump();
+  EXPECT_EQ(text_of(result).rfind("k.py is a Triton module: Triton compiles it when it runs, and compile builds .cu "
+                                  "files only",
+                                  0),
+            0U)
+      << text_of(result);
+  const auto cli = testing::run_kopt({"compile", (dir.path() / "k.py").string()});
+  EXPECT_EQ(testing::first_line(cli.stderr_text),
+            "kopt: error: k.py is a Triton module: Triton compiles it when it runs, and compile builds .cu files only");
+}
+
 }  // namespace
 }  // namespace kopt::mcp
