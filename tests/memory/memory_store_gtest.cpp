@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <barrier>
 #include <chrono>
+#include <cstdio>
 #include <mutex>
 #include <set>
 #include <tuple>
@@ -310,8 +311,9 @@ TEST_P(MemoryStore, AReadOnlyOpenCreatesNothingAndReadsWhatWasRecorded) {
   }
 }
 
-// Loops recording at once, each with its own connection, with some outcomes recorded by two of
-// them (a replay): every outcome is there once.
+// Loops recording at once, each a process of its own (as loops on one machine are), with some
+// outcomes recorded by all of them (a replay): every outcome is there once. The writers start
+// together: each waits for the pipe's end to close.
 class ManyWriters : public ::testing::TestWithParam<std::tuple<backend, int>> {};
 
 TEST_P(ManyWriters, LoseNothingAndDoubleNothing) {
@@ -320,27 +322,38 @@ TEST_P(ManyWriters, LoseNothingAndDoubleNothing) {
   const std::string where = m.location();
   memory_store::open(where);
   constexpr int per_writer = 60;
-  std::barrier start(writers);
-  std::mutex mutex;
-  std::string failure;
-  const auto writer = [&](int w) {
-    start.arrive_and_wait();
-    try {
-      memory_store store = memory_store::open(where);
-      for (int i = 0; i < per_writer; ++i) {
-        store.record(outcome_of(fmt::format("loop-{}", w), i, {"tag_" + std::to_string(i % 7)}, "neutral"));
-        // The outcome every writer also records: one row, whoever comes first.
-        store.record(outcome_of("shared", i, {"tag_shared"}, "positive"));
+  int start[2];
+  ASSERT_EQ(::pipe(start), 0);
+  std::vector<pid_t> children;
+  for (int w = 0; w < writers; ++w) {
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      ::close(start[1]);
+      char byte = 0;
+      while (::read(start[0], &byte, 1) > 0) {
       }
-    } catch (const error& e) {
-      const std::lock_guard<std::mutex> lock(mutex);
-      failure = e.headline();
+      try {
+        memory_store store = memory_store::open(where);
+        for (int i = 0; i < per_writer; ++i) {
+          store.record(outcome_of(fmt::format("loop-{}", w), i, {"tag_" + std::to_string(i % 7)}, "neutral"));
+          store.record(outcome_of("shared", i, {"tag_shared"}, "positive"));
+        }
+      } catch (const error& e) {
+        std::fprintf(stderr, "writer %d: %s\n", w, e.headline().c_str());
+        _exit(3);
+      }
+      _exit(0);
     }
-  };
-  std::vector<std::thread> threads;
-  for (int w = 0; w < writers; ++w) threads.emplace_back(writer, w);
-  for (auto& t : threads) t.join();
-  EXPECT_EQ(failure, "");
+    children.push_back(child);
+  }
+  ::close(start[0]);
+  ::close(start[1]);  // go
+  for (const pid_t child : children) {
+    int status = 0;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "a writer failed (status " << status << ")";
+  }
   const auto all = memory_store::open(where).all();
   EXPECT_EQ(all.size(), static_cast<std::size_t>(writers * per_writer + per_writer));
   std::set<std::tuple<std::string, std::int64_t>> keys;
