@@ -211,7 +211,10 @@ class postgresql_connection final : public sql_connection {
 std::unique_ptr<sql_connection> open_postgresql(const std::string& url, bool read_only) {
   const std::string name = shown_location(url);
   const libpq_library& pq = load_libpq(name);
-  PGconn* conn = pq.connectdb(url.c_str());
+  // An unreachable server fails the call in seconds rather than hang a loop for TCP's minutes.
+  const std::string with_timeout = url.find("connect_timeout=") != std::string::npos ? url
+                                   : url + (url.find('?') == std::string::npos ? "?" : "&") + "connect_timeout=10";
+  PGconn* conn = pq.connectdb(with_timeout.c_str());
   if (conn == nullptr || pq.status(conn) != CONNECTION_OK) {
     const std::string why = conn != nullptr ? one_line(pq.error_message(conn)) : "out of memory";
     if (conn != nullptr) pq.finish(conn);
@@ -222,6 +225,8 @@ std::unique_ptr<sql_connection> open_postgresql(const std::string& url, bool rea
   // The server's notices ("already exists, skipping") are not the user's business.
   pq.set_notice_processor(conn, ignore_notice, nullptr);
   auto link = std::make_unique<postgresql_link>(pq, conn, name);
+  // As on a SQLite file, a writer waits for another at most a minute, then fails naming the memory.
+  link->checked(pq.exec(conn, "SET lock_timeout = '60s'"), "setting the wait for other writers");
   if (read_only) link->checked(pq.exec(conn, "SET default_transaction_read_only = on"), "cannot read only");
   return std::make_unique<postgresql_connection>(std::move(link));
 }

@@ -376,30 +376,36 @@ TEST_P(MemoryStore, AWriterKilledMidTransactionLeavesNothingAndBlocksNoOne) {
   constexpr int batch_size = 100000;
   const std::string client = "kopt_killed_writer";
   const std::string where = m.location("memory", client);
+  // The child says when it starts recording (its open() and its batch are behind it), so that the
+  // lock seen after that is the recording's transaction.
+  int recording[2];
+  ASSERT_EQ(::pipe(recording), 0);
   const pid_t child = fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
+    ::close(recording[0]);
     try {
       memory_store store = memory_store::open(where);
       std::vector<recorded_outcome> batch;
       for (int i = 0; i < batch_size; ++i) batch.push_back(outcome_of("killed", i, {"tiled"}, "negative"));
+      const char go = 'r';
+      if (::write(recording[1], &go, 1) != 1) _exit(4);
       store.record_all(std::move(batch));
     } catch (...) {
       _exit(3);
     }
     _exit(0);
   }
-  // Killed while its transaction holds the memory: seen holding it, and still 50 ms later (past
-  // the short transaction in which open() checks the schema).
+  ::close(recording[1]);
+  char said = 0;
+  const bool started = ::read(recording[0], &said, 1) == 1;
+  ::close(recording[0]);
+  // Killed as soon as its transaction holds the memory.
   bool seen = false;
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (!seen && std::chrono::steady_clock::now() < give_up) {
+  while (started && !seen && std::chrono::steady_clock::now() < give_up) {
     int status = 0;
     if (waitpid(child, &status, WNOHANG) == child) break;
-    seen = m.writer_holds("memory", client);
-  }
-  if (seen) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
     seen = m.writer_holds("memory", client);
   }
   ::kill(child, SIGKILL);
@@ -408,10 +414,10 @@ TEST_P(MemoryStore, AWriterKilledMidTransactionLeavesNothingAndBlocksNoOne) {
   ASSERT_TRUE(seen) << "the writer never held the memory (it ended with status " << status << ")";
   EXPECT_TRUE(WIFSIGNALED(status)) << "the writer finished before it was killed";
 
-  const auto started = std::chrono::steady_clock::now();
+  const auto next_writer = std::chrono::steady_clock::now();
   memory_store store = memory_store::open(m.location());
   EXPECT_TRUE(store.record(outcome_of("after", 1, {"baseline"}, "positive")));
-  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(30)) << "the next writer waited";
+  EXPECT_LT(std::chrono::steady_clock::now() - next_writer, std::chrono::seconds(30)) << "the next writer waited";
   const auto all = store.all();
   ASSERT_EQ(all.size(), 2u) << "the killed transaction left rows";
   EXPECT_EQ(all[0].run_id, "before");
