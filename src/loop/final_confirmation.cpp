@@ -13,6 +13,7 @@
 #include "core/version.h"
 #include "loop/best_write_back.h"
 #include "loop/bench_texts.h"
+#include "loop/outcome_records.h"
 #include "loop/run_directory.h"
 #include "loop/run_ledger.h"
 #include "loop/run_opening.h"
@@ -188,6 +189,12 @@ void reject(run_manifest& m, const confirmation_attempt& a) {
   r.outcome = "rejected";
   r.eligible = false;
   r.reason = "failed the final confirmation: " + a.reason;
+  // A round's chosen candidate is the same version: its record says so too.
+  for (candidate_record& c : r.candidates) {
+    if (r.chosen_candidate != c.candidate) continue;
+    c.outcome = r.outcome;
+    c.reason = r.reason;
+  }
   block_if_failed(m, r);
 }
 
@@ -298,6 +305,10 @@ confirmed_run finish_run(const loop_settings& settings, const loop_services& ser
     m.updated_at = c.confirmed_at;
     // The rejections and the best, before the answer that names them; the run's record too.
     commit_run_manifest(run.dir, m, store);
+    // Then the memory: a rejected version's strategy no longer counts as a win.
+    for (const confirmation_attempt& a : c.attempts) {
+      if (!a.confirmed) revise_in_memory(m, record_of(m, a.iteration), store);
+    }
   }
   write_file_atomic(run.dir / "final_summary.md",
                     final_summary_markdown(m, reproduce_commands(m, run.dir)) + confirmation_markdown(c));

@@ -58,12 +58,26 @@ void record_candidate_in_memory(const run_manifest& m, const iteration_record& r
   record_version(m, round, fmt::format("cand_{}", c.candidate), c, store);
 }
 
+void revise_in_memory(const run_manifest& m, const iteration_record& r, memory::memory_store& store) {
+  record_in_memory(m, r, store);  // the memory may have missed it
+  const std::string candidate = r.chosen_candidate ? fmt::format("cand_{}", *r.chosen_candidate) : "";
+  store.revise(m.run_id, r.iteration, r.attempt, candidate, r.outcome, r.reason);
+}
+
 void replay_into_memory(const run_manifest& m, memory::memory_store& store) {
   for (const iteration_record& r : m.superseded) {
     record_in_memory(m, r, store);
     store.supersede(m.run_id, r.iteration, r.attempt);
   }
-  for (const iteration_record& r : m.iterations) record_in_memory(m, r, store);
+  for (const iteration_record& r : m.iterations) {
+    // A version the final confirmation rejected after the loop recorded it a win: revised (a
+    // call killed between the manifest and the memory left the win there).
+    if (r.outcome == "rejected") {
+      revise_in_memory(m, r, store);
+    } else {
+      record_in_memory(m, r, store);
+    }
+  }
   if (m.open_round) record_in_memory(m, *m.open_round, store);
 }
 

@@ -25,7 +25,12 @@ void record_in_memory(const run_manifest& m, const iteration_record& r, memory::
 void record_candidate_in_memory(const run_manifest& m, const iteration_record& round, const candidate_record& c,
                                 memory::memory_store& store);
 
-// Every committed outcome, those of an open round included; the superseded attempts marked so.
+// `r` as the final confirmation left it (rejected, with its reason) told to the memory: the
+// outcome the loop recorded for its version (the chosen candidate's, for a round) is revised.
+void revise_in_memory(const run_manifest& m, const iteration_record& r, memory::memory_store& store);
+
+// Every committed outcome, those of an open round included; the superseded attempts marked so,
+// the rejected versions revised.
 void replay_into_memory(const run_manifest& m, memory::memory_store& store);
 
 }  // namespace kopt::loop

@@ -187,6 +187,15 @@ bool memory_store::offer_once(const std::string& content_sha256, const std::stri
   return insert->changes() > 0;
 }
 
+void memory_store::revise(const std::string& run_id, std::int64_t iteration, std::int64_t attempt,
+                          const std::string& candidate, const std::string& outcome, const std::string& reason) {
+  measure::parse_outcome(outcome);
+  const auto update = m_db->prepare(
+      "UPDATE outcomes SET outcome = ?, reason = ? WHERE run_id = ? AND iteration = ? AND attempt = ? AND candidate = ?");
+  update->bind(1, outcome).bind(2, reason).bind(3, run_id).bind(4, iteration).bind(5, attempt).bind(6, candidate);
+  update->step();
+}
+
 std::vector<offered_file> memory_store::offered_files() const {
   const auto query =
       m_db->prepare("SELECT content_sha256, path, offered_at FROM offered_files ORDER BY offered_at, content_sha256");

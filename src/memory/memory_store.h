@@ -100,6 +100,11 @@ class memory_store {
   // Marks every version of the run's iteration at that attempt superseded (the run redid it):
   // kept, but no longer counted for or against its strategy. Idempotent.
   void supersede(const std::string& run_id, std::int64_t iteration, std::int64_t attempt);
+  // A later judgment of one recorded outcome (the final confirmation rejected the version): its
+  // outcome and reason replaced, its scope, evidence and time kept. Throws kopt::error for an
+  // outcome that is not one. Idempotent; nothing when no such outcome is recorded.
+  void revise(const std::string& run_id, std::int64_t iteration, std::int64_t attempt, const std::string& candidate,
+              const std::string& outcome, const std::string& reason);
   // Records that the file with this content was offered for import; false when it had been
   // already (so it is offered once, wherever it is copied).
   bool offer_once(const std::string& content_sha256, const std::string& path);

@@ -12,8 +12,10 @@
 #include "core/error.h"
 #include "core/files.h"
 #include "loop/loop_step.h"
+#include "loop/outcome_records.h"
 #include "loop/run_directory.h"
 #include "loop/run_settings.h"
+#include "memory/memory_store.h"
 #include "report/html_page.h"
 #include "report/report_json.h"
 #include "report/run_report.h"
@@ -177,6 +179,21 @@ TEST_F(FinalConfirmation, ABestThatFailsIsRejectedAndBlockedAndTheNextBestIsConf
   EXPECT_FALSE(v2.eligible);
   EXPECT_EQ(v2.reason.rfind("failed the final confirmation: under compute-sanitizer racecheck", 0), 0u) << v2.reason;
   EXPECT_NE(std::find(m.blocked.begin(), m.blocked.end(), v2.fingerprint), m.blocked.end());
+  // The memory is told: the strategy the loop had recorded as a win counts as rejected now.
+  {
+    const memory::memory_store store = memory::memory_store::open_read_only(settings(2).memory_db);
+    const auto history = store.history(v2.fingerprint);
+    ASSERT_EQ(history.size(), 1u);
+    EXPECT_EQ(history[0].outcome, "rejected");
+    EXPECT_EQ(history[0].reason, v2.reason);
+    EXPECT_EQ(store.preferred(scope_of(m, m.arch, m.find(1)->bottleneck)).size(), 1u) << "only v1's strategy";
+    const auto summaries = store.summarize({});
+    const auto counted = std::find_if(summaries.begin(), summaries.end(),
+                                      [&](const auto& s) { return s.fingerprint == v2.fingerprint; });
+    ASSERT_NE(counted, summaries.end());
+    EXPECT_EQ(counted->positive, 0);
+    EXPECT_EQ(counted->rejected, 1);
+  }
   const std::optional<final_confirmation> kept = read_confirmation(m_run_dir);
   ASSERT_TRUE(kept.has_value());
   EXPECT_TRUE(confirmation_is_current(*kept, m));
