@@ -4,7 +4,6 @@
 // of loop::run_loop_step and loop::run_agent_loop, and the printing of what they did.
 
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -319,9 +318,8 @@ class loop_command final : public command {
     loop::loop_settings settings = loop::settings_of_run(m_run_dir);
     settings.comparison = m_settings.comparison;
     // The manifest keeps a server's URL without its password: the one given names it again.
-    if (m_memory_db || std::getenv("KOPT_MEMORY_DB") != nullptr) {
-      settings.memory_db =
-          memory::with_credentials(settings.memory_db.string(), memory::default_memory_path(m_memory_db).string());
+    if (const std::optional<std::string> named = memory::named_memory_location(m_memory_db)) {
+      settings.memory_db = memory::with_credentials(settings.memory_db.string(), *named);
     }
     const auto worker = services.make_worker();
     const loop::loop_services steps = loop::gpu_services(*worker);

@@ -60,8 +60,14 @@ void record_candidate_in_memory(const run_manifest& m, const iteration_record& r
 
 void revise_in_memory(const run_manifest& m, const iteration_record& r, memory::memory_store& store) {
   record_in_memory(m, r, store);  // the memory may have missed it
-  const std::string candidate = r.chosen_candidate ? fmt::format("cand_{}", *r.chosen_candidate) : "";
-  store.revise(m.run_id, r.iteration, r.attempt, candidate, r.outcome, r.reason);
+  // The row of the version as the manifest now records it: the chosen candidate's own record
+  // for a round (a round the loop rejected keeps its candidates' reasons).
+  for (const candidate_record& c : r.candidates) {
+    if (r.chosen_candidate != c.candidate) continue;
+    store.revise(m.run_id, r.iteration, r.attempt, fmt::format("cand_{}", c.candidate), c.outcome, c.reason);
+    return;
+  }
+  if (r.candidates.empty()) store.revise(m.run_id, r.iteration, r.attempt, "", r.outcome, r.reason);
 }
 
 void replay_into_memory(const run_manifest& m, memory::memory_store& store) {

@@ -48,7 +48,6 @@ std::optional<std::string> sealed_text(const std::optional<std::string>& key, co
   return std::nullopt;
 }
 
-
 // The memory's key, made first when it has none; inside a writing transaction.
 std::string key_made_once(sql_connection& c) {
   c.prepare("INSERT INTO ledger_key (id, key) VALUES (1, ?) ON CONFLICT DO NOTHING")->bind(1, random_key_hex()).step();
@@ -66,7 +65,7 @@ std::string key_made_once(sql_connection& c) {
 void ledger_store::stage(const ledger_run& run, const std::string& record) const {
   sql_connection& c = *m_store.m_db;
   in_write_transaction(c, [&] {
-    const std::optional<std::string> key = key_made_once(c);
+    const std::string key = key_made_once(c);
     c.prepare("DELETE FROM run_ledger WHERE run_dir = ?1 AND NOT (run_id = ?2 AND created_at = ?3)")
         ->bind(1, run.run_dir)
         .bind(2, run.run_id)
@@ -77,7 +76,7 @@ void ledger_store::stage(const ledger_run& run, const std::string& record) const
         "VALUES (?, ?, ?, '', '', ?, ?, ?) ON CONFLICT (run_dir, run_id, created_at) DO UPDATE "
         "SET pending = excluded.pending, pending_seal = excluded.pending_seal, updated_at = excluded.updated_at");
     put->bind(1, run.run_dir).bind(2, run.run_id).bind(3, run.created_at).bind(4, record);
-    put->bind(5, seal_of(*key, run, record)).bind(6, utc_timestamp()).step();
+    put->bind(5, seal_of(key, run, record)).bind(6, utc_timestamp()).step();
   });
 }
 

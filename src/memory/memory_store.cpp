@@ -316,9 +316,14 @@ std::vector<std::string> memory_store::preferred(const memory_scope& scope) cons
   return fingerprints_in_scope(*m_db, scope, "'positive'");
 }
 
-fs::path default_memory_path(const std::optional<std::string>& flag) {
+std::optional<std::string> named_memory_location(const std::optional<std::string>& flag) {
   if (flag && !flag->empty()) return *flag;
   if (const char* env = std::getenv("KOPT_MEMORY_DB"); env != nullptr && *env != '\0') return env;
+  return std::nullopt;
+}
+
+fs::path default_memory_path(const std::optional<std::string>& flag) {
+  if (const std::optional<std::string> named = named_memory_location(flag)) return *named;
   if (const char* data = std::getenv("XDG_DATA_HOME"); data != nullptr && *data != '\0') {
     return fs::path(data) / "kopt" / "memory.db";
   }

@@ -135,7 +135,10 @@ class memory_store {
   std::unique_ptr<sql_connection> m_db;
 };
 
-// The memory kopt uses: --memory-db, else $KOPT_MEMORY_DB, else $XDG_DATA_HOME/kopt/memory.db
+// The memory the user named: --memory-db, else $KOPT_MEMORY_DB; none when neither names one.
+std::optional<std::string> named_memory_location(const std::optional<std::string>& flag);
+
+// The memory kopt uses: the one named, else $XDG_DATA_HOME/kopt/memory.db
 // (~/.local/share/kopt/memory.db). A postgresql:// URL is kept as it is.
 std::filesystem::path default_memory_path(const std::optional<std::string>& flag);
 

@@ -1,7 +1,6 @@
 #include "report/run_report.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <optional>
 
 #include <fmt/format.h>
@@ -97,12 +96,6 @@ loop::record_check check_record(const fs::path& run_dir, const loop::run_manifes
   return check;
 }
 
-// $KOPT_MEMORY_DB, which may name the manifest's server with its password.
-std::optional<std::string> env_memory_location() {
-  const char* env = std::getenv("KOPT_MEMORY_DB");
-  return env != nullptr && *env != '\0' ? std::optional<std::string>(env) : std::nullopt;
-}
-
 // Where the run's ledger may be: the memory given, else the manifest's and the user's default.
 std::vector<fs::path> ledger_databases(const loop::run_manifest& m, const std::optional<fs::path>& given) {
   if (given) return {*given};
@@ -121,7 +114,9 @@ memory_reading read_memory(const loop::run_manifest& m, const std::optional<fs::
                            std::vector<strategy_conclusion>& strategies) {
   memory_reading reading;
   const std::string location =
-      given ? given->string() : memory::with_credentials(m.memory_db, env_memory_location().value_or(""));
+      // $KOPT_MEMORY_DB may name the manifest's server with its password.
+      given ? given->string()
+            : memory::with_credentials(m.memory_db, memory::named_memory_location(std::nullopt).value_or(""));
   reading.database = memory::shown_location(location);
   if (reading.database.empty()) {
     reading.note = "the manifest names no strategy memory (kopt report --memory-db names one)";
