@@ -8,7 +8,9 @@
 #   LOG_DIR    default $OUT when set, else build/gpu-test-logs
 # KOPT_GPU_TESTS="a_gpu_gtest b_gpu_gtest" runs only those programs (to split the suite across
 # calls that each have a time limit); every program named must exist. The examples check runs
-# then only when the list names `examples`.
+# then only when the list names `examples`. NAME:I/N runs the I-th of N parts of that program's
+# tests (GoogleTest's sharding, I from 0): a program too long for one call is split, and its
+# parts can run side by side in separate gpu_tests.sh calls with their own LOG_DIR.
 # KOPT_WHEEL=FILE installs that kopt wheel first (pip install --no-index --no-deps into a
 # scratch prefix) and tests the kopt it installed instead of BUILD_DIR's (scripts/carry_build.sh
 # --wheel makes one).
@@ -66,17 +68,29 @@ if [ -n "${KOPT_GPU_TESTS:-}" ]; then
 else
   gpu_tests=$(ls "$build"/tests/*_gpu_gtest 2>/dev/null)
 fi
+run_part() {  # run_part PROGRAM INDEX COUNT: that part of the program's tests
+  GTEST_SHARD_INDEX=$2 GTEST_TOTAL_SHARDS=$3 "$1"
+}
 if [ -z "$gpu_tests" ] && [ "${KOPT_GPU_TESTS:-}" != examples ]; then
   echo "FAIL no GPU test programs in $build/tests"
   failed=$((failed + 1))
 fi
-for test_program in $gpu_tests; do
+for entry in $gpu_tests; do
+  test_program=${entry%%:*}
   if [ ! -x "$test_program" ]; then
     echo "FAIL $test_program is missing"
     failed=$((failed + 1))
     continue
   fi
-  check "$(basename "$test_program")" "$test_program"
+  if [ "$entry" = "$test_program" ]; then
+    check "$(basename "$test_program")" "$test_program"
+  elif [[ ${entry#*:} =~ ^([0-9]+)/([0-9]+)$ ]] && [ "${BASH_REMATCH[1]}" -lt "${BASH_REMATCH[2]}" ]; then
+    check "$(basename "$test_program")-part${BASH_REMATCH[1]}of${BASH_REMATCH[2]}" \
+      run_part "$test_program" "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}"
+  else
+    echo "FAIL $entry: a part is written NAME:I/N with 0 <= I < N"
+    failed=$((failed + 1))
+  fi
 done
 if [ -n "${KOPT_GPU_TESTS:-}" ] && [[ " $KOPT_GPU_TESTS " != *" examples "* ]]; then
   echo "$passed passed, $failed failed"
