@@ -21,14 +21,6 @@ std::uint64_t buffer_seed(std::uint64_t seed, std::string_view buffer_name) {
   return z ^ (z >> 31);
 }
 
-namespace {
-
-double as_double(const kernel::element_value& value) {
-  return std::visit([](auto v) { return static_cast<double>(v); }, value);
-}
-
-}  // namespace
-
 void fill_input(std::span<std::byte> bytes, const kernel::element_type& type,
                 const kernel::value_distribution& values, std::uint64_t generator_seed) {
   std::mt19937_64 generator(generator_seed);
@@ -43,14 +35,15 @@ void fill_input(std::span<std::byte> bytes, const kernel::element_type& type,
                                                          std::get<std::int64_t>(values.high) - 1);
         for (std::size_t i = 0; i < count; ++i) store(i, static_cast<double>(pick(generator)));
       } else {
-        std::uniform_real_distribution<double> pick(as_double(values.low), as_double(values.high));
+        std::uniform_real_distribution<double> pick(kernel::to_double(values.low),
+                                                    kernel::to_double(values.high));
         for (std::size_t i = 0; i < count; ++i) store(i, pick(generator));
       }
       break;
     }
     case kernel::distribution_kind::choice: {
       std::uniform_int_distribution<std::size_t> pick(0, values.choices.size() - 1);
-      for (std::size_t i = 0; i < count; ++i) store(i, as_double(values.choices[pick(generator)]));
+      for (std::size_t i = 0; i < count; ++i) store(i, kernel::to_double(values.choices[pick(generator)]));
       break;
     }
     case kernel::distribution_kind::normal: {

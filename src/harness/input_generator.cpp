@@ -6,15 +6,12 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "harness/driver_check.h"
 #include "harness/input_fill.h"
 #include "harness/input_generator_ptx.h"
 
 namespace kopt::harness {
 namespace {
-
-void check(const cuda::driver_api& api, CUresult rc, const char* what) {
-  if (rc != CUDA_SUCCESS) throw error(fmt::format("input generator: {} failed: {}", what, api.describe(rc)));
-}
 
 // The codes of device/input_generator.cu, in the same order as its enums.
 int type_code(const kernel::element_type& type) {
@@ -29,10 +26,6 @@ int type_code(const kernel::element_type& type) {
 
 enum distribution_code : int { uniform_real, uniform_integer, choice, normal };
 
-double as_double(const kernel::element_value& v) {
-  return std::visit([](auto x) { return static_cast<double>(x); }, v);
-}
-
 }  // namespace
 
 std::uint64_t call_seed(std::uint64_t seed, const std::string& name, std::uint64_t call_index) {
@@ -43,15 +36,19 @@ std::uint64_t call_seed(std::uint64_t seed, const std::string& name, std::uint64
 
 input_generator::input_generator(const cuda::driver_api& api, const std::vector<kernel::buffer_spec>& buffers)
     : m_api(api), m_buffers(buffers), m_choices(buffers.size(), 0) {
-  check(api, api.module_load_data(&m_module, input_generator_ptx), "loading the generator kernel (cuModuleLoadData)");
-  check(api, api.module_get_function(&m_kernel, m_module, kernel_name), "cuModuleGetFunction");
+  check_driver_call(api, api.module_load_data(&m_module, input_generator_ptx), "input generator",
+                    "loading the generator kernel (cuModuleLoadData)");
+  check_driver_call(api, api.module_get_function(&m_kernel, m_module, kernel_name), "input generator",
+                    "cuModuleGetFunction");
   for (std::size_t i = 0; i < buffers.size(); ++i) {
     const auto& values = buffers[i].values;
     if (values.kind != kernel::distribution_kind::choice || values.choices.empty()) continue;
     std::vector<double> table;
-    for (const auto& c : values.choices) table.push_back(as_double(c));
-    check(api, api.mem_alloc(&m_choices[i], table.size() * sizeof(double)), "cuMemAlloc");
-    check(api, api.memcpy_htod(m_choices[i], table.data(), table.size() * sizeof(double)), "cuMemcpyHtoD");
+    for (const auto& c : values.choices) table.push_back(kernel::to_double(c));
+    check_driver_call(api, api.mem_alloc(&m_choices[i], table.size() * sizeof(double)), "input generator",
+                      "cuMemAlloc");
+    check_driver_call(api, api.memcpy_htod(m_choices[i], table.data(), table.size() * sizeof(double)),
+                      "input generator", "cuMemcpyHtoD");
   }
 }
 
@@ -76,14 +73,14 @@ void input_generator::generate(std::size_t i, CUdeviceptr target, std::uint64_t 
   double stddev = values.stddev;
   switch (values.kind) {
     case kernel::distribution_kind::uniform:
-      if (std::holds_alternative<std::int64_t>(values.low) && std::holds_alternative<std::int64_t>(values.high) &&
-          !spec.param.element.is_floating()) {
+      if (std::holds_alternative<std::int64_t>(values.low) &&
+          std::holds_alternative<std::int64_t>(values.high) && !spec.param.element.is_floating()) {
         distribution = uniform_integer;
         integer_low = std::get<std::int64_t>(values.low);
         integer_high = std::get<std::int64_t>(values.high);
       } else {
-        low = as_double(values.low);
-        high = as_double(values.high);
+        low = kernel::to_double(values.low);
+        high = kernel::to_double(values.high);
       }
       break;
     case kernel::distribution_kind::choice:
@@ -96,10 +93,12 @@ void input_generator::generate(std::size_t i, CUdeviceptr target, std::uint64_t 
   }
   CUdeviceptr choices = m_choices[i];
   unsigned long long seed = generator_seed;
-  void* arguments[] = {&target, &count, &type, &distribution, &low, &high, &integer_low, &integer_high,
-                       &choices, &choice_count, &mean, &stddev, &seed};
+  void* arguments[] = {&target,       &count,   &type,         &distribution, &low,    &high, &integer_low,
+                       &integer_high, &choices, &choice_count, &mean,         &stddev, &seed};
   // A grid that covers any current GPU a few times over; the kernel strides the rest.
-  check(m_api, m_api.launch_kernel(m_kernel, 1024, 1, 1, 256, 1, 1, 0, nullptr, arguments, nullptr), "cuLaunchKernel");
+  check_driver_call(m_api,
+                    m_api.launch_kernel(m_kernel, 1024, 1, 1, 256, 1, 1, 0, nullptr, arguments, nullptr),
+                    "input generator", "cuLaunchKernel");
 }
 
 void prepare_call_inputs(input_generator& generator, const kernel::kernel_plan& plan, device_buffers& target,

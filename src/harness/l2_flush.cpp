@@ -3,25 +3,20 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "harness/driver_check.h"
 #include "harness/l2_flush_ptx.h"
 
 namespace kopt::harness {
-namespace {
-
-void check(const cuda::driver_api& api, CUresult rc, const char* what) {
-  if (rc != CUDA_SUCCESS) throw error(fmt::format("L2 flush: {} failed: {}", what, api.describe(rc)));
-}
-
-}  // namespace
-
 l2_flusher::l2_flusher(const cuda::driver_api& api, std::size_t l2_bytes) : m_api(api) {
   const std::size_t bytes = 2 * l2_bytes;
   m_vectors = bytes / 16;
-  check(api, api.mem_alloc(&m_buffer, bytes), "cuMemAlloc");
-  check(api, api.memset_d8(m_buffer, 0, bytes), "cuMemsetD8");
-  check(api, api.mem_alloc(&m_sink, sizeof(int)), "cuMemAlloc");
-  check(api, api.module_load_data(&m_module, l2_flush_ptx), "loading the flush kernel (cuModuleLoadData)");
-  check(api, api.module_get_function(&m_kernel, m_module, kernel_name), "cuModuleGetFunction");
+  check_driver_call(api, api.mem_alloc(&m_buffer, bytes), "L2 flush", "cuMemAlloc");
+  check_driver_call(api, api.memset_d8(m_buffer, 0, bytes), "L2 flush", "cuMemsetD8");
+  check_driver_call(api, api.mem_alloc(&m_sink, sizeof(int)), "L2 flush", "cuMemAlloc");
+  check_driver_call(api, api.module_load_data(&m_module, l2_flush_ptx), "L2 flush",
+                    "loading the flush kernel (cuModuleLoadData)");
+  check_driver_call(api, api.module_get_function(&m_kernel, m_module, kernel_name), "L2 flush",
+                    "cuModuleGetFunction");
 }
 
 l2_flusher::~l2_flusher() {
@@ -33,7 +28,9 @@ void l2_flusher::flush() {
   unsigned long long count = m_vectors;
   void* arguments[] = {&m_buffer, &count, &m_sink};
   // Enough blocks to fill any current GPU several times over; the loop strides the rest.
-  check(m_api, m_api.launch_kernel(m_kernel, 1024, 1, 1, 256, 1, 1, 0, nullptr, arguments, nullptr), "cuLaunchKernel");
+  check_driver_call(m_api,
+                    m_api.launch_kernel(m_kernel, 1024, 1, 1, 256, 1, 1, 0, nullptr, arguments, nullptr),
+                    "L2 flush", "cuLaunchKernel");
 }
 
 }  // namespace kopt::harness

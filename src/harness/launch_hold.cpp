@@ -5,27 +5,23 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "harness/driver_check.h"
 #include "harness/launch_hold_ptx.h"
 
 namespace kopt::harness {
-namespace {
-
-void check(const cuda::driver_api& api, CUresult rc, const char* what) {
-  if (rc != CUDA_SUCCESS) throw error(fmt::format("launch hold: {} failed: {}", what, api.describe(rc)));
-}
-
-}  // namespace
-
 launch_hold::launch_hold(const cuda::driver_api& api) : m_api(api) {
-  check(api, api.module_load_data(&m_module, launch_hold_ptx), "loading the hold kernel (cuModuleLoadData)");
-  check(api, api.module_get_function(&m_kernel, m_module, kernel_name), "cuModuleGetFunction");
+  check_driver_call(api, api.module_load_data(&m_module, launch_hold_ptx), "launch hold",
+                    "loading the hold kernel (cuModuleLoadData)");
+  check_driver_call(api, api.module_get_function(&m_kernel, m_module, kernel_name), "launch hold",
+                    "cuModuleGetFunction");
 }
 
 void launch_hold::hold(std::chrono::nanoseconds time) {
   if (time.count() <= 0) return;
   unsigned long long nanoseconds = static_cast<unsigned long long>(time.count());
   void* arguments[] = {&nanoseconds};
-  check(m_api, m_api.launch_kernel(m_kernel, 1, 1, 1, 1, 1, 1, 0, nullptr, arguments, nullptr), "cuLaunchKernel");
+  check_driver_call(m_api, m_api.launch_kernel(m_kernel, 1, 1, 1, 1, 1, 1, 0, nullptr, arguments, nullptr),
+                    "launch hold", "cuLaunchKernel");
 }
 
 std::chrono::nanoseconds launch_hold::next_hold(std::chrono::nanoseconds previous_issue_time) {

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "kernel/value_distribution.h"
 
 namespace kopt::harness {
 
@@ -86,7 +87,7 @@ void solve_call::set_scalar(int index, const kernel::scalar_value& value) {
   const auto i = static_cast<std::size_t>(index);
   const kernel::parameter& p = m_state->signature.parameters.at(i);
   argument_slot& slot = m_state->slots.at(i);
-  const double as_double = std::visit([](auto v) { return static_cast<double>(v); }, value);
+  const double as_double = kernel::to_double(value);
   const std::int64_t as_integer = std::visit([](auto v) { return static_cast<std::int64_t>(v); }, value);
   const auto name = p.element.name;
   if (name == "float32") slot.f32 = static_cast<float>(as_double);

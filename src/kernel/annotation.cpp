@@ -15,7 +15,7 @@
 namespace kopt::kernel {
 namespace {
 
-constexpr std::string_view marker = "kopt:";
+constexpr std::string_view annotation_marker = "kopt:";
 constexpr std::string_view expected_items =
     "expected NAME[COUNT], in(...), out(...), inout(...), range(...), values(...) or normal(...)";
 
@@ -41,8 +41,8 @@ std::vector<annotation_text> annotations_in(const comment& c) {
                                                     : std::vector<std::string>{c.text};
   for (size_t k = 0; k < lines.size(); ++k) {
     const std::string_view body = strip_decoration(lines[k]);
-    if (body.substr(0, marker.size()) != marker) continue;
-    found.push_back({std::string(body.substr(marker.size())), c.line + static_cast<int>(k)});
+    if (body.substr(0, annotation_marker.size()) != annotation_marker) continue;
+    found.push_back({std::string(body.substr(annotation_marker.size())), c.line + static_cast<int>(k)});
   }
   return found;
 }

@@ -11,7 +11,7 @@
 namespace kopt::kernel {
 namespace {
 
-constexpr std::string_view marker = "kopt: flops=";
+constexpr std::string_view flops_marker = "kopt: flops=";
 
 std::optional<int64_t> integer_of(std::string_view text) {
   int64_t value = 0;
@@ -29,14 +29,14 @@ std::optional<double> annotated_flops(const std::filesystem::path& file, std::st
   int found_at = 0;
   for (const std::string& row : split_lines(text)) {
     ++line;
-    const std::size_t at = row.find(marker);
+    const std::size_t at = row.find(flops_marker);
     if (at == std::string_view::npos) continue;
     const std::string where = fmt::format("{}:{}", file.string(), line);
     if (flops) {
       throw error(fmt::format("{}: a second `kopt: flops=` (the first is on line {}): state the problem's FLOPs once",
                               where, found_at));
     }
-    const std::string_view expression = trim(std::string_view(row).substr(at + marker.size()));
+    const std::string_view expression = trim(std::string_view(row).substr(at + flops_marker.size()));
     try {
       const int_expression parsed = int_expression::parse(expression);
       const int64_t value = parsed.evaluate([&](std::string_view name) -> std::optional<int64_t> {

@@ -55,6 +55,10 @@ class evaluator {
 
 }  // namespace
 
+double to_double(const element_value& value) {
+  return std::visit([](auto v) { return static_cast<double>(v); }, value);
+}
+
 std::string format_value(const element_value& value) {
   if (const auto* integer = std::get_if<int64_t>(&value)) return fmt::format("{}", *integer);
   return fmt::format("{}", std::get<double>(value));

@@ -37,6 +37,8 @@ struct value_distribution {
 };
 
 std::string format_value(const element_value& value);
+// The value as a double (an integer bound converted).
+double to_double(const element_value& value);
 
 // {"kind": "uniform", "low", "high"} (high exclusive), {"kind": "choice", "values"},
 // {"kind": "normal", "mean", "std"}, each with "source" ("annotation" with its "line",

@@ -24,13 +24,6 @@ namespace kopt::mcp {
 namespace {
 namespace fs = std::filesystem;
 
-json string_schema() { return json{{"type", "string"}}; }
-json number_schema() { return json{{"type", "number"}}; }
-json nullable(json schema) {
-  schema["type"] = json::array({schema["type"], "null"});
-  return schema;
-}
-
 json reference_schema() {
   return json{{"type", "string"},
               {"description", "the reference in the workspace: a .py module with reference(**kwargs), or a .cu file "
@@ -285,54 +278,63 @@ std::vector<tool> gpu_tools() {
       {"max_seconds", json{{"type", "number"}, {"description", "time for the rounds [s], then inconclusive"}}}};
   return {
       {"compare",
-       "Is the candidate faster than the baseline? Both CUDA/CUTLASS versions are built, held open in their own "
-       "measuring processes and timed in turns until the 95 % interval of the median ratio says positive, negative or "
+       "Is the candidate faster than the baseline? Both CUDA/CUTLASS versions are built, held open in their "
+       "own "
+       "measuring processes and timed in turns until the 95 % interval of the median ratio says positive, "
+       "negative or "
        "neutral (or inconclusive at the budget). Only timing: bench validates. Needs a GPU.",
        input_object(compare_properties, json::array({"baseline", "candidate"})), compare,
        output_object(json{{"outcome", string_schema()},
                           {"ratio", number_schema()},
-                          {"ratio_ci95", json{{"type", "array"}, {"items", number_schema()}}},
+                          {"ratio_ci95", array_schema(number_schema())},
                           {"margin", number_schema()},
                           {"candidate_median_ms", number_schema()},
                           {"incumbent_median_ms", number_schema()},
                           {"stop", string_schema()},
                           {"rounds", json{{"type", "integer"}}},
                           {"seconds", number_schema()},
-                          {"warnings", json{{"type", "array"}, {"items", string_schema()}}}},
+                          {"warnings", array_schema(string_schema())}},
                      json::array({"outcome", "ratio", "ratio_ci95", "stop", "rounds"})),
        true},
       {"bench",
-       "Validate a kernel against its reference, then time both from the GPU's timestamps, under a judge that catches "
-       "cheating kernels: status, medians with intervals, the speedup with its verdict, warnings. Needs a GPU.",
+       "Validate a kernel against its reference, then time both from the GPU's timestamps, under a judge "
+       "that catches "
+       "cheating kernels: status, medians with intervals, the speedup with its verdict, warnings. Needs a "
+       "GPU.",
        input_object(bench_properties, json::array({"kernel"})), bench,
        output_object(json{{"status", string_schema()},
                           {"reason", string_schema()},
                           {"protocol", string_schema()},
                           {"kernel_ms", nullable(number_schema())},
-                          {"kernel_ci95_ms", nullable(json{{"type", "array"}, {"items", number_schema()}})},
+                          {"kernel_ci95_ms", nullable(array_schema(number_schema()))},
                           {"reference_ms", nullable(number_schema())},
                           {"speedup_vs_reference", nullable(number_schema())},
                           {"kernel_vs_reference", nullable(json{{"type", "object"}})},
-                          {"warnings", json{{"type", "array"}, {"items", string_schema()}}},
+                          {"warnings", array_schema(string_schema())},
                           {"gpu", string_schema()},
                           {"kernel_output", nullable(json{{"type", "object"},
-                                                          {"description", "what the kernel's process printed (its "
-                                                                          "printf), the last 32 KiB of each stream"}})},
-                          {"result", json{{"type", "object"}, {"description", "the whole bench result (detail: full)"}}}},
+                                                          {"description",
+                                                           "what the kernel's process printed (its "
+                                                           "printf), the last 32 KiB of each stream"}})},
+                          {"result", json{{"type", "object"},
+                                          {"description", "the whole bench result (detail: full)"}}}},
                      json::array({"status", "reason", "kernel_ms", "reference_ms", "warnings"})),
        true},
       {"profile",
-       "One Nsight Compute pass (--set full) over exactly the kernel's launches; writes the report and its CSV pages "
+       "One Nsight Compute pass (--set full) over exactly the kernel's launches; writes the report and its "
+       "CSV pages "
        "(then call analyze on ncu_raw.csv). Needs a GPU and ncu.",
        input_object(profile_properties, json::array({"kernel"})), profile,
        output_object(json{{"out", string_schema()},
-                          {"files", json{{"type", "array"}, {"items", string_schema()}}},
-                          {"kernels", json{{"type", "array"}, {"items", string_schema()}}}},
+                          {"files", array_schema(string_schema())},
+                          {"kernels", array_schema(string_schema())}},
                      json::array({"out", "files", "kernels"})),
        false},
       {"loop_step",
-       "One iteration of the optimization loop on the kernel file as it is now: judge, time, profile, diagnose, "
-       "compare with the best version, record the strategy; writes the next optimization_proposal.md. Needs a GPU.",
+       "One iteration of the optimization loop on the kernel file as it is now: judge, time, profile, "
+       "diagnose, "
+       "compare with the best version, record the strategy; writes the next optimization_proposal.md. Needs "
+       "a GPU.",
        input_object(loop_properties, json::array({"kernel", "max_iterations"})), loop_step,
        output_object(json{{"run_dir", string_schema()},
                           {"iteration", json{{"type", "integer"}}},
@@ -342,10 +344,11 @@ std::vector<tool> gpu_tools() {
                           {"best", nullable(json{{"type", "integer"}})},
                           {"bottleneck", string_schema()},
                           {"proposal", string_schema()},
-                          {"notices", json{{"type", "array"}, {"items", string_schema()}}},
+                          {"notices", array_schema(string_schema())},
                           {"confirmation", nullable(json{{"type", "object"},
-                                                         {"description", "the final confirmation, at the run's last "
-                                                                         "iteration (confirmation.json)"}})}},
+                                                         {"description",
+                                                          "the final confirmation, at the run's last "
+                                                          "iteration (confirmation.json)"}})}},
                      json::array({"run_dir"})),
        false},
   };

@@ -174,9 +174,6 @@ json class_schema(const char* description) {
   return json{{"type", "string"}, {"enum", names}, {"description", description}};
 }
 
-json string_schema() { return json{{"type", "string"}}; }
-json array_schema(json items = json::object()) { return json{{"type", "array"}, {"items", std::move(items)}}; }
-
 }  // namespace
 
 std::vector<tool> static_tools() {

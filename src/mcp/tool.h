@@ -79,5 +79,9 @@ json kernel_schema();      // {"type": "string", ...}: a kernel file in the work
 json dims_schema();        // {"NAME": value, ...}
 json defines_schema();     // ["NAME=VALUE", ...]
 json detail_schema();      // "summary" or "full"
+json string_schema();      // {"type": "string"}
+json number_schema();      // {"type": "number"}
+json array_schema(json items = json::object());  // {"type": "array", "items": items}
+json nullable(json schema);                      // the schema's type, or null
 
 }  // namespace kopt::mcp

@@ -110,14 +110,32 @@ json dims_schema() {
 
 json defines_schema() {
   return json{{"type", "array"},
-              {"description", "-D definitions NAME or NAME=VALUE for the build; they pick among #if variants of solve()"},
-              {"items", json{{"type", "string"}}}};
+              {"description",
+               "-D definitions NAME or NAME=VALUE for the build; they pick among #if variants of solve()"},
+              {"items", string_schema()}};
 }
 
 json detail_schema() {
   return json{{"type", "string"},
               {"enum", json::array({"summary", "full"})},
               {"description", "summary (default): the facts an agent acts on; full: kopt's whole result document"}};
+}
+
+json string_schema() {
+  return json{{"type", "string"}};
+}
+
+json number_schema() {
+  return json{{"type", "number"}};
+}
+
+json array_schema(json items) {
+  return json{{"type", "array"}, {"items", std::move(items)}};
+}
+
+json nullable(json schema) {
+  schema["type"] = json::array({schema["type"], "null"});
+  return schema;
 }
 
 }  // namespace kopt::mcp

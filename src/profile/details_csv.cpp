@@ -14,7 +14,7 @@ namespace {
 
 using column_index = std::map<std::string, size_t>;
 
-bool is_header(const csv_record& record) {
+bool is_header_line(const csv_record& record) {
   bool has_id = false;
   bool has_kind = false;
   for (const std::string& field : record) {
@@ -53,7 +53,7 @@ details_report parse_details_csv(std::string_view text) {
   details_report report{"csv", {}};
   std::map<size_t, column_index> headers;  // by record width
   for (const csv_record& record : parse_csv_lines(text)) {
-    if (is_header(record)) {
+    if (is_header_line(record)) {
       column_index index;
       for (size_t c = 0; c < record.size(); ++c) index.emplace(record[c], c);
       headers[record.size()] = std::move(index);
