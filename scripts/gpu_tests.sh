@@ -9,8 +9,8 @@
 # KOPT_GPU_TESTS="a_gpu_gtest b_gpu_gtest" runs only those programs (to split the suite across
 # calls that each have a time limit); every program named must exist. The examples check runs
 # then only when the list names `examples`. NAME:I/N runs the I-th of N parts of that program's
-# tests (GoogleTest's sharding, I from 0): a program too long for one call is split, and its
-# parts can run side by side in separate gpu_tests.sh calls with their own LOG_DIR.
+# tests (GoogleTest's sharding, I from 0): a program too long for one call is split across
+# calls. One call at a time on a GPU: side by side, kopt's checks see each other's processes.
 # KOPT_WHEEL=FILE installs that kopt wheel first (pip install --no-index --no-deps into a
 # scratch prefix) and tests the kopt it installed instead of BUILD_DIR's (scripts/carry_build.sh
 # --wheel makes one).

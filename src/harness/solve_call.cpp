@@ -16,21 +16,6 @@ namespace kopt::harness {
 
 namespace {
 
-// Storage large enough for any scalar C type solve() may take.
-union argument_slot {
-  void* pointer;
-  float f32;
-  double f64;
-  std::int8_t i8;
-  std::uint8_t u8;
-  std::int16_t i16;
-  std::uint16_t u16;
-  std::int32_t i32;
-  std::uint32_t u32;
-  std::int64_t i64;
-  std::uint64_t u64;
-};
-
 ffi_type* ffi_type_for(const kernel::parameter& p) {
   if (p.is_pointer) return &ffi_type_pointer;
   const auto name = p.element.name;
@@ -52,6 +37,21 @@ ffi_type* ffi_type_for(const kernel::parameter& p) {
 }  // namespace
 
 struct solve_call::state {
+  // Storage large enough for any scalar C type solve() may take, where libffi reads it.
+  union argument_slot {
+    void* pointer;
+    float f32;
+    double f64;
+    std::int8_t i8;
+    std::uint8_t u8;
+    std::int16_t i16;
+    std::uint16_t u16;
+    std::int32_t i32;
+    std::uint32_t u32;
+    std::int64_t i64;
+    std::uint64_t u64;
+  };
+
   void* function = nullptr;
   kernel::signature signature;
   ffi_cif cif{};
@@ -86,7 +86,7 @@ void solve_call::set_pointer(int index, void* device_pointer) {
 void solve_call::set_scalar(int index, const kernel::scalar_value& value) {
   const auto i = static_cast<std::size_t>(index);
   const kernel::parameter& p = m_state->signature.parameters.at(i);
-  argument_slot& slot = m_state->slots.at(i);
+  state::argument_slot& slot = m_state->slots.at(i);
   const double as_double = kernel::to_double(value);
   const std::int64_t as_integer = std::visit([](auto v) { return static_cast<std::int64_t>(v); }, value);
   const auto name = p.element.name;
