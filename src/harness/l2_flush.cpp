@@ -1,12 +1,10 @@
 #include "harness/l2_flush.h"
 
-#include <fmt/format.h>
-
-#include "core/error.h"
 #include "harness/driver_check.h"
 #include "harness/l2_flush_ptx.h"
 
 namespace kopt::harness {
+
 l2_flusher::l2_flusher(const cuda::driver_api& api, std::size_t l2_bytes) : m_api(api) {
   const std::size_t bytes = 2 * l2_bytes;
   m_vectors = bytes / 16;

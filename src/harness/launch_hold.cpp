@@ -2,13 +2,11 @@
 
 #include <algorithm>
 
-#include <fmt/format.h>
-
-#include "core/error.h"
 #include "harness/driver_check.h"
 #include "harness/launch_hold_ptx.h"
 
 namespace kopt::harness {
+
 launch_hold::launch_hold(const cuda::driver_api& api) : m_api(api) {
   check_driver_call(api, api.module_load_data(&m_module, launch_hold_ptx), "launch hold",
                     "loading the hold kernel (cuModuleLoadData)");

@@ -278,10 +278,8 @@ std::vector<tool> gpu_tools() {
       {"max_seconds", json{{"type", "number"}, {"description", "time for the rounds [s], then inconclusive"}}}};
   return {
       {"compare",
-       "Is the candidate faster than the baseline? Both CUDA/CUTLASS versions are built, held open in their "
-       "own "
-       "measuring processes and timed in turns until the 95 % interval of the median ratio says positive, "
-       "negative or "
+       "Is the candidate faster than the baseline? Both CUDA/CUTLASS versions are built, held open in their own "
+       "measuring processes and timed in turns until the 95 % interval of the median ratio says positive, negative or "
        "neutral (or inconclusive at the budget). Only timing: bench validates. Needs a GPU.",
        input_object(compare_properties, json::array({"baseline", "candidate"})), compare,
        output_object(json{{"outcome", string_schema()},
@@ -297,10 +295,8 @@ std::vector<tool> gpu_tools() {
                      json::array({"outcome", "ratio", "ratio_ci95", "stop", "rounds"})),
        true},
       {"bench",
-       "Validate a kernel against its reference, then time both from the GPU's timestamps, under a judge "
-       "that catches "
-       "cheating kernels: status, medians with intervals, the speedup with its verdict, warnings. Needs a "
-       "GPU.",
+       "Validate a kernel against its reference, then time both from the GPU's timestamps, under a judge that catches "
+       "cheating kernels: status, medians with intervals, the speedup with its verdict, warnings. Needs a GPU.",
        input_object(bench_properties, json::array({"kernel"})), bench,
        output_object(json{{"status", string_schema()},
                           {"reason", string_schema()},
@@ -313,16 +309,13 @@ std::vector<tool> gpu_tools() {
                           {"warnings", array_schema(string_schema())},
                           {"gpu", string_schema()},
                           {"kernel_output", nullable(json{{"type", "object"},
-                                                          {"description",
-                                                           "what the kernel's process printed (its "
-                                                           "printf), the last 32 KiB of each stream"}})},
-                          {"result", json{{"type", "object"},
-                                          {"description", "the whole bench result (detail: full)"}}}},
+                                                          {"description", "what the kernel's process printed (its "
+                                                                          "printf), the last 32 KiB of each stream"}})},
+                          {"result", json{{"type", "object"}, {"description", "the whole bench result (detail: full)"}}}},
                      json::array({"status", "reason", "kernel_ms", "reference_ms", "warnings"})),
        true},
       {"profile",
-       "One Nsight Compute pass (--set full) over exactly the kernel's launches; writes the report and its "
-       "CSV pages "
+       "One Nsight Compute pass (--set full) over exactly the kernel's launches; writes the report and its CSV pages "
        "(then call analyze on ncu_raw.csv). Needs a GPU and ncu.",
        input_object(profile_properties, json::array({"kernel"})), profile,
        output_object(json{{"out", string_schema()},
@@ -331,10 +324,8 @@ std::vector<tool> gpu_tools() {
                      json::array({"out", "files", "kernels"})),
        false},
       {"loop_step",
-       "One iteration of the optimization loop on the kernel file as it is now: judge, time, profile, "
-       "diagnose, "
-       "compare with the best version, record the strategy; writes the next optimization_proposal.md. Needs "
-       "a GPU.",
+       "One iteration of the optimization loop on the kernel file as it is now: judge, time, profile, diagnose, "
+       "compare with the best version, record the strategy; writes the next optimization_proposal.md. Needs a GPU.",
        input_object(loop_properties, json::array({"kernel", "max_iterations"})), loop_step,
        output_object(json{{"run_dir", string_schema()},
                           {"iteration", json{{"type", "integer"}}},
@@ -346,9 +337,8 @@ std::vector<tool> gpu_tools() {
                           {"proposal", string_schema()},
                           {"notices", array_schema(string_schema())},
                           {"confirmation", nullable(json{{"type", "object"},
-                                                         {"description",
-                                                          "the final confirmation, at the run's last "
-                                                          "iteration (confirmation.json)"}})}},
+                                                         {"description", "the final confirmation, at the run's last "
+                                                                         "iteration (confirmation.json)"}})}},
                      json::array({"run_dir"})),
        false},
   };

@@ -89,28 +89,22 @@ tool_output report(const tool_call& call) {
 }  // namespace
 
 tool report_tool() {
-  return {
-      "report",
-      "A kopt loop run folder in brief: every iteration's outcome, median, speedup and bottleneck, the best "
-      "version and its diagnosis; writes report.html (charts, for people) into the run folder.",
-      input_object(
-          json{{"run_dir", json{{"type", "string"},
-                                {"description", "a run folder in the workspace (optimize_runs/run_...)"}}},
-               {"detail", detail_schema()}},
-          json::array({"run_dir"})),
-      report,
-      output_object(
-          json{{"run_dir", json{{"type", "string"}}},
-               {"page", json{{"type", "string"}}},
-               {"iterations", array_schema(json{{"type", "object"}})},
-               {"best", json{{"type", json::array({"object", "null"})}}},
-               {"memory_read", json{{"type", "boolean"}}},
-               {"confirmation",
-                json{{"type", "string"},
-                     {"description", "confirmed, none survived, nothing to confirm or not confirmed yet"}}},
-               {"report", json{{"type", "object"}, {"description", "the whole report (detail: full)"}}}},
-          json::array({"run_dir", "page", "iterations", "best", "memory_read"})),
-      false};
+  return {"report",
+          "A kopt loop run folder in brief: every iteration's outcome, median, speedup and bottleneck, the best "
+          "version and its diagnosis; writes report.html (charts, for people) into the run folder.",
+          input_object(json{{"run_dir", json{{"type", "string"}, {"description", "a run folder in the workspace (optimize_runs/run_...)"}}},
+                            {"detail", detail_schema()}},
+                       json::array({"run_dir"})),
+          report,
+          output_object(json{{"run_dir", json{{"type", "string"}}},
+                             {"page", json{{"type", "string"}}},
+                             {"iterations", array_schema(json{{"type", "object"}})},
+                             {"best", json{{"type", json::array({"object", "null"})}}},
+                             {"memory_read", json{{"type", "boolean"}}},
+                             {"confirmation", json{{"type", "string"}, {"description", "confirmed, none survived, nothing to confirm or not confirmed yet"}}},
+                             {"report", json{{"type", "object"}, {"description", "the whole report (detail: full)"}}}},
+                        json::array({"run_dir", "page", "iterations", "best", "memory_read"})),
+          false};
 }
 
 }  // namespace kopt::mcp
