@@ -28,9 +28,7 @@ bool names_both(const csv_record& record, std::string_view a, std::string_view b
 // The details page names its metrics in a column; the raw page has a column per metric.
 bool is_details_header(const csv_record& record) { return names_both(record, "Metric Name", "Metric Value"); }
 
-bool is_raw_header(const csv_record& record) {
-  return names_both(record, "ID", "Kernel Name");
-}
+bool is_raw_header(const csv_record& record) { return names_both(record, "ID", "Kernel Name"); }
 
 // The lines of `text` one at a time, without copying the text into lines first.
 class line_reader {
@@ -199,11 +197,8 @@ kernel_launch kernel_launch::with_numbers(const std::map<std::string, double>& n
   return launch;
 }
 
-namespace {
-
-// The page's launches, or nullopt when no record names a kernel's columns.
-std::optional<raw_report> launches_of(std::string_view text, std::string_view source,
-                                      const std::function<void(std::size_t launches)>& progress) {
+raw_report parse_raw_csv(std::string_view text, std::string_view source,
+                         const std::function<void(std::size_t launches)>& progress) {
   line_reader lines(text);
   std::optional<csv_record> header;
   while (auto record = next_record(lines)) {
@@ -213,7 +208,12 @@ std::optional<raw_report> launches_of(std::string_view text, std::string_view so
       break;
     }
   }
-  if (!header) return std::nullopt;
+  if (!header) {
+    throw error(fmt::format("{} is not an Nsight Compute raw CSV export (no header with \"ID\" and "
+                            "\"Kernel Name\"): export one with `ncu -i REPORT.ncu-rep --csv "
+                            "--page raw --print-units base > raw.csv`",
+                            source));
+  }
   if (is_details_header(*header)) {
     throw error(fmt::format("{} is Nsight Compute's details page (a row per metric), not its raw page: pass the raw "
                             "page (`ncu -i REPORT.ncu-rep --csv --page raw --print-units base > raw.csv`), and the "
@@ -240,31 +240,12 @@ std::optional<raw_report> launches_of(std::string_view text, std::string_view so
     report.launches.push_back(launch_of(*row, layout));
     if (progress && report.launches.size() % progress_every == 0) progress(report.launches.size());
   }
-  return report;
-}
-
-}  // namespace
-
-raw_report parse_raw_csv(std::string_view text, std::string_view source,
-                         const std::function<void(std::size_t launches)>& progress) {
-  std::optional<raw_report> report = launches_of(text, source, progress);
-  if (!report) {
-    throw error(
-        fmt::format("{} is not an Nsight Compute raw CSV export (no header with \"ID\" and "
-                    "\"Kernel Name\"): export one with `ncu -i REPORT.ncu-rep --csv "
-                    "--page raw --print-units base > raw.csv`",
-                    source));
-  }
-  if (report->launches.empty()) {
+  if (report.launches.empty()) {
     throw error(fmt::format("{} holds no profiled kernel launch: profile the kernel again and check "
                             "that ncu captured it (`ncu --print-summary per-kernel` lists them)",
                             source));
   }
-  return std::move(*report);
-}
-
-raw_report read_raw_csv(std::string_view text, std::string_view source) {
-  return launches_of(text, source, {}).value_or(raw_report{});
+  return report;
 }
 
 }  // namespace kopt::profile
