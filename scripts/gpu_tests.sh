@@ -25,8 +25,10 @@ mkdir -p "$logs"
 export KOPT_BIN=$root/$build/bin/kopt
 export KOPT_SOURCE_DIR=$root
 export KOPT_CACHE_DIR=${KOPT_CACHE_DIR:-$(mktemp -d)}
-if [ ! -x "$root/$build/bin/kopt" ] && [ -f "$root/.carry/build.tgz" ]; then
-  tar xzf "$root/.carry/build.tgz" -C "$root/.carry"   # carried packed (scripts/carry_build.sh)
+if [ ! -x "$root/$build/bin/kopt" ] && [ -f "$root/.carry/build.txz" ]; then
+  # Carried packed (scripts/carry_build.sh); Python's tarfile, since the GPU machine may lack xz.
+  python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2], filter="tar")' \
+    "$root/.carry/build.txz" "$root/.carry" || exit 1
 fi
 if [ -n "${KOPT_WHEEL:-}" ]; then
   # --prefix: the system's Python may refuse installs into itself (PEP 668), not into a prefix.
