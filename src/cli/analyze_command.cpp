@@ -40,8 +40,7 @@ class analyze_command final : public command {
                    "folder for the two files, named after the report (analysis.md and analysis.json for kopt "
                    "profile's ncu_raw.csv; NAME_analysis.* for NAME_raw.csv or NAME.ncu-rep), default: beside the report");
     sub.add_option("--ncu-bin", m_ncu_bin, "ncu to export a .ncu-rep with (default: searched)");
-    sub.add_flag("--json", m_json, "print the JSON document instead of one line per kernel");
-    add_verbosity_flags(sub, m_level, true);
+    add_output_flags(sub, m_output, "print the JSON document instead of one line per kernel", true);
   }
 
   int run(const pipeline::services&) override {
@@ -50,10 +49,10 @@ class analyze_command final : public command {
     const analyze::analysis& a = outcome.analysis;
     const json& document = outcome.document;
     const fs::path& out = outcome.out;
-    if (m_json) {
+    if (m_output.json) {
       std::fputs((json_text(document) + "\n").c_str(), stdout);
     } else {
-      const printer print(m_level);
+      const printer print(m_output.level);
       for (const auto& k : a.kernels) {
         print.line(summary_line(k));
         // -v: why the class, and every recommendation in rank order, not only the first.
@@ -79,8 +78,7 @@ class analyze_command final : public command {
   std::optional<std::string> m_backend;
   std::optional<fs::path> m_out;
   std::string m_ncu_bin;
-  bool m_json = false;
-  verbosity m_level = verbosity::normal;
+  output_choice m_output;
 };
 
 }  // namespace

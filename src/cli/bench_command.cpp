@@ -42,8 +42,7 @@ class bench_command final : public command {
                  "no L2 flush before each sample (default: flush by reading); inputs are still made fresh before "
                  "every call and stay in L2 as the generator left them");
     sub.add_option("--json-out", m_json_out, "write the result JSON to this file");
-    sub.add_flag("--json", m_json, "print the result JSON");
-    add_verbosity_flags(sub, m_level, true);
+    add_output_flags(sub, m_output, "print the result JSON", true);
     sub.add_flag("--profile-mode", m_job.profile_mode,
                  "run only warm-up and then --profile-calls calls between cuProfilerStart/Stop, for "
                  "ncu --profile-from-start off; nothing is validated or timed");
@@ -64,28 +63,28 @@ class bench_command final : public command {
     request.rtol = m_rtol;
     request.sanitize = m_sanitize;
     request.reference_timing_folder = m_fresh_reference ? std::nullopt : services.reference_timing_folder;
-    request.progress = progress_on_terminal("bench", !m_json && m_level != verbosity::quiet);
+    request.progress = progress_on_terminal("bench", m_output.wants_progress());
     const auto worker = services.make_worker();
     const pipeline::bench_outcome outcome = pipeline::run_bench(request, *worker);
     const pipeline::prepared_bench& prepared = outcome.prepared;
     if (prepared.failed_build) return report_compile_failure(prepared.failed_build->file, prepared.failed_build->result);
-    if (outcome.sanitizer && !m_json && m_level != verbosity::quiet) {
+    if (outcome.sanitizer && m_output.wants_progress()) {
       std::fputs(pipeline::sanitizer_text(*outcome.sanitizer).c_str(), stdout);
     }
 
     const pipeline::bench_result& result = outcome.result;
     if (!m_json_out.empty()) write_json_file(m_json_out, outcome.document);
-    if (m_json) {
+    if (m_output.json) {
       std::printf("%s\n", json_text(outcome.document).c_str());
     } else if (m_job.profile_mode) {
       // Nothing was timed: the profile-mode line below is the result.
-    } else if (m_level == verbosity::quiet) {
-      if (result.ok() && result.kernel) printer(m_level).result(result_line(result));
+    } else if (m_output.level == verbosity::quiet) {
+      if (result.ok() && result.kernel) printer(m_output.level).result(result_line(result));
     } else {
       std::printf("kernel: %s on %s (%s)\n", m_target.kernel.c_str(), prepared.device.name.c_str(),
                   prepared.kernel_build.arch.name.c_str());
       std::fputs(pipeline::bench_text(result).c_str(), stdout);
-      if (m_level == verbosity::verbose) {
+      if (m_output.level == verbosity::verbose) {
         std::fputs(pipeline::phases_text(result).c_str(), stdout);
         if (result.sandbox) std::printf("kernel's process sandbox: %s\n", result.sandbox->c_str());
       }
@@ -109,7 +108,7 @@ class bench_command final : public command {
   void print_kernel_output(const pipeline::bench_result& result) const {
     if (!result.kernel_output) return;
     const pipeline::printed_output& printed = *result.kernel_output;
-    if (m_level == verbosity::verbose) {
+    if (m_output.level == verbosity::verbose) {
       std::printf("the kernel's process printed:\n%s", pipeline::printed_output_text(printed).c_str());
     } else {
       std::printf("the kernel's process printed %llu bytes (kopt bench -v shows them; the result's kernel_output "
@@ -126,8 +125,7 @@ class bench_command final : public command {
   std::string m_sanitize;
   bool m_fresh_reference = false;
   std::string m_json_out;
-  bool m_json = false;
-  verbosity m_level = verbosity::normal;
+  output_choice m_output;
 };
 
 }  // namespace

@@ -99,9 +99,8 @@ class compile_command final : public command {
     sub.add_option("--backend", m_backend, "cuda, cutlass, or auto (the default: from the source)");
     add_gpu_option(sub, m_gpu, "CUDA device ordinal whose architecture is the default");
     sub.add_option("--nvcc-bin", m_nvcc_bin, "nvcc to use (path or name on PATH)");
-    sub.add_flag("--json", m_json, "print the result as JSON");
-    sub.add_option("-o,--output", m_output, "also copy the built library to this file");
-    add_verbosity_flags(sub, m_level, true);
+    sub.add_option("-o,--output", m_library_copy, "also copy the built library to this file");
+    add_output_flags(sub, m_output, "print the result as JSON", true);
   }
 
   int run(const pipeline::services&) override {
@@ -111,11 +110,12 @@ class compile_command final : public command {
     const kernel::backend backend = request.backend;
     const compile::compile_result result = compile::compile_kernel(request);
     // The library stays in the cache; -o writes a copy of it (whole or not at all).
-    if (result.ok() && !m_output.empty()) copy_library(result.library);
+    if (result.ok() && !m_library_copy.empty()) copy_library(result.library);
 
-    if (m_json) {
+    if (m_output.json) {
       json document = result_json(result, kernel, backend);
-      if (result.ok() && !m_output.empty()) document["output"] = std::filesystem::absolute(m_output).string();
+      if (result.ok() && !m_library_copy.empty())
+        document["output"] = std::filesystem::absolute(m_library_copy).string();
       std::printf("%s\n", json_text(document).c_str());
     } else if (result.ok()) {
       print_summary(result, backend);
@@ -128,7 +128,7 @@ class compile_command final : public command {
   // A copy beside the target renamed onto it: a reader never sees half a library.
   void copy_library(const std::filesystem::path& library) const {
     namespace fs = std::filesystem;
-    const fs::path target = fs::absolute(m_output);
+    const fs::path target = fs::absolute(m_library_copy);
     const fs::path partial = target.string() + ".partial";
     std::error_code ec;
     fs::copy_file(library, partial, fs::copy_options::overwrite_existing, ec);
@@ -136,18 +136,18 @@ class compile_command final : public command {
     if (ec) {
       std::error_code ignored;
       fs::remove(partial, ignored);
-      throw error(fmt::format("cannot write -o {}: {} (check that its folder exists and is writable)", m_output,
-                              ec.message()));
+      throw error(fmt::format("cannot write -o {}: {} (check that its folder exists and is writable)",
+                              m_library_copy, ec.message()));
     }
   }
 
   // With --quiet only the library's line: the result a script wants.
   void print_summary(const compile::compile_result& r, kernel::backend backend) const {
-    const printer print(m_level);
+    const printer print(m_output.level);
     print.line(fmt::format("kernel:  {} ({}, {}{})", m_kernel, kernel::to_string(backend), r.arch.name,
                            r.cutlass_version.empty() ? "" : fmt::format(", CUTLASS {}", r.cutlass_version)));
     print.result(fmt::format("library: {}", r.library.string()));
-    if (!m_output.empty()) print.line(fmt::format("copied:  {}", m_output));
+    if (!m_library_copy.empty()) print.line(fmt::format("copied:  {}", m_library_copy));
     const double elapsed = static_cast<double>(r.elapsed.count()) / 1000.0;
     if (r.status == compile::compile_status::cache_hit) {
       print.line(fmt::format("cache:   hit in {:.2f} s (the original build took {:.2f} s)", elapsed, r.build_seconds));
@@ -167,10 +167,9 @@ class compile_command final : public command {
   std::string m_arch;
   std::string m_backend;
   std::string m_nvcc_bin;
-  std::string m_output;
+  std::string m_library_copy;
   int m_gpu = 0;
-  bool m_json = false;
-  verbosity m_level = verbosity::normal;
+  output_choice m_output;
 };
 
 }  // namespace

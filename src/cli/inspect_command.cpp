@@ -146,8 +146,7 @@ class inspect_command final : public command {
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     sub.add_option("-D", m_defines,
                    "preprocessor definition NAME[=VALUE] (repeatable): picks which #if variant of solve() is planned");
-    sub.add_flag("--json", m_json, "print the plan as JSON");
-    add_verbosity_flags(sub, m_level, true);
+    add_output_flags(sub, m_output, "print the plan as JSON", true);
     sub.footer("Dimensions: --NAME=VALUE sets solve()'s scalar parameter NAME, e.g. --M=4096.\n"
                "Buffer sizes come from the `// kopt:` annotation (docs/annotations.md).");
   }
@@ -160,13 +159,13 @@ class inspect_command final : public command {
     compile::check_defines(m_defines);
     const kernel::kernel_plan plan = kernel::plan_kernel(m_kernel, source, requested, dims,
                                                          m_ptr_size, kopt_flag_names(*m_sub), m_defines);
-    if (m_json) {
+    if (m_output.json) {
       std::fputs((json_text(with_schema("inspect", 1, kernel::to_json(plan))) + "\n").c_str(), stdout);
-    } else if (m_level == verbosity::quiet) {
-      printer(m_level).result(plan_line(plan));
+    } else if (m_output.level == verbosity::quiet) {
+      printer(m_output.level).result(plan_line(plan));
     } else {
       std::fputs(format_plan(plan).c_str(), stdout);
-      if (m_level == verbosity::verbose) std::fputs(plan_reasons(plan).c_str(), stdout);
+      if (m_output.level == verbosity::verbose) std::fputs(plan_reasons(plan).c_str(), stdout);
     }
     return static_cast<int>(exit_status::ok);
   }
@@ -178,8 +177,7 @@ class inspect_command final : public command {
   std::optional<int64_t> m_ptr_size;
   std::vector<std::string> m_defines;
   std::vector<std::string> m_dim_flags;
-  bool m_json = false;
-  verbosity m_level = verbosity::normal;
+  output_choice m_output;
 };
 
 }  // namespace

@@ -185,8 +185,7 @@ class loop_command final : public command {
     sub.add_flag("--finish", m_finish,
                  "confirm the best version of the run in --run-dir now (re-judged from its snapshot, under "
                  "compute-sanitizer, compared in turns with v0) and print the answer; see docs/loop.md");
-    sub.add_flag("--json", m_json, "print the run manifest (with run_dir) instead of the summary");
-    add_verbosity_flags(sub, m_level, true);
+    add_output_flags(sub, m_output, "print the run manifest (with run_dir) instead of the summary", true);
   }
 
   int run(const pipeline::services& services) override {
@@ -219,7 +218,7 @@ class loop_command final : public command {
     }
     const auto worker = services.make_worker();
     const loop::loop_services steps = loop::gpu_services(*worker);
-    const loop::step_progress progress = progress_on_terminal("loop", !m_json && m_level != verbosity::quiet);
+    const loop::step_progress progress = progress_on_terminal("loop", m_output.wants_progress());
     if (!m_agent.command.empty()) {
       // One kopt for every iteration: the next reference's Python loads while the agent works.
       pipeline::keep_processes_warm();
@@ -233,16 +232,17 @@ class loop_command final : public command {
       confirmed = loop::finish_run(continuing(step.run_dir), steps, progress);
       step.manifest = confirmed->manifest;
     }
-    if (m_json) {
+    if (m_output.json) {
       json out = step_json(step, step.run_check);
       out["confirmation"] = confirmed ? to_document(confirmed->confirmation) : json(nullptr);
       std::printf("%s\n", json_text(out).c_str());
     } else if (!step.record) {
-      printer(m_level).result(fmt::format("preflight passed; wrote preflight_check.md in {} (start the run there "
-                                          "with --run-dir {} --new-run)",
-                                          step.run_dir.string(), step.run_dir.string()));
+      printer(m_output.level)
+          .result(fmt::format("preflight passed; wrote preflight_check.md in {} (start the run there "
+                              "with --run-dir {} --new-run)",
+                              step.run_dir.string(), step.run_dir.string()));
     } else {
-      const printer print(m_level);
+      const printer print(m_output.level);
       // The run so far, for --verbose; then this iteration's line, the result.
       for (const auto& r : step.manifest.iterations) {
         if (r.iteration == step.record->iteration) continue;
@@ -271,14 +271,14 @@ class loop_command final : public command {
     const loop::run_manifest& m = outcome.last.manifest;
     print_notices(outcome.notices);
     warn_if_unverified(outcome.last.run_dir, outcome.run_check);
-    if (m_json) {
+    if (m_output.json) {
       json out = step_json(outcome.last, outcome.run_check);
       out["notices"] = outcome.notices;
       out["stop_reason"] = outcome.stop_reason;
       out["confirmation"] = confirmed ? to_document(confirmed->confirmation) : json(nullptr);
       std::printf("%s\n", json_text(out).c_str());
     } else {
-      const printer print(m_level);
+      const printer print(m_output.level);
       for (const auto& r : m.iterations) {
         print.line(record_line(print, r));
         print_candidates(print, r);
@@ -323,15 +323,15 @@ class loop_command final : public command {
     }
     const auto worker = services.make_worker();
     const loop::loop_services steps = loop::gpu_services(*worker);
-    const loop::step_progress progress = progress_on_terminal("loop", !m_json && m_level != verbosity::quiet);
+    const loop::step_progress progress = progress_on_terminal("loop", m_output.wants_progress());
     const loop::confirmed_run done = loop::finish_run(settings, steps, progress);
-    if (m_json) {
+    if (m_output.json) {
       json out = loop::to_json(done.manifest);
       out["run_dir"] = fs::absolute(m_run_dir).string();
       out["confirmation"] = to_document(done.confirmation);
       std::printf("%s\n", json_text(out).c_str());
     } else {
-      const printer print(m_level);
+      const printer print(m_output.level);
       print_confirmation(print, done);
       print.result(fmt::format("run folder: {} ({})", fs::absolute(m_run_dir).string(), loop::confirmation_file_name));
     }
@@ -383,9 +383,8 @@ class loop_command final : public command {
   int m_agent_timeout_s = 1800;
   std::optional<double> m_target_speedup;
   std::vector<std::string> m_check_dims;
-  bool m_json = false;
   bool m_finish = false;
-  verbosity m_level = verbosity::normal;
+  output_choice m_output;
 };
 
 }  // namespace

@@ -81,11 +81,11 @@ class memory_command final : public command {
     // Every action prints JSON with --json, and takes --memory-db after its name too (kopt memory
     // list --memory-db F).
     for (CLI::App* action : {m_list, m_show, m_query, m_export, m_import, m_copy}) {
-      action->add_flag("--json", m_json, "print JSON");
+      action->add_flag("--json", m_output.json, "print JSON");
       action->fallthrough();
     }
-    add_verbosity_flags(*m_import, m_level, false);
-    add_verbosity_flags(*m_copy, m_level, false);
+    add_verbosity_flags(*m_import, m_output.level, false);
+    add_verbosity_flags(*m_copy, m_output.level, false);
   }
 
   int run(const pipeline::services&) override {
@@ -93,14 +93,14 @@ class memory_command final : public command {
     if (m_copy->parsed()) return copy();
     memory::memory_store store = memory::memory_store::open(memory::default_memory_path(m_db));
     if (m_list->parsed()) {
-      print_summaries(store.summarize({m_backend.value_or(""), "", ""}), m_json, "memory_list",
+      print_summaries(store.summarize({m_backend.value_or(""), "", ""}), m_output.json, "memory_list",
                       fmt::format("the strategy memory {} holds no outcome yet", store.shown_name()));
     } else if (m_show->parsed()) {
       show(store);
     } else if (m_query->parsed()) {
       auto list = store.summarize({m_backend.value_or(""), m_class, m_arch.value_or("")});
       memory::rank_by_success(list);
-      print_summaries(list, m_json, "memory_query",
+      print_summaries(list, m_output.json, "memory_query",
                       fmt::format("nothing recorded yet for {} on {}{}", m_class, *m_backend,
                                   m_arch ? " (" + *m_arch + ")" : ""));
     } else if (m_export->parsed()) {
@@ -119,7 +119,7 @@ class memory_command final : public command {
       throw error(fmt::format("kopt memory copy: {} is the memory being copied: give --to another", to.shown_name()));
     }
     const memory::memory_copy_counts c = memory::copy_memory(from, to);
-    if (m_json) {
+    if (m_output.json) {
       print(json_text(with_schema("memory_copy", 1,
                                   json{{"from", from.shown_name()},
                                        {"to", to.shown_name()},
@@ -132,7 +132,7 @@ class memory_command final : public command {
             "\n");
       return static_cast<int>(exit_status::ok);
     }
-    const printer out(m_level);
+    const printer out(m_output.level);
     out.result(fmt::format("copied {} to {}: {} outcomes added ({} already there), {} offered files, {} run-ledger "
                            "entries",
                            from.shown_name(), to.shown_name(), c.outcomes_added, c.outcomes_already_there,
@@ -150,7 +150,7 @@ class memory_command final : public command {
   void say_exported(const std::string& line, const json& document) const {
     if (m_file == "-" || m_file == "/dev/stdout") {
       std::fprintf(stderr, "%s\n", line.c_str());
-    } else if (m_json) {
+    } else if (m_output.json) {
       print(json_text(with_schema("memory_export", 1, document)) + "\n");
     } else {
       print(line + "\n");
@@ -195,7 +195,7 @@ class memory_command final : public command {
       throw error(fmt::format("no strategy {} in {}: run `kopt memory list` for the fingerprints", m_fingerprint,
                               store.shown_name()));
     }
-    if (m_json) {
+    if (m_output.json) {
       json outcomes = json::array();
       for (const auto& o : history) outcomes.push_back(to_document(o));
       print(json_text(with_schema("memory_strategy", 1,
@@ -217,7 +217,7 @@ class memory_command final : public command {
 
   void import(memory::memory_store& store) const {
     const memory::import_report report = memory::import_memory_file(store, m_file);
-    if (m_json) {
+    if (m_output.json) {
       print(json_text(with_schema("memory_import", 1,
                                   json{{"format", report.format},
                                        {"added", report.added},
@@ -226,7 +226,7 @@ class memory_command final : public command {
             "\n");
       return;
     }
-    const printer out(m_level);
+    const printer out(m_output.level);
     out.result(fmt::format("imported {} ({}): {} outcomes added, {} already present", m_file, report.format, report.added,
                            report.already_present));
     if (!report.fingerprint_mismatches.empty()) {
@@ -249,8 +249,7 @@ class memory_command final : public command {
   std::string m_fingerprint;
   std::string m_class;
   std::string m_file;
-  bool m_json = false;
-  verbosity m_level = verbosity::normal;
+  output_choice m_output;
 };
 
 }  // namespace

@@ -25,8 +25,7 @@ class preflight_command final : public command {
     sub.add_option("--nvcc-bin", m_options.nvcc_bin, "nvcc to use (path or name on PATH)");
     sub.add_option("--ncu-bin", m_options.ncu_bin, "ncu to use (path or name on PATH)");
     sub.add_option("--out", m_out, "folder for preflight_check.md and preflight_check.json")->default_val(".");
-    sub.add_flag("--json", m_json, "print the JSON report instead of the table");
-    add_verbosity_flags(sub, m_level, false);
+    add_output_flags(sub, m_output, "print the JSON report instead of the table", false);
   }
 
   int run(const pipeline::services&) override {
@@ -37,10 +36,10 @@ class preflight_command final : public command {
     write_json_file(out / "preflight_check.json", document);
     write_file_atomic(out / "preflight_check.md", env::preflight_markdown(report));
 
-    if (m_json) {
+    if (m_output.json) {
       std::printf("%s\n", json_text(document).c_str());
     } else {
-      const printer print(m_level);
+      const printer print(m_output.level);
       print_table(print, report);
       print.line(fmt::format("wrote {} and preflight_check.json", (out / "preflight_check.md").string()));
     }
@@ -74,8 +73,7 @@ class preflight_command final : public command {
   env::preflight_options m_options;
   std::string m_backend;
   std::string m_out;
-  bool m_json = false;
-  verbosity m_level = verbosity::normal;
+  output_choice m_output;
 };
 
 }  // namespace

@@ -48,9 +48,8 @@ class profile_command final : public command {
                                  ->check(at_least(1, "solve() calls"));
     sub.add_option("--warmup", m_job.sampling.warmup, "solve() calls before the profiler window")->default_val(3)->check(at_least(0, "calls"));
     add_seed_option(sub, m_job.seed);
-    sub.add_flag("--json", m_json, "print profile.json instead of the summary");
     // --verbose: also where the wall time went (preparation, ncu's capture, export, reading).
-    add_verbosity_flags(sub, m_level, true);
+    add_output_flags(sub, m_output, "print profile.json instead of the summary", true);
   }
 
   int run(const pipeline::services& services) override {
@@ -63,11 +62,11 @@ class profile_command final : public command {
     if (m_profile_calls_option->count() > 0) request.profile_calls = m_profile_calls;
     request.out = m_out;
     request.ncu_bin = m_ncu_bin;
-    request.progress = progress_on_terminal("profile", !m_json && m_level != verbosity::quiet);
+    request.progress = progress_on_terminal("profile", m_output.wants_progress());
     const auto worker = services.make_worker();
     const pipeline::profile_outcome outcome =
         pipeline::run_profile(request, *worker, [this](const std::string& ncu_command) {
-          if (!m_json && m_level != verbosity::quiet) std::printf("ncu: %s\n", ncu_command.c_str());
+          if (m_output.wants_progress()) std::printf("ncu: %s\n", ncu_command.c_str());
           std::fflush(stdout);
         });
     const pipeline::prepared_bench& prepared = outcome.prepared;
@@ -75,15 +74,15 @@ class profile_command final : public command {
     if (outcome.failure) {
       std::fprintf(stderr, "kopt: profile failed: %s\n", outcome.failure->headline.c_str());
       if (!outcome.failure->detail.empty()) std::fprintf(stderr, "%s\n", outcome.failure->detail.c_str());
-      if (m_json) std::printf("%s\n", json_text(outcome.document).c_str());
+      if (m_output.json) std::printf("%s\n", json_text(outcome.document).c_str());
       return static_cast<int>(outcome.status);
     }
-    if (m_json) {
+    if (m_output.json) {
       std::printf("%s\n", json_text(outcome.document).c_str());
       return static_cast<int>(exit_status::ok);
     }
     const profile::profile_record& record = outcome.record;
-    const printer print(m_level);
+    const printer print(m_output.level);
     print.line(fmt::format("profiled {} kernel launch(es) in {} {} call(s) on {} in {:.1f} s:", record.kernels.size(),
                            record.profile_calls, pipeline::is_triton(m_job) ? "run_kernel()" : "solve()",
                            prepared.device.name, record.capture_seconds));
@@ -108,8 +107,7 @@ class profile_command final : public command {
   CLI::Option* m_launch_skip_option = nullptr;
   CLI::Option* m_launch_count_option = nullptr;
   CLI::Option* m_profile_calls_option = nullptr;
-  bool m_json = false;
-  verbosity m_level = verbosity::normal;
+  output_choice m_output;
 };
 
 }  // namespace

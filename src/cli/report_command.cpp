@@ -139,8 +139,9 @@ class report_command final : public command {
     sub.add_option("--out", m_out, "write report.html into this folder instead of the run folder")->excludes(html);
     sub.add_option("--memory-db", m_memory_db,
                    "the strategy memory to read (default: the one the run's manifest names); read only");
-    sub.add_flag("--json", m_json, "print the report's data as JSON (schema kopt.report/v1); the page is still written");
-    add_verbosity_flags(sub, m_level, true);
+    add_output_flags(sub, m_output,
+                     "print the report's data as JSON (schema kopt.report/v1); the page is still written",
+                     true);
   }
 
   int run(const pipeline::services&) override {
@@ -161,11 +162,11 @@ class report_command final : public command {
     }
     // A run whose record differs from the ledger failed its check, as a kernel fails the judge.
     const exit_status status = rep.record.status == "tampered" ? exit_status::kernel_failed : exit_status::ok;
-    if (m_json) {
+    if (m_output.json) {
       std::printf("%s\n", json_text(report::to_json(rep)).c_str());
       return static_cast<int>(status);
     }
-    const printer out(m_level);
+    const printer out(m_output.level);
     print_summary(out, rep);
     out.result(fmt::format("wrote {}", page.string()));
     return static_cast<int>(status);
@@ -187,8 +188,7 @@ class report_command final : public command {
   std::string m_html;
   std::string m_out;
   std::string m_memory_db;
-  bool m_json = false;
-  verbosity m_level = verbosity::normal;
+  output_choice m_output;
 };
 
 }  // namespace

@@ -52,8 +52,8 @@ class skills_command final : public command {
     m_install->add_option("--dir", m_dir, "the skills folder (default: the agent's in this project; ~/.claude/skills "
                                           "for every project of Claude Code)");
     m_install->add_flag("--force", m_force, "replace skill files and kopt's MCP entry even where they were changed");
-    for (CLI::App* action : {m_list, m_install}) action->add_flag("--json", m_json, "print JSON");
-    add_verbosity_flags(*m_install, m_level, false);
+    for (CLI::App* action : {m_list, m_install}) action->add_flag("--json", m_output.json, "print JSON");
+    add_verbosity_flags(*m_install, m_output.level, false);
   }
 
   int run(const pipeline::services&) override {
@@ -62,9 +62,10 @@ class skills_command final : public command {
     if (!m_install->parsed()) {
       for (const shipped_skill& s : skills) {
         listed.push_back(json{{"name", s.name}, {"file", s.file.string()}, {"description", s.description}});
-        if (!m_json) std::printf("%-14s %s\n", s.name.c_str(), s.description.c_str());
+        if (!m_output.json) std::printf("%-14s %s\n", s.name.c_str(), s.description.c_str());
       }
-      if (m_json) std::printf("%s\n", json_text(with_schema("skills", 1, json{{"skills", listed}})).c_str());
+      if (m_output.json)
+        std::printf("%s\n", json_text(with_schema("skills", 1, json{{"skills", listed}})).c_str());
       return static_cast<int>(exit_status::ok);
     }
     const agent_kind& agent = agent_named(m_agent);
@@ -82,11 +83,11 @@ class skills_command final : public command {
 
     const json mcp = {{"agent", agent.name}, {"file", registration.path.string()}, {"command", server},
                       {"changed", registration.content.has_value()}};
-    if (m_json) {
+    if (m_output.json) {
       std::printf("%s\n", json_text(with_schema("skills", 1, json{{"skills", listed}, {"mcp", mcp}})).c_str());
       return static_cast<int>(exit_status::ok);
     }
-    const printer print(m_level);
+    const printer print(m_output.level);
     for (const json& s : listed) print.line(fmt::format("installed {}: {}", s["name"].get<std::string>(), s["file"].get<std::string>()));
     print.line(fmt::format("kopt's MCP server ({} mcp) {} for {} in {}", server,
                            registration.content ? "registered" : "was already registered", agent.title,
@@ -101,8 +102,7 @@ class skills_command final : public command {
   std::string m_agent = "claude";
   std::string m_dir;
   bool m_force = false;
-  bool m_json = false;
-  verbosity m_level = verbosity::normal;
+  output_choice m_output;
 };
 
 }  // namespace

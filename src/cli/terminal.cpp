@@ -54,6 +54,11 @@ void add_verbosity_flags(CLI::App& sub, verbosity& level, bool with_verbose) {
   }
 }
 
+void add_output_flags(CLI::App& sub, output_choice& output, const std::string& json_help, bool with_verbose) {
+  sub.add_flag("--json", output.json, json_help);
+  add_verbosity_flags(sub, output.level, with_verbose);
+}
+
 void printer::line(const std::string& text) const {
   if (m_level != verbosity::quiet) std::fputs((text + "\n").c_str(), stdout);
 }

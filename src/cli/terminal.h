@@ -28,6 +28,17 @@ std::string paint_status(std::string_view word, bool colour);
 // `level` (given together, the last one wins).
 void add_verbosity_flags(CLI::App& sub, verbosity& level, bool with_verbose);
 
+// What a command prints: its JSON document (--json), or text at a verbosity.
+struct output_choice {
+  bool json = false;
+  verbosity level = verbosity::normal;
+  // A long step's progress goes to the terminal only beside text that is not --quiet.
+  bool wants_progress() const { return !json && level != verbosity::quiet; }
+};
+
+// Declares --json (with the command's own words for what it prints) and the verbosity flags.
+void add_output_flags(CLI::App& sub, output_choice& output, const std::string& json_help, bool with_verbose);
+
 // Where a long step announces itself as it begins ("kopt bench: the reference's measuring
 // process: ..."): standard error, only when it is a terminal (a pipe, a file or an agent's log
 // gets nothing) and `wanted` (not --quiet, not --json). An empty function otherwise.
