@@ -37,7 +37,9 @@ BOOST_DESCRIBE_STRUCT(timed_call_summary, (),
 // What the problem must move through device memory, and the device's peak (physical_floor.h);
 // what a copy reached before the timing (copy_bandwidth.h): the speed-of-light bound's.
 struct physical_floor_record {
-  std::uint64_t problem_bytes = 0;   // [bytes]
+  // [bytes] what the problem must move through DRAM before a cold call ends: its inputs, and the
+  // outputs the L2 cannot hold (physical_floor.h's floor_bytes).
+  std::uint64_t problem_bytes = 0;
   double peak_dram_bytes_per_s = 0;  // [bytes/s]
   std::optional<double> measured_dram_bytes_per_s;  // [bytes/s] none when it could not be measured
 };

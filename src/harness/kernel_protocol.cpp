@@ -103,8 +103,9 @@ class protocol_run {
     add_integrity_flags(m_result, compute_libraries_loaded_since(m_setting.library_baseline));
     if (!m_job.sampling.hot) {
       const double peak = device_peak_dram_bandwidth(gpu);
-      m_result.physical_floor = physical_floor_record{problem_bytes(m_plan), peak, copy_bandwidth};
-      if (const auto warning = floor_warning(m_result.kernel->headline_ms(), problem_bytes(m_plan), peak)) {
+      const std::uint64_t must_cross = floor_bytes(m_plan, static_cast<std::uint64_t>(gpu.l2_bytes));
+      m_result.physical_floor = physical_floor_record{must_cross, peak, copy_bandwidth};
+      if (const auto warning = floor_warning(m_result.kernel->headline_ms(), must_cross, peak)) {
         m_result.warnings.push_back(*warning);
       }
     }

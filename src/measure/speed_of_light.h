@@ -14,7 +14,7 @@
 namespace kopt::measure {
 
 struct speed_of_light_inputs {
-  double problem_bytes = 0;            // [bytes] every input read once, every output written once
+  double problem_bytes = 0;            // [bytes] through DRAM: inputs, and outputs the L2 cannot hold
   double dram_bytes_per_s = 0;         // [bytes/s]
   std::string dram_source;             // "measured device-to-device copy", ...
   std::optional<double> flops;         // [FLOP] the problem's, when the reference states them

@@ -4,6 +4,7 @@
 // ends with the confirmed best back in the run's own kernel file and the answer's percent of
 // speed-of-light, for the softmax and the vector add examples.
 #include <filesystem>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -62,13 +63,23 @@ skill_run run_the_loop_skill(const fs::path& kernel, const fs::path& next_file, 
   return run;
 }
 
+std::smatch first_match(const std::string& text, const std::regex& pattern) {
+  std::smatch match;
+  std::regex_search(text, match, pattern);
+  return match;
+}
+
 void expect_confirmed_at_speed_of_light(const skill_run& run, const fs::path& kernel, const std::string& best_source) {
   ASSERT_EQ(run.v0.exit_code, 0) << run.v0.stdout_text << run.v0.stderr_text;
   ASSERT_EQ(run.v1.exit_code, 0) << run.v1.stdout_text << run.v1.stderr_text;
   const std::string& out = run.v1.stdout_text;
   std::printf("%s", out.c_str());
   EXPECT_NE(out.find("best (confirmed): v1"), std::string::npos) << out;
-  EXPECT_NE(out.find("% of speed-of-light (bound "), std::string::npos) << out;
+  // A bound no version can beat: the percent stays at most 100 (the softmax's reached 111.9 % on an
+  // H100 while the bound counted writes that its 50 MB L2 held past the kernel's end).
+  const std::smatch percent = first_match(out, std::regex(R"(at ([0-9.]+) % of speed-of-light \(bound )"));
+  ASSERT_FALSE(percent.empty()) << out;
+  EXPECT_LE(std::stod(percent[1].str()), 100.0) << out;
   EXPECT_NE(out.find("a device-to-device copy measured before timing"), std::string::npos) << out;
   EXPECT_NE(out.find("  diagnosis: "), std::string::npos) << out;
   EXPECT_EQ(read_file(kernel), best_source) << "the run's kernel file holds the confirmed best";

@@ -247,7 +247,8 @@ namespace {
 TEST(PhysicalFloor, BytesOfTheProblemOverPeakBandwidth) {
   const auto plan = kernel::plan_kernel("k.cu", "// kopt: x[N] y[N] inout(y)\nextern \"C\" void solve(const float* x, float* y, int N) {}\n",
                                         std::nullopt, {{"N", "1000"}}, std::nullopt, {});
-  EXPECT_EQ(problem_bytes(plan), 4000u + 2 * 4000u);  // x read; y read and written
+  EXPECT_EQ(floor_bytes(plan, 0), 4000u + 2 * 4000u);  // x read; y read and written (no L2)
+  EXPECT_EQ(floor_bytes(plan, 1u << 20), 2 * 4000u);   // y's writes stay in the L2
   // An H200: 3.2 GHz HBM3e on a 6144-bit bus.
   EXPECT_DOUBLE_EQ(peak_dram_bandwidth(3201000, 6144), 2.0 * 3201e6 * 768);
   const double peak = 4.0e12;  // [bytes/s]
@@ -257,6 +258,25 @@ TEST(PhysicalFloor, BytesOfTheProblemOverPeakBandwidth) {
   ASSERT_TRUE(warning.has_value());
   EXPECT_EQ(warning->rfind("below the physical floor: the cold median is 0.50 us", 0), 0u) << *warning;
   EXPECT_EQ(floor_warning(0.0005, 4'000'000, 0), std::nullopt);
+}
+
+TEST(PhysicalFloor, OutputsTheL2CanHoldAreNotCountedSinceTheyMayReachDramAfterTheKernel) {
+  // A vector add of 32 MiB on an H100 (L2 50 MB): it read 21.3 MiB and wrote 10.7 MiB in 9.8 us,
+  // faster than all 32 MiB at 3.35 TB/s (10.0 us), because its writes stayed in the L2.
+  const auto plan = kernel::plan_kernel("k.cu",
+                                        "// kopt: a[N] b[N] c[N] out(c)\nextern \"C\" void solve(const "
+                                        "float* a, const float* b, float* c, int N) {}\n",
+                                        std::nullopt, {{"N", "2796203"}}, std::nullopt, {});
+  const std::uint64_t buffer = 2796203u * 4;
+  EXPECT_EQ(floor_bytes(plan, 50u << 20), 2 * buffer);
+  const double h100 = 3.35e12;
+  EXPECT_EQ(floor_warning(0.0098, floor_bytes(plan, 50u << 20), h100), std::nullopt);
+  // An L2 smaller than the outputs: what it cannot hold counts.
+  EXPECT_EQ(floor_bytes(plan, 1u << 20), 3 * buffer - (1u << 20));
+  // Reading half of the inputs is still below the floor.
+  const auto warning = floor_warning(0.0030, floor_bytes(plan, 50u << 20), h100);
+  ASSERT_TRUE(warning.has_value());
+  EXPECT_NE(warning->find("the outputs the L2 cannot hold"), std::string::npos) << *warning;
 }
 
 }  // namespace
