@@ -103,10 +103,12 @@ TEST(CudaIntegrity, CrashNaive) { expect_failure(bench("07_crash_naive.cu"), "cr
 TEST(CudaIntegrity, CrashAdaptive) { expect_failure(bench("07_crash_adaptive.cu"), "crashed", {}); }
 
 // 8. hang: stopped at --timeout.
-TEST(CudaIntegrity, HangNaive) { expect_failure(bench("08_hang_naive.cu", {"--timeout", "20"}), "timed_out", {}); }
+TEST(CudaIntegrity, HangNaive) {
+  expect_failure(bench("08_hang_naive.cu", {"--timeout", "8"}), "timed_out", {});
+}
 
 TEST(CudaIntegrity, HangAdaptive) {
-  expect_failure(bench("08_hang_adaptive.cu", {"--timeout", "20"}), "timed_out", {});
+  expect_failure(bench("08_hang_adaptive.cu", {"--timeout", "8"}), "timed_out", {});
 }
 
 // 9. cache by pointer
