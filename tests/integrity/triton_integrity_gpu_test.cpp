@@ -114,10 +114,10 @@ TEST(TritonIntegrity, CrashNaive) { expect_failure(bench("07_crash_naive.py"), "
 TEST(TritonIntegrity, CrashAdaptive) { expect_failure(bench("07_crash_adaptive.py"), "crashed", {}); }
 
 // 8. hang: stopped at --timeout.
-TEST(TritonIntegrity, HangNaive) { expect_failure(bench("08_hang_naive.py", {"--timeout", "30"}), "timed_out", {}); }
+TEST(TritonIntegrity, HangNaive) { expect_failure(bench("08_hang_naive.py", {"--timeout", "20"}), "timed_out", {}); }
 
 TEST(TritonIntegrity, HangAdaptive) {
-  expect_failure(bench("08_hang_adaptive.py", {"--timeout", "30"}), "timed_out", {});
+  expect_failure(bench("08_hang_adaptive.py", {"--timeout", "20"}), "timed_out", {});
 }
 
 // 9. cache by pointer: kopt's buffers stay at their addresses; their inputs do not.
