@@ -48,7 +48,8 @@ std::string speed_of_light_line(const speed_of_light_figures& f) {
   if (f.bound_by == "compute") {
     line += fmt::format("{} at {}, {}", format_si(*f.flops, "FLOP"), format_si(*f.peak_flop_per_s, "FLOP/s"), f.peak_source);
   } else {
-    line += fmt::format("{} at {}, {}", format_si(f.problem_bytes, "B"), format_si(f.dram_bytes_per_s, "B/s"), f.dram_source);
+    line += fmt::format("{} through DRAM at {}, {}", format_si(f.problem_bytes, "B"), format_si(f.dram_bytes_per_s, "B/s"),
+                        f.dram_source);
   }
   line += ")";
   if (f.gap_closed_percent) line += fmt::format("; closed {:.1f} % of the gap from the reference to the bound", *f.gap_closed_percent);

@@ -27,7 +27,7 @@ TEST(SpeedOfLight, WithoutFlopsTheBoundIsTheBytesAtTheBandwidthAndSaysSo) {
   EXPECT_FALSE(f->compute_bound_ms);
   EXPECT_EQ(f->note, "bytes only: the reference states no `kopt: flops=EXPR`");
   EXPECT_EQ(speed_of_light_line(*f),
-            "at 50.0 % of speed-of-light (bound 0.008389 ms, memory: 33.6 MB at 4 TB/s, a device-to-device copy "
+            "at 50.0 % of speed-of-light (bound 0.008389 ms, memory: 33.6 MB through DRAM at 4 TB/s, a device-to-device copy "
             "measured before timing); closed 92.5 % of the gap from the reference to the bound; bytes only: the "
             "reference states no `kopt: flops=EXPR`");
 }
