@@ -63,12 +63,12 @@ class bench_command final : public command {
     request.rtol = m_rtol;
     request.sanitize = m_sanitize;
     request.reference_timing_folder = m_fresh_reference ? std::nullopt : services.reference_timing_folder;
-    request.progress = progress_on_terminal("bench", m_output.wants_progress());
+    request.progress = progress_on_terminal("bench", m_output.prints_summary());
     const auto worker = services.make_worker();
     const pipeline::bench_outcome outcome = pipeline::run_bench(request, *worker);
     const pipeline::prepared_bench& prepared = outcome.prepared;
     if (prepared.failed_build) return report_compile_failure(prepared.failed_build->file, prepared.failed_build->result);
-    if (outcome.sanitizer && m_output.wants_progress()) {
+    if (outcome.sanitizer && m_output.prints_summary()) {
       std::fputs(pipeline::sanitizer_text(*outcome.sanitizer).c_str(), stdout);
     }
 

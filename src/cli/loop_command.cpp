@@ -218,7 +218,7 @@ class loop_command final : public command {
     }
     const auto worker = services.make_worker();
     const loop::loop_services steps = loop::gpu_services(*worker);
-    const loop::step_progress progress = progress_on_terminal("loop", m_output.wants_progress());
+    const loop::step_progress progress = progress_on_terminal("loop", m_output.prints_summary());
     if (!m_agent.command.empty()) {
       // One kopt for every iteration: the next reference's Python loads while the agent works.
       pipeline::keep_processes_warm();
@@ -323,7 +323,7 @@ class loop_command final : public command {
     }
     const auto worker = services.make_worker();
     const loop::loop_services steps = loop::gpu_services(*worker);
-    const loop::step_progress progress = progress_on_terminal("loop", m_output.wants_progress());
+    const loop::step_progress progress = progress_on_terminal("loop", m_output.prints_summary());
     const loop::confirmed_run done = loop::finish_run(settings, steps, progress);
     if (m_output.json) {
       json out = loop::to_json(done.manifest);

@@ -62,11 +62,11 @@ class profile_command final : public command {
     if (m_profile_calls_option->count() > 0) request.profile_calls = m_profile_calls;
     request.out = m_out;
     request.ncu_bin = m_ncu_bin;
-    request.progress = progress_on_terminal("profile", m_output.wants_progress());
+    request.progress = progress_on_terminal("profile", m_output.prints_summary());
     const auto worker = services.make_worker();
     const pipeline::profile_outcome outcome =
         pipeline::run_profile(request, *worker, [this](const std::string& ncu_command) {
-          if (m_output.wants_progress()) std::printf("ncu: %s\n", ncu_command.c_str());
+          if (m_output.prints_summary()) std::printf("ncu: %s\n", ncu_command.c_str());
           std::fflush(stdout);
         });
     const pipeline::prepared_bench& prepared = outcome.prepared;

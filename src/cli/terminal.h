@@ -32,8 +32,9 @@ void add_verbosity_flags(CLI::App& sub, verbosity& level, bool with_verbose);
 struct output_choice {
   bool json = false;
   verbosity level = verbosity::normal;
-  // A long step's progress goes to the terminal only beside text that is not --quiet.
-  bool wants_progress() const { return !json && level != verbosity::quiet; }
+  // The command prints its text summary (not --json, not --quiet): then, and only then, a long
+  // step's progress and the findings that belong to the summary are shown too.
+  bool prints_summary() const { return !json && level != verbosity::quiet; }
 };
 
 // Declares --json (with the command's own words for what it prints) and the verbosity flags.
