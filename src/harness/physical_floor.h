@@ -2,7 +2,7 @@
 // The physical floor of a cold call: the bytes that must cross DRAM before its last kernel ends,
 // over the device's peak DRAM bandwidth. After the L2 flush every input is read from DRAM; but
 // the L2 writes back, so outputs that fit in it may reach DRAM after the kernel has ended (a
-// 32 MiB vector add ran below a floor that counted its writes, on an H100 whose L2 holds 50 MB).
+// 32 MiB softmax ran below a floor that counted its writes, on an H100 whose L2 holds 50 MB).
 // A cold time below it means the work was not all done, or not all counted, and is flagged with
 // both numbers: no honest kernel beats it.
 

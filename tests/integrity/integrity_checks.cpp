@@ -44,14 +44,13 @@ bench_outcome bench(const fs::path& data, const std::string& kernel_file, const 
   static scratch_dir dir;
   static int counter = 0;
   const fs::path json_out = dir.path() / (fs::path(kernel_file).stem().string() + "-" + std::to_string(++counter) + ".json");
-  std::vector<std::string> args = {"bench",         (data / kernel_file).string(),
-                                   "--ref",         (data / reference_file).string(),
-                                   "--max-seconds", "1",
-                                   "--json-out",    json_out.string()};
+  std::vector<std::string> args = {"bench", (data / kernel_file).string(), "--ref",
+                                   (data / reference_file).string()};
   // A case may size its own problem (--N=...); the others get a prime size, which no block size divides.
   const bool sized = std::any_of(extra_args.begin(), extra_args.end(),
                                  [](const std::string& arg) { return arg.rfind("--N=", 0) == 0; });
-  if (!sized) args.insert(args.begin() + 4, "--N=1000003");  // after --ref, where it always stood
+  if (!sized) args.push_back("--N=1000003");
+  args.insert(args.end(), {"--max-seconds", "1", "--json-out", json_out.string()});
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   const auto r = run_kopt(args, env);
   bench_outcome outcome{r.exit_code, first_line(r.stderr_text), r.stderr_text, nullptr};
