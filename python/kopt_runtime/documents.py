@@ -112,6 +112,20 @@ def _check(value, schema, field, depth):
                 raise DocumentError(_join(field, key), "is not a field of this document (one of another kopt version?)")
             elif isinstance(extra, dict):
                 _check(element, extra, _join(field, key), depth + 1)
+        if "x-kopt-parts" in schema:
+            _check_parts(value, schema["x-kopt-parts"], field)
+
+
+def _check_parts(value, table, field):
+    """A document whose kind decides which optional fields it carries (kopt's document_parts_table):
+    each part present in the kinds named for it, absent from the others."""
+    kind = value[table["discriminator"]]
+    for part, kinds in table["parts"].items():
+        present = value.get(part) is not None
+        if kind in kinds and not present:
+            raise DocumentError(_join(field, part), f"is missing: a {kind} {table['noun']} needs one")
+        if kind not in kinds and present:
+            raise DocumentError(_join(field, part), f"is not part of a {kind} {table['noun']}")
 
 
 def _shown(value):

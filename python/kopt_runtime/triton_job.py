@@ -122,7 +122,7 @@ def run(job_path, result_path):
     # Before torch, Triton or the module is imported (so before any thread starts); under ncu
     # too (profile mode), with ncu's lock files.
     sandbox = write_sandbox.sandbox_measuring_process(write_sandbox.writable_folders(job, result_path), result_path,
-                                                      profiled=job["profile_mode"])
+                                                      profiled=job["kind"] == "profile")
     modules.check_triton_kernel(job["kernel_source"], job["reference_source"] or None)
     torch = torch_support.import_torch()
     triton = torch_support.import_triton()

@@ -100,7 +100,7 @@ def run(job_path, result_path):
     module = TritonModule(path, needs_run_kernel=owner == "kernel")
     dims = {d["name"]: dimension_value(d["value"]) for d in job["dims"]}
     module.check_dimensions(dims)
-    seeds = [key["value"] for key in job["evidence"]]
+    seeds = [key["value"] for key in job["validation"]["evidence"]]
     described, scalars, order, kept = None, None, None, {}
     for seed in seeds:
         inputs, outputs, inout = module.prepare(torch, dims, seed)
@@ -119,7 +119,7 @@ def run(job_path, result_path):
             raise UserCodeProblem(f"{where} returned other tensors for seed {seed} than for seed {seeds[0]} "
                                   "(names, element types, shapes, strides or roles): only the values may depend "
                                   "on the seed")
-        folder = os.path.join(job["evidence_dir"], f"seed_{seed}")
+        folder = os.path.join(job["validation"]["evidence_dir"], f"seed_{seed}")
         os.makedirs(folder, exist_ok=True)
         for t in tensors:
             with open(os.path.join(folder, t["name"] + ".bin"), "wb") as f:

@@ -128,8 +128,9 @@ def writable_folders(job, result_path):
     folder (beside the job), the outputs or inputs it keeps for the parent, Triton's cache for
     this run."""
     folders = [os.path.dirname(os.path.abspath(result_path))]
-    if job.get("evidence_dir"):
-        folders.append(job["evidence_dir"])
+    kept = (job.get("validation") or {}).get("evidence_dir")
+    if kept:
+        folders.append(kept)
     if os.environ.get("TRITON_CACHE_DIR"):
         folders.append(os.environ["TRITON_CACHE_DIR"])
     return folders

@@ -43,10 +43,12 @@ class bench_command final : public command {
                  "every call and stay in L2 as the generator left them");
     sub.add_option("--json-out", m_json_out, "write the result JSON to this file");
     add_output_flags(sub, m_output, "print the result JSON", true);
-    sub.add_flag("--profile-mode", m_job.profile_mode,
+    sub.add_flag("--profile-mode", m_profile_mode,
                  "run only warm-up and then --profile-calls calls between cuProfilerStart/Stop, for "
                  "ncu --profile-from-start off; nothing is validated or timed");
-    sub.add_option("--profile-calls", m_job.profile_calls, "calls inside the profiler window")->default_val(1)->check(at_least(1, "calls"));
+    sub.add_option("--profile-calls", m_profile_calls, "calls inside the profiler window")
+        ->default_val(1)
+        ->check(at_least(1, "calls"));
     sub.add_flag("--fresh-reference", m_fresh_reference,
                  "time the reference in this run even when a timing of it is kept from an earlier one (same "
                  "reference, problem, protocol, GPU and kopt, under a day old)");
@@ -59,6 +61,10 @@ class bench_command final : public command {
     pipeline::bench_request request;
     request.target = m_target.to_target(*m_sub);
     request.job = m_job;
+    if (m_profile_mode) {
+      request.job.kind = harness::job_kind::profile;
+      request.job.profile_calls = m_profile_calls;
+    }
     request.atol = m_atol;
     request.rtol = m_rtol;
     request.sanitize = m_sanitize;
@@ -76,7 +82,7 @@ class bench_command final : public command {
     if (!m_json_out.empty()) write_json_file(m_json_out, outcome.document);
     if (m_output.json) {
       std::printf("%s\n", json_text(outcome.document).c_str());
-    } else if (m_job.profile_mode) {
+    } else if (m_profile_mode) {
       // Nothing was timed: the profile-mode line below is the result.
     } else if (m_output.level == verbosity::quiet) {
       if (result.ok() && result.kernel) printer(m_output.level).result(result_line(result));
@@ -90,8 +96,8 @@ class bench_command final : public command {
       }
       print_kernel_output(result);
     }
-    if (m_job.profile_mode && result.ok()) {
-      std::printf("profile mode: %d call(s) of solve() ran inside the profiler window\n", m_job.profile_calls);
+    if (m_profile_mode && result.ok()) {
+      std::printf("profile mode: %d call(s) of solve() ran inside the profiler window\n", m_profile_calls);
       return static_cast<int>(exit_status::ok);
     }
     if (!result.ok()) {
@@ -123,6 +129,8 @@ class bench_command final : public command {
   std::optional<double> m_atol;  // none: the reference module's, else by output type
   std::optional<double> m_rtol;
   std::string m_sanitize;
+  bool m_profile_mode = false;
+  int m_profile_calls = 1;
   bool m_fresh_reference = false;
   std::string m_json_out;
   output_choice m_output;

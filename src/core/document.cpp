@@ -1,5 +1,7 @@
 #include "core/document.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace kopt::document_detail {
@@ -37,6 +39,17 @@ void refuse(const field_path* path, std::string problem) {
 
 void refuse_type(const field_path* path, const char* expected, const json& found) {
   refuse(path, fmt::format("must be {}, found {} {}", expected, found.type_name(), quoted(found)));
+}
+
+void check_parts(const json& in, const document_parts_table& table, const field_path* path) {
+  const std::string kind = in.at(table.discriminator).get<std::string>();
+  for (const auto& [field, kinds] : table.parts) {
+    const bool present = in.contains(field) && !in.at(field).is_null();
+    const bool needed = std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+    const field_path at{path, field};
+    if (needed && !present) refuse(&at, fmt::format("is missing: a {} {} needs one", kind, table.noun));
+    if (!needed && present) refuse(&at, fmt::format("is not part of a {} {}", kind, table.noun));
+  }
 }
 
 void check_range(const field_path* path, double value, double low, double high) {

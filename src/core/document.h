@@ -70,6 +70,22 @@ constexpr field_range<S, M> within(M S::*member, double low, double high) {
 template <typename T>
 inline constexpr auto document_ranges = std::tuple<>();
 
+// A document whose enum field (its kind) decides which of its optional fields it carries
+// declares the table beside it, found by argument-dependent lookup:
+//   document_parts_table parts_of_document(const bench_job*);
+// Each listed field must be present (not null) in the kinds named for it and absent (or null)
+// in every other: a part of another kind is refused by name. The schema carries the table
+// ("x-kopt-parts"), so the Python runner's reader applies the same rule.
+struct document_parts_table {
+  std::string discriminator;  // the enum field, "kind"
+  std::string noun;           // what a kind is of, for messages: "a kernel job needs one"
+  std::vector<std::pair<std::string, std::vector<std::string>>> parts;  // field, the kinds that have it
+};
+template <typename T>
+concept parted_document = requires(const T* document) {
+  { parts_of_document(document) } -> std::same_as<document_parts_table>;
+};
+
 // A JSON object whose keys keep their order (phases in the order they ran).
 template <typename T>
 using named_values = std::vector<std::pair<std::string, T>>;
@@ -86,6 +102,8 @@ struct field_path {
 };
 
 [[noreturn]] void refuse(const field_path* path, std::string problem);
+// Applies a document's parts table to the object `in` (its discriminator already read).
+void check_parts(const json& in, const document_parts_table& table, const field_path* path);
 [[noreturn]] void refuse_type(const field_path* path, const char* expected, const json& found);
 void check_range(const field_path* path, double value, double low, double high);
 
@@ -190,6 +208,7 @@ void read_struct(const json& in, T& out, const field_path* path) {
     read_value(*found, out.*member.pointer, &at);
     check_declared_range(member.pointer, *found, &at);
   });
+  if constexpr (parted_document<T>) check_parts(in, parts_of_document(static_cast<const T*>(nullptr)), path);
   if (!open_document<T> && known != in.size()) {
     for (const auto& [key, value] : in.items()) {
       bool listed = schema_document<T> && key == "schema";

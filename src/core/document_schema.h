@@ -6,6 +6,8 @@
 // Shapes: a described struct is an object with its fields as properties, every field required
 // except std::optional ones (which may also be null), no other properties; a described enum is
 // one of its names; numbers carry their declared range (document_ranges); `json` fields are open.
+// A document with a parts table (document.h) carries it as "x-kopt-parts", an annotation that
+// JSON Schema validators ignore and kopt's Python reader applies.
 
 #include <cstdint>
 #include <limits>
@@ -54,10 +56,18 @@ json struct_schema() {
     properties[member.name] = std::move(field);
     if (!is_optional<field_type>::value) required.push_back(member.name);
   });
-  return json{{"type", "object"},
+  json schema{{"type", "object"},
               {"properties", properties},
               {"required", required},
               {"additionalProperties", false}};
+  if constexpr (parted_document<T>) {
+    const document_parts_table table = parts_of_document(static_cast<const T*>(nullptr));
+    json parts = json::object();
+    for (const auto& [field, kinds] : table.parts) parts[field] = kinds;
+    schema["x-kopt-parts"] =
+        json{{"discriminator", table.discriminator}, {"noun", table.noun}, {"parts", parts}};
+  }
+  return schema;
 }
 
 template <typename T>

@@ -35,11 +35,14 @@ job_problem::job_problem(const bench_job& job) {
     return;
   }
   const auto backend = kernel::parse_backend_name(job.backend);
+  // No flag names ({}): they only shape the errors of a dimension named like one of kopt's
+  // options, and the parent planned the same dimensions with them before any child started.
   m_kernel = kernel::plan_kernel(job.kernel_source, read_text_file(job.kernel_source, "kernel file"), backend,
-                                 job.dims, job.ptr_size, job.own_flag_names, job.defines);
+                                 job.dims, job.ptr_size, {}, job.defines);
   if (has_native_reference(job)) {
-    m_reference = kernel::plan_kernel(job.reference_source, read_text_file(job.reference_source, "reference file"),
-                                      backend, job.dims, job.ptr_size, job.own_flag_names, job.defines);
+    m_reference =
+        kernel::plan_kernel(job.reference_source, read_text_file(job.reference_source, "reference file"),
+                            backend, job.dims, job.ptr_size, {}, job.defines);
     require_same_parameters(m_kernel, *m_reference, job.reference_source);
   }
   m_choice = choose_problem(m_kernel, m_reference ? &*m_reference : nullptr);

@@ -38,8 +38,13 @@ void record_failure(child_report& report, const kernel_failure& failure) {
 class protocol_run {
  public:
   protocol_run(const protocol_setting& setting, child_report& result)
-      : m_setting(setting), m_job(setting.job), m_plan(setting.plan), m_buffers(*setting.version.buffers),
-        m_pristine(m_buffers.memory(), m_plan.buffers), m_result(result), m_keep(!setting.job.evidence_dir.empty()) {}
+      : m_setting(setting),
+        m_job(setting.job),
+        m_plan(setting.plan),
+        m_buffers(*setting.version.buffers),
+        m_pristine(m_buffers.memory(), m_plan.buffers),
+        m_result(result),
+        m_keep(!evidence_dir_of(setting.job).empty()) {}
 
   void validate(std::uint64_t seed, const char* when) {
     const evidence_key key{evidence_kind::seed, seed, when};
@@ -73,7 +78,7 @@ class protocol_run {
     timed_call_checks checks(api, m_plan, m_buffers, m_pristine, *m_setting.generator, m_job.seed, sink);
     m_result.protocol = protocol_description(m_job.sampling.hot, static_cast<std::size_t>(gpu.l2_bytes));
     if (const auto warning =
-            other_processes_warning(gpu.uuid, static_cast<std::size_t>(std::max(0, m_job.idle_peers)))) {
+            other_processes_warning(gpu.uuid, static_cast<std::size_t>(m_job.idle_peers.value_or(0)))) {
       m_result.warnings.push_back(*warning);
     }
 
@@ -116,7 +121,7 @@ class protocol_run {
  private:
   // Kept only when there is a reference to compare with: the parent made the folder for it.
   void keep(const evidence_key& key, const device_buffers& buffers) {
-    if (m_keep) write_evidence(m_job.evidence_dir, key, m_plan, buffers);
+    if (m_keep) write_evidence(evidence_dir_of(m_job), key, m_plan, buffers);
     m_evidence.push_back(key);
   }
 
@@ -134,20 +139,21 @@ class protocol_run {
 
 std::vector<std::uint64_t> validation_seeds_of(const bench_job& job) {
   std::vector<std::uint64_t> seeds;
-  for (int i = 0; i < job.validation_seeds; ++i) seeds.push_back(job.seed + static_cast<std::uint64_t>(i));
+  for (int i = 0; i < validation_of(job).seeds; ++i)
+    seeds.push_back(job.seed + static_cast<std::uint64_t>(i));
   seeds.push_back(job.seed + after_timing_seed_offset);
   return seeds;
 }
 
 void run_protocol(const protocol_setting& setting, child_report& result, phase_clock& clock) {
   const bench_job& job = setting.job;
-  if (!job.validation_only && setting.gpu == nullptr) throw error("timing needs the GPU: no GPU is in use here");
+  if (is_timed(job) && setting.gpu == nullptr) throw error("timing needs the GPU: no GPU is in use here");
   const std::vector<std::uint64_t> seeds = validation_seeds_of(job);
   protocol_run run(setting, result);
   try {
     for (std::size_t i = 0; i + 1 < seeds.size(); ++i) run.validate(seeds[i], "before timing");
     clock.done("validation");
-    if (!job.validation_only) {
+    if (is_timed(job)) {
       run.time();
       clock.done("timing");
       run.validate(seeds.back(), "after timing");
@@ -168,12 +174,12 @@ void run_profile_window(const protocol_setting& setting, child_report& result) {
     setting.version.buffers->memory().synchronize("making the profiled call's inputs");
     for (int i = 0; i < job.sampling.warmup; ++i) run_once(setting.version, "kernel");
     api.profiler_start();
-    for (int i = 0; i < job.profile_calls; ++i) run_once(setting.version, "kernel");
+    for (int i = 0; i < job.profile_calls.value_or(1); ++i) run_once(setting.version, "kernel");
     api.profiler_stop();
   } catch (const kernel_failure& failure) {
     record_failure(result, failure);
   }
-  result.profile_calls = job.profile_calls;
+  result.profile_calls = job.profile_calls.value_or(1);
 }
 
 }  // namespace kopt::harness

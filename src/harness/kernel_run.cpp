@@ -41,7 +41,7 @@ child_report run_kernel_job(const bench_job& job, block_channel* channel) {
   bench_version version = bind_version(*memory, solve, plan);
   input_generator generator(*gpu.api, plan.buffers);
   const auto seeds = generated_seed_inputs(generator, plan);
-  if (job.timing_blocks) {
+  if (job.kind == job_kind::blocks) {
     if (channel == nullptr) throw error("a job timed in blocks needs the parent's channel");
     // The same solve() bound to more sets of buffers, allocated side by side (timing_blocks.h).
     std::vector<bench_version> more;
@@ -52,7 +52,7 @@ child_report run_kernel_job(const bench_job& job, block_channel* channel) {
     return result;
   }
   const protocol_setting setting{job, plan, version, *seeds, &generator, &gpu, baseline};
-  if (job.profile_mode) {
+  if (job.kind == job_kind::profile) {
     run_profile_window(setting, result);
     return result;
   }

@@ -15,8 +15,8 @@ namespace kopt::harness {
 // Environment and usage problems throw kopt::error; what the kernel did wrong here (a guard
 // overwritten, an input changed, a device fault, work outside the rules) is the returned
 // report's status (failed, crashed). Its evidence lists the kept inputs' keys.
-// With `job.timing_blocks`, the version is loaded and then timed in the blocks `channel` asks
-// for (a comparison in turns, kernel_protocol.h) instead.
+// A blocks job's version is loaded and then timed in the blocks `channel` asks for (a
+// comparison in turns, kernel_protocol.h) instead; a profile job's runs the profiler window.
 child_report run_kernel_job(const bench_job& job, block_channel* channel = nullptr);
 
 }  // namespace kopt::harness

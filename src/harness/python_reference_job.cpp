@@ -24,8 +24,9 @@ python_reference_request request_for(const bench_job& job, const kernel::kernel_
   request.plan = &plan;
   if (job.host_only) request.device = "cpu";
   // The parent compares each key's outputs as they come, with these (pipeline/early_comparisons.h).
-  if (!job.evidence_dir.empty()) request.tolerances_file = announced_tolerances_file(job.evidence_dir);
-  if (!job.validation_only) {
+  if (!evidence_dir_of(job).empty())
+    request.tolerances_file = announced_tolerances_file(evidence_dir_of(job));
+  if (is_timed(job)) {
     timing_options timing;
     static_cast<measure::sampling_settings&>(timing) = job.sampling;
     timing.seed = job.seed;

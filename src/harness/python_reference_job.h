@@ -28,8 +28,8 @@ python_reference_result run_python_reference_job(
     const std::map<std::uint64_t, std::filesystem::path>* output_folders = nullptr);
 
 // The same for a CUDA kernel's problem on the GPU, with no inputs given: the runner makes the
-// inputs of every key of `job.evidence` itself, as the kernel's process made them, and the
-// outputs are left in `job.evidence_dir` (python_reference_request::job).
+// inputs of every key of the job's validation part itself, as the kernel's process made them, and the
+// outputs are left in its evidence folder (python_reference_request::job).
 python_reference_result run_python_reference_keys(const bench_job& job, const kernel::kernel_plan& plan);
 
 }  // namespace kopt::harness

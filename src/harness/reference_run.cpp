@@ -94,10 +94,10 @@ void run_python(child_report& result, reference_side& side, const bench_job& job
   // The runner writes each key's outputs straight into the key's evidence folder, named as the
   // verdict reads them (evidence_files.h): they are not read back and written again here.
   std::map<std::uint64_t, std::filesystem::path> folders;
-  for (const evidence_key& key : job.evidence) {
+  for (const evidence_key& key : validation_of(job).evidence) {
     side.prepare(plan, scratch, job.seed, key);
     inputs[runner_key(key)] = download_inputs(plan, scratch);
-    folders[runner_key(key)] = std::filesystem::path(job.evidence_dir) / folder_name(key);
+    folders[runner_key(key)] = std::filesystem::path(evidence_dir_of(job)) / folder_name(key);
   }
   clock.done("making_inputs");
   const python_reference_result python = run_python_reference_job(job, plan, problem.triton(), inputs, &folders);
@@ -111,13 +111,13 @@ void run_native(child_report& result, reference_side& side, const bench_job& job
   const gpu_context& gpu = *side.gpu;
   const cuda::driver_api& api = *gpu.api;
   bench_version reference = bind_version(*side.memory, load_solve(job.reference_library, "reference"), plan);
-  for (const evidence_key& key : job.evidence) {
+  for (const evidence_key& key : validation_of(job).evidence) {
     side.prepare(plan, *reference.buffers, job.seed, key);
     run_once(reference, "reference");
-    write_evidence(job.evidence_dir, key, plan, *reference.buffers);
+    write_evidence(evidence_dir_of(job), key, plan, *reference.buffers);
   }
   clock.done("outputs");
-  if (job.validation_only) return;
+  if (!is_timed(job)) return;
   std::string trouble;
   cuda::activity_recorder* recorder = cuda::activity_recorder::start(&trouble);
   if (recorder == nullptr) throw error(trouble);

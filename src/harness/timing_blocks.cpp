@@ -64,7 +64,7 @@ void serve(const turn_setting& setting, child_report& result, block_channel& cha
     block_reply reply;
     reply.timing = std::move(timing);
     reply.placement = static_cast<int>((blocks - 1) % static_cast<int>(setting.placements.size()));
-    reply.warning = other_processes_warning(gpu.uuid, static_cast<std::size_t>(std::max(0, job.turn_peers)));
+    reply.warning = other_processes_warning(gpu.uuid, static_cast<std::size_t>(job.turn_peers.value_or(0)));
     channel.reply(std::move(reply));
   }
   result.timing_blocks = blocks;

@@ -143,7 +143,7 @@ harness::child_report run_job(const harness::bench_job& job, const char* kernel_
     const harness::protocol_setting setting{job, plan, version, *seeds, generator.get(), gpu ? &*gpu : nullptr,
                                             library_baseline};
     clock.done("gpu_context_and_buffers");
-    if (job.profile_mode) {
+    if (job.kind == harness::job_kind::profile) {
       harness::run_profile_window(setting, result);
     } else {
       harness::run_protocol(setting, result, clock);
@@ -151,7 +151,7 @@ harness::child_report run_job(const harness::bench_job& job, const char* kernel_
   }
   std::vector<char> added(facts_capacity, '\0');
   if (facts(context, added.data(), added.size()) == 0) add_runner_facts(result, text_of(added));
-  if (!job.profile_mode) result.phases_s = clock.phases();
+  if (job.kind != harness::job_kind::profile) result.phases_s = clock.phases();
   return result;
 }
 

@@ -50,15 +50,15 @@ int run_keys(const harness::bench_job& job, kopt_bind_callback bind, kopt_key_ca
   if (bind(context, kopt::json_text(kopt::harness_abi::buffers_json(plan, buffers), -1).c_str()) != 0) {
     throw kopt::error("the Python runner could not make its tensors over kopt's buffers");
   }
-  for (const harness::evidence_key& key : job.evidence) {
+  for (const harness::evidence_key& key : harness::validation_of(job).evidence) {
     harness::prepare_key_inputs(*seeds, &generator, plan, buffers, job.seed, key);
     memory->synchronize("making the reference's inputs");
     if (!call_back(each, context, kopt::to_document(key))) {
       return stopped_by_the_runner;
     }
-    harness::write_evidence(job.evidence_dir, key, plan, buffers);
+    harness::write_evidence(harness::evidence_dir_of(job), key, plan, buffers);
   }
-  if (!job.validation_only) {
+  if (harness::is_timed(job)) {
     harness::prepare_key_inputs(*seeds, &generator, plan, buffers, job.seed,
                                 harness::evidence_key{harness::evidence_kind::seed, job.seed, "timed"});
     memory->synchronize("making the inputs the reference is timed on");

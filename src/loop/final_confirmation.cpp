@@ -11,8 +11,8 @@
 #include "core/text.h"
 #include "core/utc_time.h"
 #include "core/version.h"
-#include "loop/best_write_back.h"
 #include "loop/bench_texts.h"
+#include "loop/best_write_back.h"
 #include "loop/outcome_records.h"
 #include "loop/run_directory.h"
 #include "loop/run_ledger.h"
@@ -23,6 +23,7 @@
 #include "loop/version_judgement.h"
 #include "loop/version_speed_of_light.h"
 #include "memory/memory_store.h"
+#include "pipeline/child_jobs.h"
 #include "pipeline/comparison_pipeline.h"
 
 namespace kopt::loop {
@@ -53,7 +54,7 @@ pipeline::bench_outcome bench_snapshot(const step_context& ctx, const std::strin
                                        const fs::path& out) {
   write_file_atomic(ctx.settings.target.kernel, source);
   pipeline::bench_request request{ctx.settings.target, ctx.settings.job, ctx.settings.atol, ctx.settings.rtol, tool, {}};
-  request.job.validation_only = !tool.empty();
+  if (!tool.empty()) request.job = pipeline::validation_only(request.job);
   request.reference_timing_folder.reset();  // the reference timed now too: kopt's cache is writable by the same user
   if (ctx.progress) {
     request.progress = [&ctx, &tool](const std::string& step) {

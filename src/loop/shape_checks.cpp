@@ -5,6 +5,7 @@
 #include "core/files.h"
 #include "core/text.h"
 #include "loop/bench_texts.h"
+#include "pipeline/child_jobs.h"
 #include "pipeline/problem_fingerprint.h"
 
 namespace kopt::loop {
@@ -43,9 +44,9 @@ shape_checks_outcome run_shape_checks(const loop_settings& settings, const loop_
   for (std::size_t i = 0; i < settings.check_shapes.size(); ++i) {
     const check_shape& shape = settings.check_shapes[i];
     if (progress) progress(fmt::format("check: the judge at {} (validation only)", shape.label));
-    pipeline::bench_request request{settings.target, settings.job, settings.atol, settings.rtol, "", {}};
+    pipeline::bench_request request{
+        settings.target, pipeline::validation_only(settings.job), settings.atol, settings.rtol, "", {}};
     request.target.dims = shape.dims;
-    request.job.validation_only = true;
     const pipeline::bench_outcome bench = services.bench(request);
     const fs::path dir = iteration_dir / "check_shapes" / fmt::format("shape_{}", i + 1);
     fs::create_directories(dir);

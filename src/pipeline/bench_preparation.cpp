@@ -12,6 +12,7 @@
 #include "core/text.h"
 #include "core/version.h"
 #include "harness/python_reference.h"
+#include "pipeline/child_jobs.h"
 #include "pipeline/triton_problem_step.h"
 
 namespace kopt::pipeline {
@@ -79,24 +80,16 @@ void prestart_children(const prepared_bench& p, const harness::bench_job& job, m
   if (triton) {
     // Its process runs at once: only a kopt that keeps processes warm starts one (for the next
     // command, when this one finds none waiting).
-    harness::bench_job problem_job = job;
-    problem_job.role = harness::job_role::problem;
-    problem_job.evidence_dir.clear();
-    worker.prestart(problem_job, p.device);
+    worker.prestart(problem_job(job, "", {}, job.problem_owner.value_or("")), p.device);
   }
-  if (triton || !job.profile_mode) {
+  if (triton || !profiles(job)) {
     // A Triton kernel's runner loads torch and Triton meanwhile; a CUDA kernel's process
     // makes its GPU context while the kernel builds (prestarted_child.h).
-    harness::bench_job kernel_job = job;
-    kernel_job.role = harness::job_role::kernel;
-    kernel_job.evidence_dir = p.ref_file.empty() ? "" : prestart.kernel.string();
-    worker.prestart(kernel_job, p.device);
+    const std::string kept = p.ref_file.empty() ? "" : prestart.kernel.string();
+    worker.prestart(profiles(job) ? profile_job(job) : kernel_job(job, kept), p.device);
   }
   if (p.ref_file.extension() == ".py") {
-    harness::bench_job reference_job = job;
-    reference_job.role = harness::job_role::reference;
-    reference_job.evidence_dir = prestart.reference.string();
-    worker.prestart(reference_job, p.device);
+    worker.prestart(reference_job(job, {}, prestart.reference.string(), true), p.device);
   }
 }
 
@@ -162,7 +155,6 @@ prepared_bench prepare_bench(const bench_target& options, harness::bench_job& jo
   job.backend = std::string(kernel::to_string(p.plan.backend));
   job.dims = options.dims;
   job.ptr_size = options.ptr_size;
-  job.own_flag_names = options.own_flag_names;
   job.defines = options.defines;
   if (prestart != nullptr) prestart_children(p, job, worker, *prestart, triton);
   if (triton) {

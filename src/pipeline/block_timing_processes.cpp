@@ -43,7 +43,7 @@ class block_timing_processes final : public block_timing {
                          int block_timeout_s)
       : m_gpu_lock(lock_gpu_for_measuring(device)), m_block_limit(block_timeout_s) {
     for (const harness::bench_job& job : jobs) {
-      if (!job.timing_blocks || harness::is_reference_role(job) || is_triton(job)) {
+      if (job.kind != harness::job_kind::blocks || is_triton(job)) {
         throw error("only a CUDA kernel's job timed in blocks can take turns");
       }
       version_process v;

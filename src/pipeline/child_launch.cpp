@@ -45,8 +45,8 @@ child_launch::child_launch(const std::vector<std::string>& wrapper, const harnes
   // the user's environment cut down to what finding the driver and Python needs
   // (reference_environment.h). The kernel module's own setup() sees what the kernel does.
   std::vector<std::string> unset;
-  const bool reference_side =
-      harness::is_reference_role(job) || (harness::is_problem_role(job) && job.problem_owner != "kernel");
+  const bool reference_side = job.kind == harness::job_kind::reference ||
+                              (job.kind == harness::job_kind::problem && job.problem_owner != "kernel");
   if (reference_side) unset = variables_to_clear_for_reference();
   request = process_request{.argv = argv, .extra_env = env, .unset_env = unset, .ends_with_program = true};
   seal.prepare(request);
@@ -61,7 +61,10 @@ void child_launch::write_job(const harness::bench_job& job) const {
   std::error_code ec;
   fs::remove(job_file, ec);
   fs::remove(result_file, ec);
-  write_json_file(job_file, to_document(job));
+  const json document = to_document(job);
+  // Read back as the child will: a job with another kind's part is kopt's bug, caught here.
+  (void)from_document<harness::bench_job>(document);
+  write_json_file(job_file, document);
 }
 
 std::filesystem::path gpu_lock_path(const env::gpu_device& device) {

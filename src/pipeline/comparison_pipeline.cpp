@@ -4,29 +4,11 @@
 
 #include "core/error.h"
 #include "kernel/backend.h"
+#include "pipeline/child_jobs.h"
 #include "pipeline/measuring_child.h"
 #include "pipeline/problem_fingerprint.h"
 
 namespace kopt::pipeline {
-namespace {
-
-harness::bench_job turn_job(const harness::bench_job& base, const compared_version& version) {
-  harness::bench_job job = base;
-  job.role = harness::job_role::kernel;
-  job.kernel_source = std::filesystem::absolute(version.source).string();
-  job.kernel_library = std::filesystem::absolute(version.library).string();
-  job.reference_source.clear();
-  job.reference_library.clear();
-  job.evidence_dir.clear();
-  job.evidence.clear();
-  job.timing_blocks = true;
-  job.turn_peers = 1;  // the other version's process
-  job.validation_only = false;
-  job.profile_mode = false;
-  return job;
-}
-
-}  // namespace
 
 bool takes_turns(const std::string& backend) { return !is_triton_backend(backend); }
 
@@ -34,7 +16,6 @@ turns_outcome run_comparison(const comparison_request& request, measuring_worker
   harness::bench_job base = request.job;
   base.dims = request.target.dims;
   base.ptr_size = request.target.ptr_size;
-  base.own_flag_names = request.target.own_flag_names;
   base.defines = request.target.defines;
   if (!takes_turns(base.backend)) {
     throw error(
@@ -48,8 +29,9 @@ turns_outcome run_comparison(const comparison_request& request, measuring_worker
         gpus.has_gpu() ? fmt::format("--gpu {} is not visible", request.target.gpu) : gpus.driver_problem));
   }
   const std::unique_ptr<block_timing> session =
-      worker.open_block_timing({turn_job(base, request.candidate), turn_job(base, request.incumbent)},
-                               *device, request.block_timeout_s);
+      worker.open_block_timing({blocks_job(base, request.candidate.source, request.candidate.library, 1),
+                                blocks_job(base, request.incumbent.source, request.incumbent.library, 1)},
+                               *device, request.block_timeout_s);  // each beside the other's process
   turns_outcome outcome = compare_in_turns(*session, request.expected_ms, request.settings);
   const std::vector<std::string> late = session->close();
   for (std::size_t i = 0; i < late.size(); ++i) note_failure(outcome, static_cast<int>(i), late[i]);

@@ -10,6 +10,7 @@
 #include "core/write_sandbox.h"
 #include "harness/job_problem.h"
 #include "pipeline/bench_verdict.h"
+#include "pipeline/child_jobs.h"
 #include "pipeline/child_verdict.h"
 #include "pipeline/early_comparisons.h"
 #include "pipeline/output_verdict.h"
@@ -103,11 +104,6 @@ compared_keys run_reference_side(const judged_run_inputs& in, const std::optiona
                                    ? look_up_timing(*timing_cache, job, in.plan, in.device, *held, sides.kernel)
                                    : timing_lookup{};
   const auto run_reference = [&](bool timed) {
-    harness::bench_job reference_job = job;
-    reference_job.role = harness::job_role::reference;
-    reference_job.kernel_library.clear();  // nor the kernel beside the reference
-    reference_job.evidence = keys;
-    reference_job.evidence_dir = in.folders.reference.string();
     // Made afresh now that nothing of the kernel runs: a file or link it planted there (to be
     // written through by the reference, or linked to its own) is gone.
     early.reset();  // a second run's outputs are its own
@@ -122,11 +118,11 @@ compared_keys run_reference_side(const judged_run_inputs& in, const std::optiona
     } else {
       early.emplace(in.plan, keys, in.folders, tolerances, compared_outputs::removed);
     }
-    reference_job.validation_only = !timed;
     in.say(timed ? "the reference's measuring process: its outputs, then its timing"
            : wants_timing ? "the reference's measuring process: its outputs (its timing is cached)"
                           : "the reference's measuring process: its outputs");
-    return run_measuring_child(in.worker, reference_job, in.device, in.timeout_s, measuring_side::reference);
+    return run_measuring_child(in.worker, reference_job(job, keys, in.folders.reference.string(), timed),
+                               in.device, in.timeout_s, measuring_side::reference);
   };
   std::optional<cached_reference_timing> cached = lookup.cached;
   sides.reference = run_reference(wants_timing && !cached);
@@ -160,7 +156,7 @@ bench_result run_judged(measuring_worker& worker, const harness::bench_job& job,
   judged_sides sides;
   // Profile mode (what ncu runs) validates nothing: a Triton kernel's reference gave the problem
   // step its setup() and is not run again.
-  sides.has_reference = !job.reference_source.empty() && !job.profile_mode;
+  sides.has_reference = !job.reference_source.empty() && !profiles(job);
   // The parent's own plan: from the sources for CUDA, from the job's problem for Triton.
   const harness::job_problem problem(job);
   const kernel::kernel_plan& plan = problem.plan();
@@ -168,13 +164,13 @@ bench_result run_judged(measuring_worker& worker, const harness::bench_job& job,
   // What the reference's side will load, fingerprinted before any code under test runs.
   const std::optional<reference_files> held =
       sides.has_reference ? std::optional<reference_files>(job) : std::nullopt;
-  harness::bench_job kernel_job = job;
-  kernel_job.role = harness::job_role::kernel;
-  kernel_job.reference_library.clear();  // the reference is never loaded beside the kernel
-  kernel_job.evidence_dir = sides.has_reference ? folders.kernel.string() : "";
-  say(job.validation_only ? "the kernel's measuring process: validation"
-                          : "the kernel's measuring process: validation, then timing with random checks");
-  const wrapped_child_run kernel_run = run_child(worker, kernel_job, device, timeout_s);
+  const harness::bench_job kernel_side =
+      profiles(job) ? profile_job(job) : kernel_job(job, sides.has_reference ? folders.kernel.string() : "");
+  say(profiles(job) ? "the kernel's measuring process: the profiler window"
+      : harness::is_timed(kernel_side)
+          ? "the kernel's measuring process: validation, then timing with random checks"
+          : "the kernel's measuring process: validation");
+  const wrapped_child_run kernel_run = run_child(worker, kernel_side, device, timeout_s);
   sides.kernel = child_verdict(kernel_run, timeout_s, measuring_side::kernel);
   clock.done("kernel_process");
   sandbox_warning::for_this_process().note(sides.kernel.sandbox);  // once per command, when there was none

@@ -37,7 +37,7 @@ class measuring_worker {
   // the kernel's process. Only code kopt trusts runs before the gate opens (kopt, Python,
   // torch, Triton: no module of the user's, no job file, no GPU), and a process that will run
   // code under test restricts its writes first, as it would at its start. run() opens the gate
-  // of the child whose job is what prestart() was told (role, sources, Python and runner,
+  // of the child whose job is what prestart() was told (kind, sources, Python and runner,
   // evidence folder, GPU) when nothing is wrapped, else starts a child of its own as always.
   // A worker may ignore it (the process worker starts only a Python reference's and a Triton
   // kernel's: other children start in milliseconds).
@@ -58,7 +58,7 @@ class measuring_worker {
     return nullptr;
   }
 
-  // Opens `jobs` (kernel jobs with timing_blocks set, CUDA's) side by side for a comparison in
+  // Opens `jobs` (blocks jobs, CUDA kernels') side by side for a comparison in
   // turns on `device` (block_timing.h); a block taking longer than `block_timeout_s` fails its
   // version as hung. Throws kopt::error when the worker cannot (the default) or a process
   // cannot start.

@@ -18,27 +18,29 @@ bool prestarted_child::serves(const std::vector<std::string>& wrapper, const har
 }
 
 bool prestart_serves(const harness::bench_job& ahead, const harness::bench_job& job) {
-  return job.role == ahead.role && job.backend == ahead.backend && job.kernel_source == ahead.kernel_source &&
+  return job.kind == ahead.kind && job.backend == ahead.backend && job.kernel_source == ahead.kernel_source &&
          job.reference_source == ahead.reference_source && job.python == ahead.python &&
-         job.python_runner == ahead.python_runner && job.evidence_dir == ahead.evidence_dir &&
-         job.profile_mode == ahead.profile_mode;
+         job.python_runner == ahead.python_runner &&
+         harness::evidence_dir_of(job) == harness::evidence_dir_of(ahead) &&
+         job.problem_owner == ahead.problem_owner;
 }
 
 bool is_python_reference(const harness::bench_job& job) {
-  return harness::is_reference_role(job) && harness::has_python_reference(job);
+  return job.kind == harness::job_kind::reference && harness::has_python_reference(job);
 }
 
 namespace {
 
 // The kernel's own measuring process, not profiled (a profile runs under ncu, not started ahead).
 bool is_unprofiled_kernel(const harness::bench_job& job) {
-  return !harness::is_reference_role(job) && !harness::is_problem_role(job) && !job.profile_mode;
+  return job.kind == harness::job_kind::kernel;
 }
 
 // `--writes` for each folder the job's process may write in besides the usual ones.
 std::vector<std::string> writes_options(const child_launch& launch, const harness::bench_job& job) {
   std::vector<std::string> options = {"--writes", launch.work.string()};
-  if (!job.evidence_dir.empty()) options.insert(options.end(), {"--writes", job.evidence_dir});
+  const std::string evidence_dir = harness::evidence_dir_of(job);
+  if (!evidence_dir.empty()) options.insert(options.end(), {"--writes", evidence_dir});
   return options;
 }
 
@@ -76,7 +78,9 @@ bool prestarted_child::holds_gpu_context() {
 
 bool is_triton_kernel(const harness::bench_job& job) { return is_triton(job) && is_unprofiled_kernel(job); }
 
-bool is_triton_problem(const harness::bench_job& job) { return is_triton(job) && harness::is_problem_role(job); }
+bool is_triton_problem(const harness::bench_job& job) {
+  return is_triton(job) && job.kind == harness::job_kind::problem;
+}
 
 bool is_cuda_kernel(const harness::bench_job& job) { return !is_triton(job) && is_unprofiled_kernel(job); }
 

@@ -45,9 +45,9 @@ struct prestarted_child {
   context_state m_context = context_state::not_asked;
 };
 
-// Whether a child started ahead for `ahead` may run `job`: the same role, backend, sources,
-// Python and runner, evidence folder and profile mode (what its command line and its write
-// sandbox were made from).
+// Whether a child started ahead for `ahead` may run `job`: the same kind, backend, sources,
+// Python and runner, evidence folder and a problem's owner (what its command line, its
+// environment and its write sandbox were made from).
 bool prestart_serves(const harness::bench_job& ahead, const harness::bench_job& job);
 
 bool is_python_reference(const harness::bench_job& job);

@@ -71,7 +71,7 @@ class process_worker final : public measuring_worker {
     // With the lock held, a reference's runner asked for its context has made it or never will
     // before this run ends (prestarted_child::holds_gpu_context).
     harness::bench_job to_run = job;
-    if (wrapper.empty() && !harness::is_reference_role(job) && !harness::is_problem_role(job)) {
+    if (wrapper.empty() && job.kind == harness::job_kind::kernel) {
       to_run.idle_peers = idle_gpu_contexts(device);
     }
     launch.write_job(to_run);

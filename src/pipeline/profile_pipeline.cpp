@@ -4,15 +4,16 @@
 
 #include <fmt/format.h>
 
-#include "tools/toolchain.h"
 #include "core/alongside.h"
 #include "core/files.h"
 #include "core/phase_clock.h"
 #include "core/write_sandbox.h"
+#include "pipeline/child_jobs.h"
 #include "pipeline/measuring_child.h"
 #include "profile/ncu_export.h"
 #include "profile/raw_csv_kernels.h"
 #include "profile/staged_output.h"
+#include "tools/toolchain.h"
 
 namespace kopt::pipeline {
 namespace {
@@ -74,8 +75,9 @@ std::string by_hand_command(const fs::path& ncu, const fs::path& out, const prof
   if (target.ptr_size) argv.insert(argv.end(), {"--ptr-size", std::to_string(*target.ptr_size)});
   argv.insert(argv.end(), {"--gpu", std::to_string(target.gpu)});
   for (const auto& dim : job.dims) argv.insert(argv.end(), {"--dim", dim.name + "=" + dim.value});
-  argv.insert(argv.end(), {"--seed", std::to_string(job.seed), "--warmup", std::to_string(job.sampling.warmup),
-                           "--profile-mode", "--profile-calls", std::to_string(job.profile_calls)});
+  argv.insert(argv.end(),
+              {"--seed", std::to_string(job.seed), "--warmup", std::to_string(job.sampling.warmup),
+               "--profile-mode", "--profile-calls", std::to_string(job.profile_calls.value_or(1))});
   return profile::shell_command_line(argv);
 }
 
@@ -112,7 +114,7 @@ void describe_capture(profile::profile_record& record, const tools::located_tool
   record.ncu_path = ncu.path.string();
   record.ncu_version = ncu.version;
   record.capture = request.capture;
-  record.profile_calls = job.profile_calls;
+  record.profile_calls = job.profile_calls.value_or(1);
   record.warmup = job.sampling.warmup;
   record.ncu_argv = profile::capture_argv(ncu.path, request.capture, out / "full");
   std::vector<std::string> shown = record.ncu_argv;
@@ -152,8 +154,9 @@ profile_outcome run_profile(const profile_request& request, measuring_worker& wo
   say("preparation: ncu, the build, the GPU");
   const tools::located_tool ncu = check_arguments(request);
   harness::bench_job job = request.job;
-  job.profile_mode = true;
+  job.kind = harness::job_kind::profile;
   job.profile_calls = profile::profile_calls_for(request.capture, request.profile_calls);
+  const int calls = *job.profile_calls;
 
   profile_outcome outcome;
   outcome.prepared = prepare_bench(request.target, job, worker);
@@ -174,20 +177,22 @@ profile_outcome run_profile(const profile_request& request, measuring_worker& wo
   profile::profile_record& record = outcome.record;
   describe_capture(record, ncu, request, job, prepared, outcome.out);
   if (on_capture_start) on_capture_start(record.ncu_command);
-  say(fmt::format("the capture: one Nsight Compute pass (--set full) over {} solve() call(s); it can take minutes",
-                  job.profile_calls));
+  say(fmt::format(
+      "the capture: one Nsight Compute pass (--set full) over {} solve() call(s); it can take minutes",
+      calls));
 
   phases.done("preparation");  // the arguments, ncu, planning, the build (or the cache), the GPU
   const auto capture_started = clock_type::now();
-  const wrapped_child_run child = worker.run(profile::capture_argv(ncu.path, request.capture, files.staged("full")),
-                                             job, prepared.device, request.target.timeout_s);
+  const wrapped_child_run child =
+      worker.run(profile::capture_argv(ncu.path, request.capture, files.staged("full")), profile_job(job),
+                 prepared.device, request.target.timeout_s);
   record.capture_seconds = seconds_since(capture_started);
   phases.done("capture");  // ncu's start, the measuring process, the replay passes, the report
   std::error_code ec;
-  const profile::capture_outcome capture = profile::judge_capture(
-      facts_of(child, fs::exists(files.staged("full.ncu-rep"), ec), request.target.timeout_s, job.profile_calls,
-               record.sandbox),
-      request.capture);
+  const profile::capture_outcome capture =
+      profile::judge_capture(facts_of(child, fs::exists(files.staged("full.ncu-rep"), ec),
+                                      request.target.timeout_s, calls, record.sandbox),
+                             request.capture);
   sandbox_warning::for_this_process().note(record.sandbox);
   if (capture.verdict != profile::capture_verdict::ok) return failed(std::move(outcome), capture);
 
@@ -199,7 +204,7 @@ profile_outcome run_profile(const profile_request& request, measuring_worker& wo
   phases.done("reading");
   if (record.kernels.empty()) {
     return failed(std::move(outcome),
-                  profile::nothing_captured(request.capture, job.profile_calls, "the report holds no kernel launch"));
+                  profile::nothing_captured(request.capture, calls, "the report holds no kernel launch"));
   }
 
   for (const std::string& name : output_names) {

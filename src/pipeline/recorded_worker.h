@@ -67,13 +67,13 @@ class recorded_worker final : public measuring_worker {
   wrapped_child_run run(const std::vector<std::string>& wrapper, const harness::bench_job& job,
                         const env::gpu_device& device, int timeout_s) override {
     m_runs.push_back({wrapper, job, device, timeout_s});
-    m_events.push_back("run " + enum_name(job.role));
+    m_events.push_back("run " + enum_name(job.kind));
     return m_respond(job);
   }
 
   void prestart(const harness::bench_job& job, const env::gpu_device& device) override {
     m_prestarts.push_back({{}, job, device, 0});
-    m_events.push_back("prestart " + enum_name(job.role));
+    m_events.push_back("prestart " + enum_name(job.kind));
   }
 
   void drop_prestarted() override { m_events.push_back("drop prestarted"); }

@@ -6,11 +6,12 @@
 
 #include <fmt/format.h>
 
-#include "tools/toolchain.h"
 #include "core/error.h"
 #include "core/text.h"
+#include "pipeline/child_jobs.h"
 #include "pipeline/child_verdict.h"
 #include "pipeline/measuring_child.h"
+#include "tools/toolchain.h"
 
 namespace kopt::pipeline {
 namespace {
@@ -61,11 +62,7 @@ sanitizer_record run_sanitizer_pass(measuring_worker& worker, const std::string&
   const tools::located_tool sanitizer = tools::require_compute_sanitizer();
   // The kernel alone, once: one seed, no timing, the reference never run. Its source stays named,
   // as for the judged run's kernel job: a Triton kernel's problem may be its reference's setup().
-  job.role = harness::job_role::kernel;
-  job.reference_library.clear();
-  job.evidence_dir.clear();
-  job.validation_seeds = 1;
-  job.validation_only = true;
+  job = kernel_job(validation_only(job, 1), "");
   const std::vector<std::string> wrapper = {sanitizer.path.string(), "--tool", tool, "--error-exitcode",
                                             std::to_string(errors_found_status), "--print-limit", "20"};
   const wrapped_child_run run = worker.run(wrapper, job, device, timeout_s);

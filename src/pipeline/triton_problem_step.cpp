@@ -9,6 +9,7 @@
 #include "core/hash.h"
 #include "harness/kernel_protocol.h"
 #include "kernel/element_type.h"
+#include "pipeline/child_jobs.h"
 #include "pipeline/child_verdict.h"
 #include "pipeline/triton_distribution.h"
 
@@ -78,15 +79,12 @@ std::shared_ptr<const private_folder> new_problem_folder() {
 triton_problem_run run_triton_problem_step(measuring_worker& worker, const harness::bench_job& job,
                                            const env::gpu_device& device, int timeout_s) {
   triton_problem_run run;
-  harness::bench_job step = job;
-  step.role = harness::job_role::problem;
+  const std::vector<std::uint64_t> seeds = harness::validation_seeds_of(kernel_job(job, ""));
+  const std::string owner = job.problem_owner.value_or("");
   // Kept warm from the last command: its process writes only in its own folder.
-  run.folder = worker.warm_problem_folder(step, device);
+  run.folder = worker.warm_problem_folder(problem_job(job, "", seeds, owner), device);
   if (!run.folder) run.folder = new_problem_folder();
-  step.evidence_dir = run.folder->path().string();
-  step.evidence.clear();
-  const std::vector<std::uint64_t> seeds = harness::validation_seeds_of(job);
-  for (const std::uint64_t seed : seeds) step.evidence.push_back({harness::evidence_kind::seed, seed, ""});
+  const harness::bench_job step = problem_job(job, run.folder->path().string(), seeds, owner);
   const wrapped_child_run child = run_child(worker, step, device, timeout_s);
   if (!child.process.succeeded() || !child.result || !child.process.left_running.empty()) {
     const harness::child_report failed = child_verdict(child, timeout_s, measuring_side::problem);

@@ -29,7 +29,7 @@ std::optional<warm_processes::entry> warm_processes::start(harness::bench_job jo
   entry e;
   if (is_triton_problem(job)) {
     e.folder = new_problem_folder();
-    job.evidence_dir = e.folder->path().string();
+    job.validation->evidence_dir = e.folder->path().string();
   }
   std::optional<prestarted_child> child = start_ahead(job, device);
   if (!child) return std::nullopt;
@@ -94,7 +94,9 @@ std::optional<prestarted_child> warm_processes::take_for(const std::vector<std::
   const std::lock_guard lock(m_mutex);
   for (auto it = m_entries.begin(); it != m_entries.end(); ++it) {
     // A problem step's process writes only in its own folder: the job must name that one.
-    if (!alike(*it, job, device) || (it->folder && it->folder->path().string() != job.evidence_dir)) continue;
+    if (!alike(*it, job, device) ||
+        (it->folder && it->folder->path().string() != harness::evidence_dir_of(job)))
+      continue;
     prestarted_child taken = std::move(it->child);
     m_entries.erase(it);
     // Its successor loads now, ready for the next command (with a folder of its own).

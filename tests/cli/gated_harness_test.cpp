@@ -70,9 +70,10 @@ TEST(GatedHarness, AKernelsProcessStartedAheadRefusesAJobNeedingOtherFolders) {
   std::this_thread::sleep_for(200ms);
   EXPECT_TRUE(harness.waiting());
   harness::bench_job job;
-  job.role = harness::job_role::kernel;
+  job.kind = harness::job_kind::kernel;
   job.backend = "cuda";
-  job.evidence_dir = (dir.path() / "elsewhere").string();
+  job.validation = harness::job_validation{(dir.path() / "elsewhere").string(), {}, 2, true};
+  job.idle_peers = 0;
   dir.write("work/job.json", to_document(job).dump());
   const process_result end = harness.open("go", 30s);
   EXPECT_EQ(end.exit_code, 2) << end.stderr_text;

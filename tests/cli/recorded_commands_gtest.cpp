@@ -92,7 +92,8 @@ TEST_F(RecordedCommands, WhatTheKernelPrintedIsKeptInTheResultAndShownWithVerbos
   const recorded_worker::responder two = pipeline::two_children(1.0f);
   recorded_worker worker(pipeline::recorded_h200(), [&two](const harness::bench_job& job) {
     pipeline::wrapped_child_run child = two(job);
-    if (!harness::is_reference_role(job)) child.process.stdout_text = "solve: N=1048576\nblock 0: sum 2.0\n";
+    if (job.kind != harness::job_kind::reference)
+      child.process.stdout_text = "solve: N=1048576\nblock 0: sum 2.0\n";
     return child;
   });
   const std::vector<std::string> bench = {"bench", example("vector_add.cu"), "--ref", example("vector_add_ref.cu"),
@@ -149,7 +150,7 @@ TEST_F(RecordedCommands, ComparesOptionsReachTheVersionsHeldOpenInTurns) {
   for (const harness::bench_job& job : jobs) {
     EXPECT_EQ(job.seed, 3U);
     EXPECT_TRUE(job.sampling.hot);
-    EXPECT_TRUE(job.timing_blocks);
+    EXPECT_TRUE((job.kind == harness::job_kind::blocks));
   }
   const json document = json::parse(r.out);
   EXPECT_EQ(document.value("outcome", std::string()), "negative") << r.out;  // the candidate is 3 % slower

@@ -138,13 +138,13 @@ TEST(PythonReference, ARunnerStartedAheadForAnotherPythonIsNotUsed) {
 TEST(PythonReference, InputsMadeInTheRunnerNeedTheGpuAndSaySo) {
   fixture f("def reference(*, A, B, C, N, **_):\n    C.copy_(A + B)\n");
   bench_job job;
-  job.role = job_role::reference;
+  job.kind = job_kind::reference;
   job.backend = "cuda";
   job.kernel_source = f.dir.write("vector_add.cu", vector_add).string();
   job.dims = {{"N", "4", false}};
   job.host_only = true;
-  job.evidence = {evidence_key{evidence_kind::seed, 0, "before timing"}};
-  job.evidence_dir = (f.dir.path() / "evidence").string();
+  job.validation = job_validation{
+      (f.dir.path() / "evidence").string(), {evidence_key{evidence_kind::seed, 0, "before timing"}}, 2, true};
   const json document = to_document(job);
   f.request.job = &document;
   f.request.harness_abi_library = kopt::testing::kopt_binary().parent_path().parent_path() / "lib" / "libkopt_harness_abi.so";

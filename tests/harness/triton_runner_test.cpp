@@ -44,8 +44,8 @@ class cpu_worker final : public pipeline::measuring_worker {
 
   pipeline::wrapped_child_run run(const std::vector<std::string>&, const bench_job& job, const env::gpu_device&,
                                   int timeout_s) override {
-    const fs::path job_file = m_dir / (enum_name(job.role) + "-job.json");
-    const fs::path result_file = m_dir / (enum_name(job.role) + "-result.json");
+    const fs::path job_file = m_dir / (enum_name(job.kind) + "-job.json");
+    const fs::path result_file = m_dir / (enum_name(job.kind) + "-result.json");
     fs::remove(result_file);
     write_json_file(job_file, to_document(job));
     pipeline::wrapped_child_run run;
@@ -82,7 +82,8 @@ struct triton_fixture {
     job.harness_abi_library = (prefix / "lib" / "libkopt_harness_abi.so").string();
     job.backend = "triton";
     job.dims = {{"n", "1000", false}};
-    job.validation_only = true;  // no GPU: checks only
+    job.validation = job_validation{"", {}, 2, false};  // no GPU: checks only
+    job.idle_peers = 0;
     job.host_only = true;
   }
 

@@ -10,8 +10,9 @@
 #include "kernel/scalar_binding.h"
 #include "measure/statistics.h"
 #include "pipeline/bench_result.h"
-#include "support/timings.h"
+#include "pipeline/child_jobs.h"
 #include "support/kopt_process.h"
+#include "support/timings.h"
 
 namespace kopt::loop::testing {
 namespace {
@@ -81,7 +82,7 @@ loop_services scripted_gpu::services() {
   };
   s.bench = [this](const pipeline::bench_request& request) {
     ++bench_calls;
-    if (request.job.validation_only) ++validation_only_calls;
+    if (!pipeline::times_the_kernel(request.job)) ++validation_only_calls;
     if (!request.reference_timing_folder) ++fresh_reference_calls;
     pipeline::bench_outcome outcome;
     outcome.prepared.plan = pipeline::plan_target(request.target);
@@ -113,7 +114,7 @@ loop_services scripted_gpu::services() {
       r.status = harness::run_status::failed;
       r.reason = "validation failed (seed 0): wrong values: 12 of 4194304 elements";
       outcome.status = exit_status::kernel_failed;
-    } else if (request.job.validation_only) {
+    } else if (!pipeline::times_the_kernel(request.job)) {
       r.reference.reset();  // judged, not timed
     } else {
       const double median = baseline_ms * speed_of(source);

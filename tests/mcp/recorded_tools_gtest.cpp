@@ -101,7 +101,7 @@ TEST_F(RecordedTools, ComparesArgumentsReachTheVersionsHeldOpenInTurns) {
   ASSERT_FALSE(jobs.empty());
   for (const harness::bench_job& job : jobs) {
     EXPECT_TRUE(job.sampling.hot);
-    EXPECT_TRUE(job.timing_blocks);
+    EXPECT_TRUE((job.kind == harness::job_kind::blocks));
   }
   const json& facts = result["structuredContent"];
   EXPECT_EQ(facts.value("outcome", std::string()), "negative") << facts.dump();  // the candidate is 3 % slower

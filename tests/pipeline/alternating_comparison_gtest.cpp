@@ -150,9 +150,8 @@ TEST(RunComparison, AsksTheWorkerForBothVersionsTimedInBlocks) {
   std::vector<std::string> sources;
   worker.respond_to_blocks([&](const harness::bench_job& job, int calls) {
     sources.push_back(job.kernel_source);
-    EXPECT_TRUE(job.timing_blocks);
-    EXPECT_EQ(job.role, harness::job_role::kernel);
-    EXPECT_TRUE(job.evidence_dir.empty());
+    EXPECT_EQ(job.kind, harness::job_kind::blocks);
+    EXPECT_TRUE(kopt::harness::evidence_dir_of(job).empty());
     EXPECT_TRUE(job.reference_source.empty());
     const double ms = job.kernel_source.find("slow") != std::string::npos ? 0.0206 : 0.020;
     return timing_block{testing::timing_of_samples(std::vector<double>(static_cast<std::size_t>(calls), ms)), "", ""};

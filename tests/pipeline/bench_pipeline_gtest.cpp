@@ -52,24 +52,27 @@ TEST_F(BenchPipeline, TheKernelAndTheReferenceRunInSeparateChildrenAndTheParentJ
   EXPECT_TRUE(kernel_run.wrapper.empty());
   EXPECT_EQ(kernel_run.device.name, "NVIDIA H200");
   EXPECT_EQ(kernel_run.timeout_s, 600);
-  EXPECT_EQ(kernel_run.job.role, harness::job_role::kernel);
+  EXPECT_EQ(kernel_run.job.kind, harness::job_kind::kernel);
   EXPECT_EQ(kernel_run.job.backend, "cuda");
   EXPECT_TRUE(fs::exists(kernel_run.job.kernel_library)) << kernel_run.job.kernel_library;
   EXPECT_TRUE(kernel_run.job.reference_library.empty()) << "the reference must never be loaded beside the kernel";
-  EXPECT_FALSE(kernel_run.job.evidence_dir.empty());
+  EXPECT_FALSE(kopt::harness::evidence_dir_of(kernel_run.job).empty());
   ASSERT_EQ(kernel_run.job.dims.size(), 1u);
   EXPECT_EQ(kernel_run.job.dims[0].name, "N");
 
   const recorded_run& reference_run = worker.runs()[1];
-  EXPECT_EQ(reference_run.job.role, harness::job_role::reference);
+  EXPECT_EQ(reference_run.job.kind, harness::job_kind::reference);
   EXPECT_TRUE(reference_run.job.kernel_library.empty()) << "the kernel must never be loaded beside the reference";
   EXPECT_TRUE(fs::exists(reference_run.job.reference_library)) << reference_run.job.reference_library;
-  EXPECT_NE(reference_run.job.evidence_dir, kernel_run.job.evidence_dir);
-  ASSERT_EQ(reference_run.job.evidence.size(), 4u);  // the keys the kernel's child kept, in its order
-  EXPECT_EQ(reference_run.job.evidence[2].kind, harness::evidence_kind::call);
-  EXPECT_EQ(reference_run.job.evidence[2].value, 17u);
-  EXPECT_FALSE(reference_run.job.validation_only);
-  EXPECT_FALSE(fs::exists(fs::path(kernel_run.job.evidence_dir).parent_path())) << "the private folder is removed";
+  EXPECT_NE(kopt::harness::evidence_dir_of(reference_run.job),
+            kopt::harness::evidence_dir_of(kernel_run.job));
+  ASSERT_EQ(reference_run.job.validation->evidence.size(),
+            4u);  // the keys the kernel's child kept, in its order
+  EXPECT_EQ(reference_run.job.validation->evidence[2].kind, harness::evidence_kind::call);
+  EXPECT_EQ(reference_run.job.validation->evidence[2].value, 17u);
+  EXPECT_TRUE(kopt::harness::is_timed(reference_run.job));
+  EXPECT_FALSE(fs::exists(fs::path(kopt::harness::evidence_dir_of(kernel_run.job)).parent_path()))
+      << "the private folder is removed";
 
   EXPECT_EQ(outcome.status, exit_status::ok);
   const bench_result& r = outcome.result;
@@ -175,7 +178,7 @@ TEST_F(BenchPipeline, AnEarlierWrongOutputIsTheVerdictOverALaterFailureInTheKern
   // The kernel's process failed it while timing (after keeping the validation seeds'
   // outputs); the reference still makes those outputs, and seed 0's wrong values came first.
   recorded_worker worker(recorded_h200(), [](const harness::bench_job& job) {
-    if (harness::is_reference_role(job)) {
+    if (job.kind == harness::job_kind::reference) {
       leave_outputs(job, 1.0f);
       harness::child_report reference = reference_report_ok();
       reference.reference.reset();  // validation only: not timed
@@ -186,14 +189,14 @@ TEST_F(BenchPipeline, AnEarlierWrongOutputIsTheVerdictOverALaterFailureInTheKern
     result.reason = "work outside kernels: call 1 ran no kernel on the GPU";
     result.evidence.resize(2);  // the seeds before timing
     harness::bench_job kept = job;
-    kept.evidence = result.evidence;
+    kept.validation->evidence = result.evidence;
     leave_outputs(kept, 3.0f);
     return child_that_wrote(result);
   });
   const bench_outcome outcome = run_bench(vector_add(example("vector_add.cu")), worker);
   ASSERT_EQ(worker.runs().size(), 2u);
-  EXPECT_TRUE(worker.runs()[1].job.validation_only) << "a failed kernel's reference is not timed";
-  EXPECT_EQ(worker.runs()[1].job.evidence.size(), 2u);
+  EXPECT_FALSE(kopt::harness::is_timed(worker.runs()[1].job)) << "a failed kernel's reference is not timed";
+  EXPECT_EQ(worker.runs()[1].job.validation->evidence.size(), 2u);
   const std::string reason = outcome.result.reason;
   EXPECT_EQ(reason.rfind("validation failed (seed 0): wrong values", 0), 0u) << reason;
   EXPECT_EQ(outcome.result.correctness.passed, false);
@@ -201,7 +204,7 @@ TEST_F(BenchPipeline, AnEarlierWrongOutputIsTheVerdictOverALaterFailureInTheKern
 
 TEST_F(BenchPipeline, ALaterFailureInTheKernelsProcessStandsWhenTheKeptOutputsAreRight) {
   recorded_worker worker(recorded_h200(), [](const harness::bench_job& job) {
-    if (harness::is_reference_role(job)) {
+    if (job.kind == harness::job_kind::reference) {
       leave_outputs(job, 1.0f);
       return child_that_wrote(reference_report_ok());
     }
@@ -209,7 +212,7 @@ TEST_F(BenchPipeline, ALaterFailureInTheKernelsProcessStandsWhenTheKeptOutputsAr
     result.status = harness::run_status::failed;
     result.reason = "host thread: a kernel issued from another thread while no solve() call was running";
     harness::bench_job kept = job;
-    kept.evidence = result.evidence;
+    kept.validation->evidence = result.evidence;
     leave_outputs(kept, 1.0f);
     return child_that_wrote(result);
   });
@@ -243,7 +246,7 @@ TEST_F(BenchPipeline, AReferenceFileChangedWhileTheKernelRanFailsTheRunBeforeThe
   const fs::path reference = sources.path() / "vector_add_ref.cu";
   fs::copy_file(example("vector_add_ref.cu"), reference);
   recorded_worker worker(recorded_h200(), [&](const harness::bench_job& job) {
-    if (!harness::is_reference_role(job)) {
+    if (job.kind != harness::job_kind::reference) {
       std::ofstream(reference, std::ios::app) << "// the kernel was here\n";
     }
     return two_children(1.0f)(job);
@@ -263,10 +266,11 @@ TEST_F(BenchPipeline, AReferenceFileChangedWhileTheKernelRanFailsTheRunBeforeThe
 // read through, the parent would compare the reference with itself. Links are refused.
 TEST_F(BenchPipeline, AKernelWhoseOutputsAreLinksToTheReferencesFilesFails) {
   recorded_worker worker(recorded_h200(), [](const harness::bench_job& job) {
-    if (harness::is_reference_role(job)) return two_children(1.0f)(job);
+    if (job.kind == harness::job_kind::reference) return two_children(1.0f)(job);
     wrapped_child_run run = two_children(7.0f)(job);  // its own outputs are wrong
     for (const auto& key : kernel_report_ok().evidence) {
-      const fs::path own = fs::path(job.evidence_dir) / harness::folder_name(key) / "C.out.bin";
+      const fs::path own =
+          fs::path(kopt::harness::evidence_dir_of(job)) / harness::folder_name(key) / "C.out.bin";
       fs::remove(own);
       fs::create_symlink(fs::path("../..") / "reference" / harness::folder_name(key) / "C.out.bin", own);
     }
@@ -286,13 +290,15 @@ TEST_F(BenchPipeline, AKernelWhoseOutputsAreLinksToTheReferencesFilesFails) {
 // file keeps its own (wrong) outputs.
 TEST_F(BenchPipeline, FilesAKernelPlantsInTheReferencesFolderAreGoneBeforeTheReferenceRuns) {
   recorded_worker worker(recorded_h200(), [](const harness::bench_job& job) {
-    if (harness::is_reference_role(job)) return two_children(1.0f)(job);
+    if (job.kind == harness::job_kind::reference) return two_children(1.0f)(job);
     wrapped_child_run run = two_children(7.0f)(job);
-    const fs::path reference_folder = fs::path(job.evidence_dir).parent_path() / "reference";
+    const fs::path reference_folder =
+        fs::path(kopt::harness::evidence_dir_of(job)).parent_path() / "reference";
     for (const auto& key : kernel_report_ok().evidence) {
       const fs::path planted = reference_folder / harness::folder_name(key) / "C.out.bin";
       fs::create_directories(planted.parent_path());
-      const fs::path own = fs::path(job.evidence_dir) / harness::folder_name(key) / "C.out.bin";
+      const fs::path own =
+          fs::path(kopt::harness::evidence_dir_of(job)) / harness::folder_name(key) / "C.out.bin";
       fs::copy_file(own, planted);
       fs::remove(own);
       fs::create_hard_link(planted, own);
@@ -306,7 +312,7 @@ TEST_F(BenchPipeline, FilesAKernelPlantsInTheReferencesFolderAreGoneBeforeTheRef
 
 TEST_F(BenchPipeline, AReferenceWhoseProcessDiesIsNamedAsTheReference) {
   recorded_worker worker(recorded_h200(), [](const harness::bench_job& job) {
-    if (!harness::is_reference_role(job)) return two_children(1.0f)(job);
+    if (job.kind != harness::job_kind::reference) return two_children(1.0f)(job);
     wrapped_child_run crashed;
     crashed.process.started = true;
     crashed.process.term_signal = 11;
@@ -362,7 +368,7 @@ TEST_F(BenchPipeline, ASanitizerPassRunsTheKernelAloneUnderTheTool) {
   EXPECT_EQ(pass.wrapper[0], fake.string());
   EXPECT_EQ(pass.wrapper[2], "memcheck");
   EXPECT_TRUE(pass.job.reference_library.empty());
-  EXPECT_TRUE(pass.job.validation_only);
+  EXPECT_FALSE(kopt::harness::is_timed(pass.job));
   EXPECT_TRUE(worker.runs()[1].wrapper.empty());
   EXPECT_EQ(outcome.document["sanitizer"]["tool"], "memcheck");
 }

@@ -78,7 +78,8 @@ TEST(Documents, ThePythonRunnersReaderRefusesWhatKoptsRefusesByTheSameField) {
   job.kernel_source = "/k/softmax.py";
   job.backend = "triton";
   job.dims = {{"rows", "4096", false}};
-  job.evidence = {{harness::evidence_kind::seed, 0, "before timing"}};
+  job.validation = harness::job_validation{"", {{harness::evidence_kind::seed, 0, "before timing"}}, 2, true};
+  job.idle_peers = 0;
   const json good = to_document(job);
   EXPECT_EQ(python_verdict(good, "harness_job"), "ok");
   EXPECT_EQ(kopt_verdict<harness::bench_job>(good), "ok");
@@ -94,14 +95,20 @@ TEST(Documents, ThePythonRunnersReaderRefusesWhatKoptsRefusesByTheSameField) {
   json out_of_range = good;
   out_of_range["sampling"]["repeat"] = 0;
   mutants.emplace_back("sampling.repeat", out_of_range);
-  json not_a_role = good;
-  not_a_role["role"] = "judge";
-  mutants.emplace_back("role", not_a_role);
+  json not_a_kind = good;
+  not_a_kind["kind"] = "judge";
+  mutants.emplace_back("kind", not_a_kind);
   json deep = good;
-  deep["evidence"][0]["kind"] = 5;
-  mutants.emplace_back("evidence[0].kind", deep);
+  deep["validation"]["evidence"][0]["kind"] = 5;
+  mutants.emplace_back("validation.evidence[0].kind", deep);
+  json another_kinds_part = good;
+  another_kinds_part["turn_peers"] = 1;
+  mutants.emplace_back("turn_peers", another_kinds_part);
+  json without_its_part = good;
+  without_its_part["validation"] = nullptr;
+  mutants.emplace_back("validation", without_its_part);
   json other_version = good;
-  other_version["schema"] = "kopt.harness_job/v4";
+  other_version["schema"] = "kopt.harness_job/v5";
   mutants.emplace_back("schema", other_version);
   for (const auto& [field, mutant] : mutants) {
     const std::string python = python_verdict(mutant, "harness_job");
@@ -109,6 +116,13 @@ TEST(Documents, ThePythonRunnersReaderRefusesWhatKoptsRefusesByTheSameField) {
     EXPECT_EQ(python.rfind("field " + field + ":", 0), 0U) << "Python: " << python;
     EXPECT_EQ(kopt.rfind("field " + field + ":", 0), 0U) << "kopt: " << kopt;
   }
+  // The parts of each kind are one table, carried in the schema: both readers say the same.
+  EXPECT_EQ(python_verdict(another_kinds_part, "harness_job"),
+            "field turn_peers: is not part of a kernel job");
+  EXPECT_EQ(kopt_verdict<harness::bench_job>(another_kinds_part),
+            "field turn_peers: is not part of a kernel job");
+  EXPECT_EQ(python_verdict(without_its_part, "harness_job"),
+            kopt_verdict<harness::bench_job>(without_its_part));
 }
 
 TEST(Documents, ThePythonRunnersReaderRefusesTextsBeyondTheLimits) {

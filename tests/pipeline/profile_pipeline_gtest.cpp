@@ -59,7 +59,7 @@ TEST_F(ProfilePipeline, AWindowWithNoKernelIsNothingCapturedAndPublishesNothing)
   ASSERT_EQ(worker.runs().size(), 1u);
   const recorded_run& run = worker.runs().front();
   EXPECT_EQ(run.wrapper.front(), m_ncu.string());
-  EXPECT_TRUE(run.job.profile_mode);
+  EXPECT_EQ(run.job.kind, kopt::harness::job_kind::profile);
   EXPECT_EQ(run.job.profile_calls, 1);
   EXPECT_NE(announced.find(m_ncu.string()), std::string::npos);
   ASSERT_TRUE(outcome.failure.has_value());

@@ -27,15 +27,15 @@ recorded_worker::responder sandboxed_children(std::optional<std::string> runner_
   return [=](const harness::bench_job& job) {
     wrapped_child_run run = children(job);
     auto report = from_document<harness::child_report>(*run.result);
-    if (harness::is_reference_role(job)) {
-      if (job.validation_only) report.reference.reset();  // a process that only made outputs
+    if (job.kind == harness::job_kind::reference) {
+      if (!kopt::harness::is_timed(job)) report.reference.reset();  // a process that only made outputs
       if (runner_torch) {
         report.reference_runner = harness::runner_facts{};
         report.reference_runner->torch.version = *runner_torch;
       }
     } else {
-      report.sandbox =
-          "Landlock ABI 6: writes only under /dev, /proc, " + fs::path(job.evidence_dir).parent_path().string();
+      report.sandbox = "Landlock ABI 6: writes only under /dev, /proc, " +
+                       fs::path(kopt::harness::evidence_dir_of(job)).parent_path().string();
     }
     run.result = to_document(report);
     return run;
@@ -66,10 +66,11 @@ class ReferenceTimingCache : public ::testing::Test {
     const bench_outcome outcome = run_bench(request, worker);
     bench_run run{outcome.document};
     for (const recorded_run& child : worker.runs()) {
-      if (harness::is_reference_role(child.job)) ++run.reference_runs;
+      if (child.job.kind == harness::job_kind::reference) ++run.reference_runs;
     }
-    run.reference_timed = !worker.runs().empty() && harness::is_reference_role(worker.runs().back().job) &&
-                          !worker.runs().back().job.validation_only;
+    run.reference_timed = !worker.runs().empty() &&
+                          worker.runs().back().job.kind == harness::job_kind::reference &&
+                          kopt::harness::is_timed(worker.runs().back().job);
     return run;
   }
 
@@ -157,7 +158,7 @@ TEST_F(ReferenceTimingCache, AKernelThatCouldHaveWrittenTheCacheNeitherUsesNorFi
   const fs::path cache_parent = m_cache.path().parent_path();
   const recorded_worker::responder reaching = [=](const harness::bench_job& job) {
     wrapped_child_run run = children(job);
-    if (!harness::is_reference_role(job)) {
+    if (job.kind != harness::job_kind::reference) {
       (*run.result)["sandbox"] = "Landlock ABI 6: writes only under /dev, /proc, " + cache_parent.string() + "/";
     }
     return run;

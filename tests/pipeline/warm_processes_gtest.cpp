@@ -20,7 +20,8 @@ namespace fs = std::filesystem;
 
 harness::bench_job problem_job(const std::string& owner) {
   harness::bench_job job;
-  job.role = harness::job_role::problem;
+  job.kind = harness::job_kind::problem;
+  job.validation = harness::job_validation{"", {}, 2, false};
   job.backend = "triton";
   job.python = python_command();
   job.python_runner = (kopt::testing::source_dir() / "python" / "kopt_runner.py").string();
@@ -54,13 +55,13 @@ TEST(WarmProcesses, AProblemStepsProcessWaitsWithAFolderOfItsOwnAndIsTakenOnce) 
   EXPECT_EQ(warm.problem_folder_for(problem_job("kernel"), device()), nullptr)
       << "the kernel's setup() runs in another environment than the reference's";
 
-  job.evidence_dir = (folder->path().parent_path() / "elsewhere").string();
+  job.validation->evidence_dir = (folder->path().parent_path() / "elsewhere").string();
   EXPECT_FALSE(warm.take_for({}, job, device())) << "its process may write only in its own folder";
-  job.evidence_dir = folder->path().string();
+  job.validation->evidence_dir = folder->path().string();
   EXPECT_FALSE(warm.take_for({"ncu"}, job, device())) << "a wrapped job starts its own process";
   std::optional<prestarted_child> taken = warm.take_for({}, job, device());
   ASSERT_TRUE(taken);
-  EXPECT_EQ(taken->job.evidence_dir, folder->path().string());
+  EXPECT_EQ(harness::evidence_dir_of(taken->job), folder->path().string());
   EXPECT_TRUE(taken->process->waiting());
   // Its successor waits for the next command, with a folder of its own.
   EXPECT_EQ(warm.waiting(), 1u);

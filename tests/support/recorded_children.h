@@ -55,10 +55,11 @@ inline harness::child_report reference_report_ok() {
 
 // Every output element of every kept key set to `value` in the side's evidence folder.
 inline void leave_outputs(const harness::bench_job& job, float value) {
-  if (job.evidence_dir.empty()) return;  // nothing to keep: no reference (the sanitizer pass, say)
+  if (kopt::harness::evidence_dir_of(job).empty())
+    return;  // nothing to keep: no reference (the sanitizer pass, say)
   const harness::job_problem problem(job);
   const kernel::kernel_plan& plan = problem.plan();
-  for (const harness::evidence_key& key : job.evidence) {
+  for (const harness::evidence_key& key : job.validation->evidence) {
     harness::buffer_contents outputs(plan.buffers.size());
     for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
       if (plan.buffers[i].role == kernel::buffer_role::in) continue;
@@ -66,7 +67,7 @@ inline void leave_outputs(const harness::bench_job& job, float value) {
       outputs[i].resize(values.size() * sizeof(float));
       std::memcpy(outputs[i].data(), values.data(), outputs[i].size());
     }
-    harness::write_evidence(job.evidence_dir, key, plan, outputs);
+    harness::write_evidence(kopt::harness::evidence_dir_of(job), key, plan, outputs);
   }
 }
 
@@ -74,16 +75,16 @@ inline void leave_outputs(const harness::bench_job& job, float value) {
 // kernel leaves `kernel_value` everywhere except in call `wrong_call`'s outputs (when not 0).
 inline recorded_worker::responder two_children(float kernel_value, std::uint64_t wrong_call = 0) {
   return [=](const harness::bench_job& job) {
-    if (harness::is_reference_role(job)) {
+    if (job.kind == harness::job_kind::reference) {
       leave_outputs(job, 1.0f);
       return child_that_wrote(reference_report_ok());
     }
     const harness::child_report result = kernel_report_ok();
     harness::bench_job kept = job;
-    kept.evidence = result.evidence;
+    kept.validation->evidence = result.evidence;
     leave_outputs(kept, kernel_value);
     if (wrong_call != 0) {
-      kept.evidence = {harness::evidence_key{harness::evidence_kind::call, wrong_call, "timed"}};
+      kept.validation->evidence = {harness::evidence_key{harness::evidence_kind::call, wrong_call, "timed"}};
       leave_outputs(kept, 2.0f);
     }
     return child_that_wrote(result);
