@@ -9,11 +9,11 @@
 #include <fmt/ranges.h>
 
 #include "cli/bench_setup.h"
-#include "cli/problem_options.h"
 #include "cli/commands.h"
-#include "cli/option_checks.h"
-#include "cli/sampling_options.h"
 #include "cli/compile_failure.h"
+#include "cli/option_checks.h"
+#include "cli/problem_options.h"
+#include "cli/sampling_options.h"
 #include "cli/terminal.h"
 #include "core/error.h"
 #include "core/json_io.h"
@@ -21,6 +21,7 @@
 #include "kernel/buffer_plan.h"
 #include "pipeline/bench_pipeline.h"
 #include "pipeline/bench_text.h"
+#include "pipeline/child_jobs.h"
 
 namespace kopt::cli {
 namespace {
@@ -60,11 +61,7 @@ class bench_command final : public command {
   int run(const pipeline::services& services) override {
     pipeline::bench_request request;
     request.target = m_target.to_target(*m_sub);
-    request.job = m_job;
-    if (m_profile_mode) {
-      request.job.kind = harness::job_kind::profile;
-      request.job.profile_calls = m_profile_calls;
-    }
+    request.job = m_profile_mode ? pipeline::profile_settings(m_job, m_profile_calls) : m_job;
     request.atol = m_atol;
     request.rtol = m_rtol;
     request.sanitize = m_sanitize;

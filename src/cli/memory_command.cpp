@@ -34,7 +34,7 @@ void print_summaries(const std::vector<strategy_summary>& list, bool as_json, co
                      const std::string& empty_message) {
   if (as_json) {
     json entries = json::array();
-    for (const auto& s : list) entries.push_back(memory::to_json(s));
+    for (const auto& s : list) entries.push_back(to_document(s));
     print(json_text(with_schema(schema, 1, json{{"strategies", entries}})) + "\n");
     return;
   }

@@ -88,12 +88,7 @@ void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, s
 }  // namespace
 
 activity_recorder* activity_recorder::start(std::string* problem) {
-  static activity_recorder* instance = nullptr;
-  static std::string start_problem;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    void* handle = cupti_library(&start_problem);
-    if (handle == nullptr) return;
+  const auto setup = [](void* handle) -> std::string {
     const auto bind = [&](auto& fn, const char* symbol) {
       fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(::dlsym(handle, symbol));
       return fn != nullptr;
@@ -101,25 +96,24 @@ activity_recorder* activity_recorder::start(std::string* problem) {
     if (!(bind(api.register_callbacks, "cuptiActivityRegisterCallbacks") && bind(api.enable, "cuptiActivityEnable") &&
           bind(api.flush_all, "cuptiActivityFlushAll") && bind(api.next_record, "cuptiActivityGetNextRecord") &&
           bind(api.dropped, "cuptiActivityGetNumDroppedRecords"))) {
-      start_problem = "libcupti.so lacks the activity API kopt needs";
-      return;
+      return "libcupti.so lacks the activity API kopt needs";
     }
     if (const CUptiResult rc = api.register_callbacks(buffer_requested, buffer_completed); rc != CUPTI_SUCCESS) {
-      start_problem = fmt::format("CUPTI refused its callbacks: {}", api.describe(rc));
-      return;
+      return fmt::format("CUPTI refused its callbacks: {}", api.describe(rc));
     }
     for (const CUpti_ActivityKind kind :
          {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMSET}) {
       if (const CUptiResult rc = api.enable(kind); rc != CUPTI_SUCCESS) {
-        start_problem = fmt::format("CUPTI cannot record GPU activity: {} (is a profiler attached?)", api.describe(rc));
-        return;
+        return fmt::format("CUPTI cannot record GPU activity: {} (is a profiler attached?)",
+                           api.describe(rc));
       }
     }
+    return "";
+  };
+  return start_cupti_client_once<activity_recorder>(problem, setup, [] {
     static activity_recorder recorder;
-    instance = &recorder;
+    return &recorder;
   });
-  if (instance == nullptr && problem != nullptr) *problem = start_problem;
-  return instance;
 }
 
 std::vector<gpu_activity> activity_recorder::collect() {

@@ -41,40 +41,30 @@ void CUPTIAPI on_api_call(void*, CUpti_CallbackDomain domain, CUpti_CallbackId, 
 }  // namespace
 
 launch_attribution* launch_attribution::start(std::string* problem) {
-  static launch_attribution* instance = nullptr;
-  static std::string start_problem;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    void* handle = cupti_library(&start_problem);
-    if (handle == nullptr) return;
+  const auto setup = [](void* handle) -> std::string {
     const auto subscribe = reinterpret_cast<decltype(&cuptiSubscribe)>(::dlsym(handle, "cuptiSubscribe"));
     const auto enable_domain = reinterpret_cast<decltype(&cuptiEnableDomain)>(::dlsym(handle, "cuptiEnableDomain"));
-    if (subscribe == nullptr || enable_domain == nullptr) {
-      start_problem = "libcupti.so lacks the callback API kopt needs";
-      return;
-    }
+    if (subscribe == nullptr || enable_domain == nullptr)
+      return "libcupti.so lacks the callback API kopt needs";
     CUpti_SubscriberHandle subscriber = nullptr;
     if (const CUptiResult rc = subscribe(&subscriber, on_api_call, nullptr); rc != CUPTI_SUCCESS) {
-      start_problem = fmt::format("CUPTI refused kopt's API callbacks: {} (is another profiler attached?)",
-                                  describe_cupti_result(rc));
-      return;
+      return fmt::format("CUPTI refused kopt's API callbacks: {} (is another profiler attached?)",
+                         describe_cupti_result(rc));
     }
     for (const CUpti_CallbackDomain domain : {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_CB_DOMAIN_DRIVER_API}) {
       if (const CUptiResult rc = enable_domain(1, subscriber, domain); rc != CUPTI_SUCCESS) {
-        start_problem = fmt::format("CUPTI cannot report API calls: {}", describe_cupti_result(rc));
-        return;
+        return fmt::format("CUPTI cannot report API calls: {}", describe_cupti_result(rc));
       }
     }
-    {
-      // Until a window is opened, the thread that started the attribution is the harness's.
-      const std::lock_guard<std::mutex> lock(calls_mutex);
-      harness_thread_id = std::this_thread::get_id();
-    }
+    // Until a window is opened, the thread that started the attribution is the harness's.
+    const std::lock_guard<std::mutex> lock(calls_mutex);
+    harness_thread_id = std::this_thread::get_id();
+    return "";
+  };
+  return start_cupti_client_once<launch_attribution>(problem, setup, [] {
     static launch_attribution attribution;
-    instance = &attribution;
+    return &attribution;
   });
-  if (instance == nullptr && problem != nullptr) *problem = start_problem;
-  return instance;
 }
 
 void launch_attribution::open_window(std::uint64_t window) {

@@ -161,7 +161,7 @@ tool_output memory_query(const tool_call& call) {
   json strategies = json::array();
   std::string summary = list.empty() ? "nothing recorded yet for this bottleneck and backend" : "";
   for (const auto& s : list) {
-    strategies.push_back(memory::to_json(s));
+    strategies.push_back(to_document(s));
     summary += fmt::format("{} [{}]: {} positive, {} negative, {} rejected\n", s.fingerprint, fmt::join(s.tags, ", "),
                            s.positive, s.negative, s.rejected);
   }

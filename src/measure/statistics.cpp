@@ -70,18 +70,4 @@ sample_summary summarize(std::vector<double> samples) {
   return s;
 }
 
-json to_json(const sample_summary& s) {
-  return json{{"count", s.count},
-              {"median", s.median},
-              {"mean", s.mean},
-              {"min", s.min},
-              {"max", s.max},
-              {"stdev", s.stdev},
-              {"p10", s.p10},
-              {"p90", s.p90},
-              {"median_ci95", json::array({s.median_ci95.low, s.median_ci95.high})},
-              {"median_ci95_coverage", s.median_ci95_coverage},
-              {"relative_stderr", s.relative_stderr}};
-}
-
 }  // namespace kopt::measure

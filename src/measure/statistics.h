@@ -1,10 +1,9 @@
 #pragma once
-// Summary statistics of timing samples: what a result table and the JSON carry.
+// Summary statistics of timing samples: what a result table, the timing document and the
+// comparisons are computed from.
 
 #include <cstddef>
 #include <vector>
-
-#include "core/json_io.h"
 
 namespace kopt::measure {
 
@@ -43,7 +42,5 @@ median_ci_ranks median_confidence_ranks(std::size_t n, double confidence = 0.95)
 
 // Summary of `samples` (any order); an empty input gives a zero summary.
 sample_summary summarize(std::vector<double> samples);
-
-json to_json(const sample_summary& summary);
 
 }  // namespace kopt::measure

@@ -4,19 +4,6 @@
 
 namespace kopt::memory {
 
-json to_json(const strategy_summary& s) {
-  return json{{"fingerprint", s.fingerprint},
-              {"backend", s.backend},
-              {"tags", s.tags},
-              {"positive", s.positive},
-              {"negative", s.negative},
-              {"neutral", s.neutral},
-              {"inconclusive", s.inconclusive},
-              {"rejected", s.rejected},
-              {"last_outcome", s.last_outcome},
-              {"last_recorded_at", s.last_recorded_at}};
-}
-
 void rank_by_success(std::vector<strategy_summary>& list) {
   std::stable_sort(list.begin(), list.end(), [](const strategy_summary& a, const strategy_summary& b) {
     const auto score = [](const strategy_summary& s) { return s.positive - s.negative - s.rejected; };

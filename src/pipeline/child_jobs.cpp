@@ -23,6 +23,12 @@ harness::bench_job validation_only(harness::bench_job settings, int seeds) {
   return settings;
 }
 
+harness::bench_job profile_settings(harness::bench_job settings, int calls) {
+  settings.kind = harness::job_kind::profile;
+  settings.profile_calls = calls;
+  return settings;
+}
+
 bool profiles(const harness::bench_job& settings) {
   return settings.kind == harness::job_kind::profile;
 }

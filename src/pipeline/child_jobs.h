@@ -17,6 +17,9 @@ namespace kopt::pipeline {
 
 // Settings for a run that validates and does not time (a sanitizer pass, a shape check).
 harness::bench_job validation_only(harness::bench_job settings, int seeds = 2);
+// Settings for the kernel's profile window with `calls` solve() calls in it (kopt profile,
+// bench --profile-mode).
+harness::bench_job profile_settings(harness::bench_job settings, int calls);
 // Whether the settings ask for the kernel's profile window rather than a bench.
 bool profiles(const harness::bench_job& settings);
 // Whether a bench with these settings times the kernel (not profile, not validation only).

@@ -153,10 +153,8 @@ profile_outcome run_profile(const profile_request& request, measuring_worker& wo
   };
   say("preparation: ncu, the build, the GPU");
   const tools::located_tool ncu = check_arguments(request);
-  harness::bench_job job = request.job;
-  job.kind = harness::job_kind::profile;
-  job.profile_calls = profile::profile_calls_for(request.capture, request.profile_calls);
-  const int calls = *job.profile_calls;
+  const int calls = profile::profile_calls_for(request.capture, request.profile_calls);
+  harness::bench_job job = profile_settings(request.job, calls);
 
   profile_outcome outcome;
   outcome.prepared = prepare_bench(request.target, job, worker);

@@ -72,7 +72,7 @@ json to_json(const run_report& report) {
                           {"iterations", s.iterations},
                           {"outcomes", s.outcomes},
                           {"blocked", s.blocked},
-                          {"memory", s.history ? memory::to_json(*s.history) : json(nullptr)}});
+                          {"memory", s.history ? to_document(*s.history) : json(nullptr)}});
   }
   json changes = json::array();
   for (const auto& c : report.changes) {

@@ -1,5 +1,7 @@
 #include "measure/statistics.h"
 
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 namespace kopt::measure {
