@@ -8,6 +8,7 @@
 
 #include "core/files.h"
 #include "core/hash.h"
+#include "scripted_run.h"
 #include "support/resealed_manifest.h"
 
 namespace kopt::hostile {
@@ -97,10 +98,7 @@ void expect_untouched(const fs::path& db, const std::string& before) {
 }
 
 fs::path copy_of_fixture_run(const scratch_dir& dir, const std::string& name) {
-  fs::path fixture;
-  for (const auto& entry : fs::directory_iterator(testing::source_dir() / "tests/data/report")) {
-    if (entry.path().filename().string().rfind("run_", 0) == 0) fixture = entry.path();
-  }
+  const fs::path fixture = report::testing::fixture_run_dir();
   const fs::path copy = dir.path() / name;
   fs::copy(fixture, copy, fs::copy_options::recursive);
   return copy;

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/subprocess.h"
+#include "scripted_run.h"
 #include "support/kopt_process.h"
 
 namespace kopt {
@@ -65,13 +66,8 @@ process_result on_a_terminal(const std::vector<std::string>& args, const std::ma
 
 // The report's summary paints each iteration's outcome.
 std::vector<std::string> report_of_the_fixture(const scratch_dir& dir) {
-  for (const auto& entry : fs::directory_iterator(fs::path(KOPT_TEST_DATA_DIR) / "report")) {
-    if (entry.is_directory() && entry.path().filename().string().rfind("run_", 0) == 0) {
-      return {"report", entry.path().string(), "--html", (dir.path() / "report.html").string()};
-    }
-  }
-  ADD_FAILURE() << "no run folder in tests/data/report";
-  return {};
+  return {"report", report::testing::fixture_run_dir().string(), "--html",
+          (dir.path() / "report.html").string()};
 }
 
 TEST(TerminalHabits, ColourOnlyOnATerminalAndNeverWithNoColor) {

@@ -23,6 +23,7 @@
 #include "report/html_page.h"
 #include "report/report_json.h"
 #include "report/run_report.h"
+#include "scripted_run.h"
 #include "support/kopt_process.h"
 #include "support/timings.h"
 
@@ -44,11 +45,9 @@ json seed_json(const fs::path& file) { return parse_json_checked(read_text_file(
 
 std::string seed_text(const fs::path& file) { return read_text_file(file, "fuzz seed"); }
 
+// The report's scripted run (tests/report/scripted_run.h), made once per process.
 fs::path fixture_run() {
-  for (const auto& entry : fs::directory_iterator(data() / "report")) {
-    if (entry.path().filename().string().rfind("run_", 0) == 0) return entry.path();
-  }
-  throw error("no run fixture in tests/data/report");
+  return report::testing::fixture_run_dir();
 }
 
 // The manifest sealed as kopt seals it: an agent can recompute the checksum, so the reader

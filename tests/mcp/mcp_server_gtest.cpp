@@ -8,6 +8,7 @@
 #include "mcp/server.h"
 #include "mcp/tool.h"
 #include "mcp/workspace.h"
+#include "scripted_run.h"
 #include "support/kopt_process.h"
 
 namespace kopt::mcp {
@@ -59,12 +60,8 @@ TEST(McpServer, EveryToolHasADescriptionAndAnObjectSchemaThatNamesWhatItRequires
 
 TEST(McpServer, TheReportToolTellsARunsStoryAndWritesThePageIntoTheRunFolder) {
   const testing::scratch_dir dir;
-  // The scripted report fixture (tests/data/report/README.md) copied into the workspace.
-  fs::path fixture;
-  for (const auto& entry : fs::directory_iterator(fs::path(KOPT_TEST_DATA_DIR) / "report")) {
-    if (entry.path().filename().string().rfind("run_", 0) == 0) fixture = entry.path();
-  }
-  ASSERT_FALSE(fixture.empty());
+  // The report's scripted run (tests/report/scripted_run.h) copied into the workspace.
+  const fs::path fixture = report::testing::fixture_run_dir();
   fs::create_directories(dir.path() / "runs");
   fs::copy(fixture, dir.path() / "runs" / fixture.filename(), fs::copy_options::recursive);
   const workspace root(dir.path());

@@ -159,32 +159,14 @@ TEST(RunReport, AMissingOrChangedAnalysisOfAProfiledIterationIsRefusedByName) {
   EXPECT_NE(headline.find("is not a kopt analysis"), std::string::npos) << headline;
 }
 
-// The committed fixture must stay what the loop writes: the same files in the same places, and
-// the same outcomes, as a scripted run made now.
-TEST(RunReport, TheFixtureHasTheLayoutAndOutcomesOfARunMadeToday) {
-  scratch_dir dir;
-  const fs::path fresh = testing::write_scripted_run(dir.path());
-  const auto files_of = [](const fs::path& run) {
-    std::set<std::string> names;
-    for (const auto& entry : fs::recursive_directory_iterator(run)) {
-      if (entry.is_regular_file()) names.insert(fs::relative(entry.path(), run).string());
-    }
-    return names;
-  };
-  std::set<std::string> committed = files_of(fixture_run_dir());
-  committed.erase("report.html");  // what kopt report may have left there
-  const std::set<std::string> made = files_of(fresh);
-  EXPECT_EQ(committed, made);
-  const loop::run_manifest a = loop::read_run_manifest(fixture_run_dir());
-  const loop::run_manifest b = loop::read_run_manifest(fresh);
-  ASSERT_EQ(a.iterations.size(), b.iterations.size());
-  for (std::size_t i = 0; i < a.iterations.size(); ++i) {
-    EXPECT_EQ(a.iterations[i].outcome, b.iterations[i].outcome) << i;
-    EXPECT_EQ(a.iterations[i].median_ms, b.iterations[i].median_ms) << i;
-    EXPECT_EQ(a.iterations[i].bottleneck, b.iterations[i].bottleneck) << i;
-    EXPECT_EQ(a.iterations[i].tags, b.iterations[i].tags) << i;
-  }
-  EXPECT_EQ(a.best, b.best);
+// The fixture is what the report's tests need: a run with every outcome the report shows.
+TEST(RunReport, TheFixtureRunHasEveryOutcome) {
+  const loop::run_manifest m = loop::read_run_manifest(fixture_run_dir());
+  std::vector<std::string> outcomes;
+  for (const auto& iteration : m.iterations) outcomes.push_back(iteration.outcome);
+  EXPECT_EQ(outcomes, (std::vector<std::string>{"baseline", "positive", "rejected", "negative"}));
+  EXPECT_FALSE(fs::exists(fixture_run_dir().parent_path().parent_path() / "memory.db"))
+      << "its memory is gone";
 }
 
 }  // namespace

@@ -13,6 +13,7 @@ namespace kopt::report::testing {
 namespace {
 
 namespace fs = std::filesystem;
+using kopt::testing::scratch_dir;
 
 struct scripted_version {
   double speed;             // of the baseline's time
@@ -63,15 +64,15 @@ fs::path write_scripted_run(const fs::path& work) {
 }
 
 fs::path fixture_run_dir() {
-  const fs::path folder = fs::path(KOPT_TEST_DATA_DIR) / "report";
-  fs::path found;
-  for (const auto& entry : fs::directory_iterator(folder)) {
-    if (!entry.is_directory() || entry.path().filename().string().rfind("run_", 0) != 0) continue;
-    if (!found.empty()) throw std::runtime_error("more than one run folder in " + folder.string());
-    found = entry.path();
-  }
-  if (found.empty()) throw std::runtime_error("no run folder in " + folder.string());
-  return found;
+  // Made once per test process, in a folder that goes with it; the memory the run used is
+  // removed, as a run moved to another machine finds it gone.
+  static const scratch_dir work;
+  static const fs::path run = [] {
+    const fs::path made = write_scripted_run(work.path());
+    for (const char* file : {"memory.db", "memory.db-wal", "memory.db-shm"}) fs::remove(work.path() / file);
+    return made;
+  }();
+  return run;
 }
 
 }  // namespace kopt::report::testing
