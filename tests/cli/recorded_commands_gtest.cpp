@@ -86,6 +86,59 @@ TEST_F(RecordedCommands, BenchWithoutAtolLeavesTheToleranceToTheOutputsType) {
   EXPECT_FALSE(worker.runs().front().job.rtol.has_value());
 }
 
+// --profile-mode makes one profile job (what ncu runs): its calls and warm-up, no validation, no
+// reference process, and the line that says how many calls ran in the window.
+TEST_F(RecordedCommands, BenchsProfileModeRunsOnlyTheProfileWindowWithItsCalls) {
+  recorded_worker worker(pipeline::recorded_h200(), [](const harness::bench_job& job) {
+    harness::child_report report = pipeline::kernel_report_ok();
+    report.evidence.clear();
+    report.kernel.reset();
+    report.profile_calls = job.profile_calls;
+    return pipeline::child_that_wrote(report);
+  });
+  const testing::captured_run r =
+      run({"bench", example("vector_add.cu"), "--ref", example("vector_add_ref.cu"), "--N=1048576",
+           "--profile-mode", "--profile-calls", "3", "--warmup", "4"},
+          worker);
+  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(worker.runs().size(), 1U) << "the reference is not run in profile mode";
+  const harness::bench_job& job = worker.runs().front().job;
+  EXPECT_EQ(job.kind, harness::job_kind::profile);
+  EXPECT_EQ(job.profile_calls, std::optional<int>(3));
+  EXPECT_EQ(job.sampling.warmup, 4);
+  EXPECT_FALSE(job.validation.has_value()) << "nothing is validated in the profiler window";
+  EXPECT_NE(r.out.find("profile mode: 3 call(s) of solve() ran inside the profiler window"),
+            std::string::npos)
+      << r.out;
+}
+
+// --sanitize runs the kernel alone under compute-sanitizer first: one seed, not timed, nothing
+// kept; then the judged run as usual.
+TEST_F(RecordedCommands, BenchsSanitizerPassIsOneUntimedSeedUnderTheTool) {
+  // The tool is found and its version read as on a GPU machine; the recorded worker runs nothing.
+  const fs::path tool =
+      m_out.write("bin/compute-sanitizer", "#!/bin/sh\necho 'Compute Sanitizer Version 2025.3.1'\n");
+  fs::permissions(tool, fs::perms::owner_all);
+  const std::string path = std::getenv("PATH") != nullptr ? std::getenv("PATH") : "";
+  ::setenv("PATH", (tool.parent_path().string() + ":" + path).c_str(), 1);
+  recorded_worker worker(pipeline::recorded_h200(), pipeline::two_children(1.0f));
+  const testing::captured_run r = run({"bench", example("vector_add.cu"), "--ref",
+                                       example("vector_add_ref.cu"), "--N=1048576", "--sanitize", "memcheck"},
+                                      worker);
+  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(worker.runs().size(), 3U) << "the pass, then the kernel's and the reference's processes";
+  const pipeline::recorded_run& pass = worker.runs().front();
+  ASSERT_FALSE(pass.wrapper.empty());
+  EXPECT_NE(pass.wrapper.front().find("compute-sanitizer"), std::string::npos) << pass.wrapper.front();
+  EXPECT_EQ(pass.job.kind, harness::job_kind::kernel);
+  ASSERT_TRUE(pass.job.validation.has_value());
+  EXPECT_EQ(pass.job.validation->seeds, 1);
+  EXPECT_FALSE(pass.job.validation->timed);
+  EXPECT_TRUE(pass.job.validation->evidence_dir.empty());
+  EXPECT_TRUE(harness::is_timed(worker.runs()[1].job)) << "the judged run after it is timed";
+  ::setenv("PATH", path.c_str(), 1);
+}
+
 // What the kernel printed while measured (host or device printf reaches its process's
 // standard output) is in the result, said in a line, and shown with --verbose.
 TEST_F(RecordedCommands, WhatTheKernelPrintedIsKeptInTheResultAndShownWithVerbose) {
