@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""benchmarks/before_after.py's report: the table a before/after run is judged by. Records as the
+GPU run appends them; the report must call a moved figure a move, and an unmoved one not."""
+
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "benchmarks", "before_after.py")
+
+
+def records(fidelity_after, slower_after_hits):
+    lines = [{"kind": "build", "build": "before", "kopt": "/a/kopt", "version": "kopt 0.1.0 (commit a)"},
+             {"kind": "build", "build": "after", "kopt": "/b/kopt", "version": "kopt 0.1.0 (commit b)"}]
+    for i in range(20):
+        lines.append({"kind": "fidelity", "build": "before", "round": i, "value": 1.00 + 0.002 * (i % 5)})
+        lines.append({"kind": "fidelity", "build": "after", "round": i, "value": fidelity_after + 0.002 * (i % 5)})
+        lines.append({"kind": "aa", "build": "before", "round": i, "outcome": "neutral", "ratio": 1.0})
+        lines.append({"kind": "aa", "build": "after", "round": i, "outcome": "neutral" if i else "positive",
+                      "ratio": 1.0})
+        lines.append({"kind": "slower", "build": "before", "round": i, "outcome": "negative", "ratio": 1.03})
+        lines.append({"kind": "slower", "build": "after", "round": i,
+                      "outcome": "negative" if i < slower_after_hits else "inconclusive", "ratio": 1.03})
+    return lines
+
+
+def run_report(lines):
+    import json
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "records.jsonl")
+        with open(path, "w") as f:
+            f.write("".join(json.dumps(line) + "\n" for line in lines))
+        out = os.path.join(folder, "table.md")
+        run = subprocess.run([sys.executable, SCRIPT, "--records", path, "--report", out], capture_output=True,
+                             text=True)
+        with open(out) as f:
+            return run.returncode, f.read()
+
+
+class BeforeAfterReport(unittest.TestCase):
+    def test_figures_that_did_not_move_overlap(self):
+        status, table = run_report(records(fidelity_after=1.001, slower_after_hits=20))
+        self.assertEqual(status, 0, table)
+        self.assertIn("| kopt hot / ncu | 1.0040 [", table)
+        self.assertIn("| A/A: neutral or inconclusive | 20/20 [", table)
+        self.assertIn("19/20", table)
+        self.assertIn("Every pair of intervals overlaps.", table)
+        self.assertIn("| kopt wall / toolkit wall | not measured | not measured | - |", table)
+
+    def test_a_moved_fidelity_is_named(self):
+        status, table = run_report(records(fidelity_after=1.05, slower_after_hits=20))
+        self.assertEqual(status, 1, table)
+        self.assertIn("| kopt hot / ncu |", table)
+        self.assertIn("**no**", table)
+
+    def test_a_judge_that_stopped_finding_the_slower_kernel_is_named(self):
+        status, table = run_report(records(fidelity_after=1.001, slower_after_hits=8))
+        self.assertEqual(status, 1, table)
+        row = [line for line in table.splitlines() if line.startswith("| 3 % slower")][0]
+        self.assertIn("8/20", row)
+        self.assertTrue(row.endswith("**no** |"), row)
+
+
+if __name__ == "__main__":
+    unittest.main()
