@@ -24,10 +24,13 @@ class compare_command final : public command {
  public:
   void configure(CLI::App& sub) override {
     m_sub = &sub;
-    sub.add_option("baseline", m_baseline, "the version to compare against (a CUDA or CUTLASS .cu file)")
+    sub.add_option("baseline", m_baseline,
+                   "the version to compare against (a CUDA or CUTLASS .cu file, or a Triton .py)")
         ->required();
     sub.add_option("candidate", m_candidate, "the new version, with the same solve() signature")->required();
-    sub.add_option("--backend", m_backend, "cuda, cutlass, or auto (the default: from the file)");
+    sub.add_option("--backend", m_backend, "cuda, cutlass, triton, or auto (the default: from the file)");
+    sub.add_option("--ref", m_ref,
+                   "a Triton kernel's reference module, when its setup() makes the problem (it is not run)");
     m_dimensions.add_to(sub);
     sub.add_option("--arch", m_arch, "target architecture (default: the GPU's)");
     sub.add_option("-D", m_defines, "preprocessor definition NAME[=VALUE] for both builds (repeatable)");
@@ -54,6 +57,7 @@ class compare_command final : public command {
     const auto worker = services.make_worker();
     pipeline::file_comparison_request request;
     request.target.backend = m_backend;
+    request.target.ref = m_ref;
     m_dimensions.fill(request.target, *m_sub);
     request.target.arch = m_arch;
     request.target.defines = m_defines;
@@ -104,6 +108,7 @@ class compare_command final : public command {
   std::string m_baseline;
   std::string m_candidate;
   std::string m_backend;
+  std::string m_ref;
   dimension_options m_dimensions;
   std::string m_arch;
   std::vector<std::string> m_defines;

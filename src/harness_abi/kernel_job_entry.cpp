@@ -18,22 +18,24 @@
 #include "core/files.h"
 #include "core/json_io.h"
 #include "core/json_limits.h"
-#include "core/result_seal.h"
 #include "core/phase_clock.h"
+#include "core/result_seal.h"
 #include "harness/bench_job.h"
 #include "harness/bench_version.h"
-#include "harness/child_report.h"
-#include "harness/runner_documents.h"
+#include "harness/block_channel.h"
 #include "harness/buffer_memory.h"
+#include "harness/child_report.h"
 #include "harness/gpu_context.h"
-#include "harness/integrity_flags.h"
 #include "harness/input_generator.h"
+#include "harness/integrity_flags.h"
 #include "harness/job_problem.h"
 #include "harness/kernel_failure.h"
 #include "harness/kernel_protocol.h"
 #include "harness/kernel_sources.h"
 #include "harness/loaded_libraries.h"
+#include "harness/runner_documents.h"
 #include "harness/seed_inputs.h"
+#include "harness/timing_blocks.h"
 #include "kopt_harness_abi.h"
 
 namespace {
@@ -143,7 +145,15 @@ harness::child_report run_job(const harness::bench_job& job, const char* kernel_
     const harness::protocol_setting setting{job, plan, version, *seeds, generator.get(), gpu ? &*gpu : nullptr,
                                             library_baseline};
     clock.done("gpu_context_and_buffers");
-    if (job.kind == harness::job_kind::profile) {
+    if (job.kind == harness::job_kind::blocks) {
+      // A comparison in turns: the blocks are asked for, and answered, on standard input (a
+      // socket the parent holds), sealed with this process's key. One buffer set: the runner's
+      // tensors are bound to it alone.
+      if (!gpu) throw kopt::error("a comparison in turns needs the GPU: no GPU is in use here");
+      harness::block_channel channel(STDIN_FILENO, result_key);
+      const harness::turn_setting turns{job, plan, {&version}, *seeds, *generator, *gpu, library_baseline};
+      harness::run_timing_blocks(turns, result, channel);
+    } else if (job.kind == harness::job_kind::profile) {
       harness::run_profile_window(setting, result);
     } else {
       harness::run_protocol(setting, result, clock);
@@ -151,7 +161,7 @@ harness::child_report run_job(const harness::bench_job& job, const char* kernel_
   }
   std::vector<char> added(facts_capacity, '\0');
   if (facts(context, added.data(), added.size()) == 0) add_runner_facts(result, text_of(added));
-  if (job.kind != harness::job_kind::profile) result.phases_s = clock.phases();
+  if (job.kind == harness::job_kind::kernel) result.phases_s = clock.phases();
   return result;
 }
 

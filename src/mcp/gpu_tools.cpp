@@ -109,9 +109,11 @@ tool_output compare(const tool_call& call) {
   request.target.command_name = "kopt compare";
   request.baseline = call.root.resolve(string_argument(call.arguments, "baseline"));
   request.candidate = call.root.resolve(string_argument(call.arguments, "candidate"));
+  if (call.arguments.contains("ref"))
+    request.target.ref = call.root.resolve(string_argument(call.arguments, "ref"));
   request.job.sampling.hot = call.arguments.value("hot", false);
   if (call.arguments.contains("max_seconds")) request.settings.max_seconds = call.arguments["max_seconds"].get<double>();
-  call.progress("building both versions, then timing them in turns");
+  call.progress("preparing both versions, then timing them in turns");
   const auto worker = call.services.make_worker();
   const pipeline::file_comparison compared = pipeline::compare_files(request, *worker);
   if (compared.failed_build) {
@@ -270,12 +272,20 @@ std::vector<tool> gpu_tools() {
                                 "dimension flags in one string (\"--rows=1000 --cols=1000\"); "
                                 "frozen for the run"}}}});
   json compare_properties = json{
-      {"baseline", json{{"type", "string"}, {"description", "the version to compare against: a .cu file in the workspace"}}},
-      {"candidate", json{{"type", "string"}, {"description", "the new version, with the same solve() signature"}}},
+      {"baseline",
+       json{{"type", "string"},
+            {"description", "the version to compare against: a .cu or Triton .py file in the workspace"}}},
+      {"ref",
+       json{{"type", "string"},
+            {"description",
+             "a Triton kernel's reference module in the workspace, when its setup() makes the problem"}}},
+      {"candidate",
+       json{{"type", "string"}, {"description", "the new version, with the same solve() signature"}}},
       {"dims", dims_schema()},
       {"defines", defines_schema()},
       {"hot", json{{"type", "boolean"}, {"description", "keep L2 warm (default: flushed)"}}},
-      {"max_seconds", json{{"type", "number"}, {"description", "time for the rounds [s], then inconclusive"}}}};
+      {"max_seconds",
+       json{{"type", "number"}, {"description", "time for the rounds [s], then inconclusive"}}}};
   return {
       {"compare",
        "Is the candidate faster than the baseline? Both CUDA/CUTLASS versions are built, held open in their own "

@@ -11,7 +11,6 @@
 #include "harness/block_channel.h"
 #include "pipeline/child_launch.h"
 #include "pipeline/child_verdict.h"
-#include "pipeline/measuring_child.h"
 
 namespace kopt::pipeline {
 namespace {
@@ -43,9 +42,8 @@ class block_timing_processes final : public block_timing {
                          int block_timeout_s)
       : m_gpu_lock(lock_gpu_for_measuring(device)), m_block_limit(block_timeout_s) {
     for (const harness::bench_job& job : jobs) {
-      if (job.kind != harness::job_kind::blocks || is_triton(job)) {
-        throw error("only a CUDA kernel's job timed in blocks can take turns");
-      }
+      if (job.kind != harness::job_kind::blocks)
+        throw error("only a blocks job can take turns: a bug in kopt");
       version_process v;
       v.launch = std::make_unique<child_launch>(std::vector<std::string>{}, job, device);
       v.launch->write_job(job);

@@ -77,7 +77,8 @@ harness::bench_job blocks_job(const harness::bench_job& settings, const std::fil
                               const std::filesystem::path& library, int peers) {
   harness::bench_job job = of_kind(settings, harness::job_kind::blocks);
   job.kernel_source = std::filesystem::absolute(source).string();
-  job.kernel_library = std::filesystem::absolute(library).string();
+  // A Triton version has no library: its runner compiles it when run_kernel() first launches.
+  job.kernel_library = library.empty() ? "" : std::filesystem::absolute(library).string();
   job.reference_source.clear();
   job.reference_library.clear();
   job.turn_peers = peers;

@@ -17,9 +17,8 @@ turns_outcome run_comparison(const comparison_request& request, measuring_worker
   base.dims = request.target.dims;
   base.ptr_size = request.target.ptr_size;
   base.defines = request.target.defines;
-  if (!takes_turns(base.backend)) {
-    throw error(
-        fmt::format("{} kernels cannot be compared in turns yet: compare their bench results", base.backend));
+  if (is_triton_backend(base.backend) && base.triton_problem.is_null()) {
+    throw error("a Triton comparison needs its problem: prepare the versions first (compare_files does)");
   }
   const env::gpu_probe_result gpus = worker.probe_gpus();
   const env::gpu_device* device = gpus.device(request.target.gpu);
@@ -45,24 +44,31 @@ file_comparison compare_files(const file_comparison_request& request, measuring_
   turns.job = request.job;
   turns.settings = request.settings;
   prepared_bench built[2];
+  harness::bench_job prepared[2] = {request.job, request.job};
   const std::filesystem::path files[2] = {request.candidate, request.baseline};
   for (int i = 0; i < 2; ++i) {
     bench_target target = request.target;
     target.kernel = files[i];
-    harness::bench_job job = request.job;
-    if (request.progress) request.progress(fmt::format("building {}", files[i].filename().string()));
-    built[i] = prepare_bench(target, job, worker);
-    if (built[i].plan.backend == kernel::backend::triton) {
-      throw error(fmt::format(
-          "{}: kopt compare takes CUDA and CUTLASS kernels; compare Triton versions with kopt bench",
-          files[i].string()));
+    // A CUDA version is built; a Triton one has its problem made (its setup() or its reference's).
+    if (request.progress) {
+      request.progress(fmt::format("{} {}", files[i].extension() == ".py" ? "preparing" : "building",
+                                   files[i].filename().string()));
     }
+    built[i] = prepare_bench(target, prepared[i], worker);
     if (built[i].failed_build) {
       out.failed_build = built[i].failed_build;
       return out;
     }
-    turns.job.backend = job.backend;
+    if (built[i].failed_problem)
+      throw error(fmt::format("{}: {}", files[i].string(), *built[i].failed_problem));
   }
+  if (built[0].plan.backend != built[1].plan.backend) {
+    throw error(fmt::format("{} and {} are kernels of different backends: a comparison needs one",
+                            request.baseline.string(), request.candidate.string()));
+  }
+  // Both are timed on the candidate's problem (its tensors stay in built[0]'s folder until the
+  // comparison ends); the check below holds the baseline's to be the same.
+  turns.job = prepared[0];
   if (problem_sha256(built[0].plan) != problem_sha256(built[1].plan)) {
     throw error(
         fmt::format("{} and {} declare different problems (buffers, sizes, roles or value ranges; kopt "

@@ -22,7 +22,9 @@ struct compared_version {
 
 struct comparison_request {
   bench_target target;     // dimensions, pointer size, defines, GPU (its kernel is not read)
-  harness::bench_job job;  // backend, seed, protocol (hot or cold), warm-up
+  // Backend, seed, protocol (hot or cold), warm-up; for Triton also the problem (the problem
+  // step's, as prepare_bench leaves it) and the Python runner.
+  harness::bench_job job;
   compared_version candidate;
   compared_version incumbent;
   double expected_ms = 0;  // [ms] a median of the slower one, for the first block's size; 0: unknown
@@ -30,11 +32,13 @@ struct comparison_request {
   int block_timeout_s = 120;  // a block taking longer fails its version as hung
 };
 
-// Whether a backend's versions can take turns (CUDA and CUTLASS: `kopt harness`).
+// Whether the loop compares a backend's versions in turns (CUDA and CUTLASS); Triton's it
+// compares from their benches' samples. `kopt compare` takes turns with every backend: a Triton
+// version is held open in kopt's Python runner as a CUDA one is in `kopt harness`.
 bool takes_turns(const std::string& backend);
 
-// Throws kopt::error for usage and environment problems (no GPU, a backend that cannot take
-// turns); a version that fails is the outcome's failure.
+// Throws kopt::error for usage and environment problems (no GPU, a Triton job without its
+// problem); a version that fails is the outcome's failure.
 turns_outcome run_comparison(const comparison_request& request, measuring_worker& worker);
 
 // `kopt compare BASELINE CANDIDATE`: two source files of one kernel.

@@ -148,8 +148,10 @@ TEST(CompareInTurns, TheFirstBlockIsSizedFromTheExpectedTimeAndLaterOnesFromTheR
 TEST(RunComparison, AsksTheWorkerForBothVersionsTimedInBlocks) {
   recorded_worker worker(recorded_h200(), wrapped_child_run{});
   std::vector<std::string> sources;
+  std::vector<harness::bench_job> jobs;
   worker.respond_to_blocks([&](const harness::bench_job& job, int calls) {
     sources.push_back(job.kernel_source);
+    jobs.push_back(job);
     EXPECT_EQ(job.kind, harness::job_kind::blocks);
     EXPECT_TRUE(kopt::harness::evidence_dir_of(job).empty());
     EXPECT_TRUE(job.reference_source.empty());
@@ -170,8 +172,22 @@ TEST(RunComparison, AsksTheWorkerForBothVersionsTimedInBlocks) {
   EXPECT_EQ(worker.events().back(), "close");
   EXPECT_EQ(sources.front(), "/work/slow.cu");
 
+  // A Triton version is held open in the Python runner, on the problem its preparation made.
   request.job.backend = "triton";
-  EXPECT_THROW(run_comparison(request, worker), error);
+  EXPECT_THROW(run_comparison(request, worker), error) << "a Triton comparison without its problem";
+  request.job.triton_problem = json{{"owner", "kernel"}};
+  request.job.python = "/usr/bin/python3";
+  request.candidate = {"/work/slow.py", ""};
+  request.incumbent = {"/work/fast.py", ""};
+  jobs.clear();
+  const turns_outcome t = run_comparison(request, worker);
+  EXPECT_EQ(t.evidence.verdict, measure::outcome::negative) << to_json(t).dump();
+  ASSERT_FALSE(jobs.empty());
+  for (const harness::bench_job& job : jobs) {
+    EXPECT_EQ(job.kind, harness::job_kind::blocks);
+    EXPECT_EQ(job.triton_problem, request.job.triton_problem);
+    EXPECT_TRUE(job.kernel_library.empty()) << "Triton compiles in the runner: no library";
+  }
 }
 
 }  // namespace
