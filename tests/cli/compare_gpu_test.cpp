@@ -1,6 +1,7 @@
 // GPU machine only: kopt compare end to end. The same kernel against itself is never called
 // faster or slower; a version made slower by an added delay is negative; a version that crashes
 // while it takes its turn, or writes its own "timing" to kopt's channel, fails with the reason.
+// Triton modules take turns as well, in kopt's Python runner.
 #include <fstream>
 #include <string>
 
@@ -97,6 +98,51 @@ TEST(CompareOnGpu, ATimingWrittenToKoptsChannelByTheKernelIsAForgery) {
   const compared c = compare(vector_add(), vector_add_with(code, forge));
   EXPECT_EQ(c.exit_code, 1) << c.stderr_text;
   EXPECT_NE(c.stderr_text.find("forged result"), std::string::npos) << c.stderr_text;
+}
+
+// Triton versions take turns in kopt's Python runner: the module against itself is never called
+// faster or slower, and a version that launches its kernel twice per call is slower.
+compared compare_triton(const std::string& baseline, const std::string& candidate) {
+  static scratch_dir dir;
+  static int counter = 0;
+  ++counter;
+  const auto a = dir.write("a" + std::to_string(counter) + ".py", baseline);
+  const auto b = dir.write("b" + std::to_string(counter) + ".py", candidate);
+  const auto out = dir.path() / ("c" + std::to_string(counter) + ".json");
+  const auto r =
+      run_kopt({"compare", a.string(), b.string(), "--rows=4096", "--cols=1024", "--json-out", out.string()});
+  compared c{r.exit_code, r.stderr_text, nullptr};
+  if (std::filesystem::exists(out)) c.document = nlohmann::json::parse(std::ifstream(out));
+  return c;
+}
+
+std::string triton_softmax() {
+  std::ifstream in(testing::source_dir() / "examples" / "triton_softmax.py");
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST(CompareOnGpu, ATritonModuleAgainstItselfIsNeverCalledFasterOrSlower) {
+  const compared c = compare_triton(triton_softmax(), triton_softmax());
+  ASSERT_EQ(c.exit_code, 0) << c.stderr_text;
+  ASSERT_TRUE(c.document.is_object()) << c.stderr_text;
+  const std::string outcome = c.document["outcome"];
+  EXPECT_TRUE(outcome == "neutral" || outcome == "inconclusive") << c.document.dump().substr(0, 2000);
+  EXPECT_GE(c.document["rounds"].get<int>(), 6);
+  for (const auto& block : c.document["blocks"]) EXPECT_EQ(block["placement"], 0) << "one buffer set";
+}
+
+TEST(CompareOnGpu, ATritonVersionLaunchingItsKernelTwiceIsNegative) {
+  std::string twice = triton_softmax();
+  const std::string launch = "    softmax_rows[(rows,)](";
+  const auto at = twice.find(launch);
+  ASSERT_NE(at, std::string::npos)
+      << "examples/triton_softmax.py changed: update the launch this test doubles";
+  const auto end = twice.find('\n', at);
+  twice.insert(end + 1, twice.substr(at, end + 1 - at));
+  const compared c = compare_triton(triton_softmax(), twice);
+  ASSERT_EQ(c.exit_code, 0) << c.stderr_text;
+  EXPECT_EQ(c.document["outcome"], "negative") << c.document.dump().substr(0, 2000);
+  EXPECT_GT(c.document["ratio"].get<double>(), 1.5);
 }
 
 }  // namespace
