@@ -33,6 +33,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from loop_verdicts import wilson  # noqa: E402  (the same interval as the verdict benchmark's)
 
 FIDELITY_CASE = ("examples/softmax_block.cu", ["--rows=4096", "--cols=1024"])
 VERDICT_N = 1048576
@@ -51,17 +52,6 @@ def mean_interval(values):
     df = len(values) - 1
     half = (T95[df - 1] if df <= len(T95) else 1.96) * statistics.stdev(values) / math.sqrt(len(values))
     return mean, mean - half, mean + half
-
-
-def wilson(hits, n):
-    """95 % Wilson interval of a rate (the same as loop_verdicts.py's)."""
-    if n == 0:
-        return (0.0, 1.0)
-    z = 1.96
-    p = hits / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def overlap(a, b):

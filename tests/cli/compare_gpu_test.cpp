@@ -4,6 +4,7 @@
 // Triton modules take turns as well, in kopt's Python runner.
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -39,14 +40,19 @@ struct compared {
   nlohmann::json document;
 };
 
-compared compare(const std::string& baseline, const std::string& candidate) {
+// `kopt compare` of two versions written as files with `extension`, at `dims`.
+compared compare(const std::string& baseline, const std::string& candidate,
+                 const std::string& extension = ".cu",
+                 const std::vector<std::string>& dims = {"--N=1048576"}) {
   static scratch_dir dir;
   static int counter = 0;
   ++counter;
-  const auto a = dir.write("a" + std::to_string(counter) + ".cu", baseline);
-  const auto b = dir.write("b" + std::to_string(counter) + ".cu", candidate);
+  const auto a = dir.write("a" + std::to_string(counter) + extension, baseline);
+  const auto b = dir.write("b" + std::to_string(counter) + extension, candidate);
   const auto out = dir.path() / ("c" + std::to_string(counter) + ".json");
-  const auto r = run_kopt({"compare", a.string(), b.string(), "--N=1048576", "--json-out", out.string()});
+  std::vector<std::string> words = {"compare", a.string(), b.string(), "--json-out", out.string()};
+  words.insert(words.end(), dims.begin(), dims.end());
+  const auto r = run_kopt(words);
   compared c{r.exit_code, r.stderr_text, nullptr};
   if (std::filesystem::exists(out)) c.document = nlohmann::json::parse(std::ifstream(out));
   return c;
@@ -103,17 +109,7 @@ TEST(CompareOnGpu, ATimingWrittenToKoptsChannelByTheKernelIsAForgery) {
 // Triton versions take turns in kopt's Python runner: the module against itself is never called
 // faster or slower, and a version that launches its kernel twice per call is slower.
 compared compare_triton(const std::string& baseline, const std::string& candidate) {
-  static scratch_dir dir;
-  static int counter = 0;
-  ++counter;
-  const auto a = dir.write("a" + std::to_string(counter) + ".py", baseline);
-  const auto b = dir.write("b" + std::to_string(counter) + ".py", candidate);
-  const auto out = dir.path() / ("c" + std::to_string(counter) + ".json");
-  const auto r =
-      run_kopt({"compare", a.string(), b.string(), "--rows=4096", "--cols=1024", "--json-out", out.string()});
-  compared c{r.exit_code, r.stderr_text, nullptr};
-  if (std::filesystem::exists(out)) c.document = nlohmann::json::parse(std::ifstream(out));
-  return c;
+  return compare(baseline, candidate, ".py", {"--rows=4096", "--cols=1024"});
 }
 
 std::string triton_softmax() {
