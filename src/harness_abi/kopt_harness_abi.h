@@ -37,7 +37,9 @@ KOPT_HARNESS_API int kopt_buffer_conventions(char** result_json);
 /* The kernel's measuring process for a Triton module: kopt's one bench protocol (the
  * validation seeds, timed calls on fresh inputs with random checks, the seed after timing;
  * harness/kernel_protocol.h) over the module's run_kernel(), called back through `call`.
- * `job_json` is the bench job (kopt.harness_job/v6 with its Triton problem).
+ * `job_json` is the bench job (kopt.harness_job/v6 with its Triton problem). A profile job
+ * runs the profiler window instead; a blocks job is held open for a comparison in turns and
+ * times the blocks the parent asks for on standard input (harness/block_channel.h).
  * `kernel_setup_json` is what the kernel module's own setup() declares ({"tensors": [{"name",
  * "dtype", "shape", "role"}], "scalars": {...}}), or NULL when it has none or the problem is
  * its own: a declaration that differs from the problem fails the run as a problem mismatch.
