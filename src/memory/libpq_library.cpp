@@ -7,6 +7,8 @@
 #include <string>
 
 #include <fmt/format.h>
+#include <boost/describe/members.hpp>
+#include <boost/mp11/algorithm.hpp>
 
 #include "core/error.h"
 
@@ -40,20 +42,8 @@ loaded load_once() {
     l.failure = why != nullptr ? why : library_name();
     return l;
   }
-  libpq_library& f = l.functions;
-  resolve(handle, "PQconnectdb", f.connectdb, l.failure);
-  resolve(handle, "PQstatus", f.status, l.failure);
-  resolve(handle, "PQerrorMessage", f.error_message, l.failure);
-  resolve(handle, "PQfinish", f.finish, l.failure);
-  resolve(handle, "PQsetNoticeProcessor", f.set_notice_processor, l.failure);
-  resolve(handle, "PQexec", f.exec, l.failure);
-  resolve(handle, "PQexecParams", f.exec_params, l.failure);
-  resolve(handle, "PQresultStatus", f.result_status, l.failure);
-  resolve(handle, "PQresultErrorMessage", f.result_error_message, l.failure);
-  resolve(handle, "PQntuples", f.ntuples, l.failure);
-  resolve(handle, "PQgetvalue", f.getvalue, l.failure);
-  resolve(handle, "PQcmdTuples", f.cmd_tuples, l.failure);
-  resolve(handle, "PQclear", f.clear, l.failure);
+  boost::mp11::mp_for_each<boost::describe::describe_members<libpq_library, boost::describe::mod_public>>(
+      [&](auto member) { resolve(handle, member.name, l.functions.*member.pointer, l.failure); });
   return l;
 }
 

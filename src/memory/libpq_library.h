@@ -7,24 +7,31 @@
 
 #include <string>
 
+#include <boost/describe/class.hpp>
+
 namespace kopt::memory {
 
-// The functions of libpq kopt calls, resolved once from libpq.so.5 (or the file $KOPT_LIBPQ names).
+// The functions of libpq kopt calls, under libpq's own names (the names they are resolved by),
+// resolved once from libpq.so.5 (or the file $KOPT_LIBPQ names).
 struct libpq_library {
-  decltype(&::PQconnectdb) connectdb;
-  decltype(&::PQstatus) status;
-  decltype(&::PQerrorMessage) error_message;
-  decltype(&::PQfinish) finish;
-  decltype(&::PQsetNoticeProcessor) set_notice_processor;
-  decltype(&::PQexec) exec;
-  decltype(&::PQexecParams) exec_params;
-  decltype(&::PQresultStatus) result_status;
-  decltype(&::PQresultErrorMessage) result_error_message;
-  decltype(&::PQntuples) ntuples;
-  decltype(&::PQgetvalue) getvalue;
-  decltype(&::PQcmdTuples) cmd_tuples;
-  decltype(&::PQclear) clear;
+  decltype(&::PQconnectdb) PQconnectdb;
+  decltype(&::PQstatus) PQstatus;
+  decltype(&::PQerrorMessage) PQerrorMessage;
+  decltype(&::PQfinish) PQfinish;
+  decltype(&::PQsetNoticeProcessor) PQsetNoticeProcessor;
+  decltype(&::PQexec) PQexec;
+  decltype(&::PQexecParams) PQexecParams;
+  decltype(&::PQresultStatus) PQresultStatus;
+  decltype(&::PQresultErrorMessage) PQresultErrorMessage;
+  decltype(&::PQntuples) PQntuples;
+  decltype(&::PQgetvalue) PQgetvalue;
+  decltype(&::PQcmdTuples) PQcmdTuples;
+  decltype(&::PQclear) PQclear;
 };
+BOOST_DESCRIBE_STRUCT(libpq_library, (),
+                      (PQconnectdb, PQstatus, PQerrorMessage, PQfinish, PQsetNoticeProcessor, PQexec,
+                       PQexecParams, PQresultStatus, PQresultErrorMessage, PQntuples, PQgetvalue, PQcmdTuples,
+                       PQclear))
 
 // Loads libpq the first time (later calls return the same). Throws kopt::error naming the
 // library and how to install it, with `memory` (the memory being opened, as shown), when it

@@ -55,7 +55,7 @@ class pg_result {
  public:
   pg_result(const libpq_library& pq, PGresult* result) : m_pq(&pq), m_result(result) {}
   ~pg_result() {
-    if (m_result != nullptr) m_pq->clear(m_result);
+    if (m_result != nullptr) m_pq->PQclear(m_result);
   }
   pg_result(pg_result&& other) noexcept : m_pq(other.m_pq), m_result(other.m_result) { other.m_result = nullptr; }
   pg_result& operator=(pg_result&& other) noexcept {
@@ -74,16 +74,16 @@ class postgresql_link {
  public:
   postgresql_link(const libpq_library& library, PGconn* connection, std::string shown)
       : pq(library), conn(connection), name(std::move(shown)) {}
-  ~postgresql_link() { pq.finish(conn); }
+  ~postgresql_link() { pq.PQfinish(conn); }
   postgresql_link(const postgresql_link&) = delete;
   postgresql_link& operator=(const postgresql_link&) = delete;
 
   // The result of a command or query; throws kopt::error with the server's message otherwise.
   pg_result checked(PGresult* raw, const char* what) const {
     pg_result result(pq, raw);
-    const ExecStatusType status = raw == nullptr ? PGRES_FATAL_ERROR : pq.result_status(raw);
+    const ExecStatusType status = raw == nullptr ? PGRES_FATAL_ERROR : pq.PQresultStatus(raw);
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
-      const char* message = raw != nullptr ? pq.result_error_message(raw) : pq.error_message(conn);
+      const char* message = raw != nullptr ? pq.PQresultErrorMessage(raw) : pq.PQerrorMessage(conn);
       throw error(fmt::format("strategy memory {}: {}: {}", name, what, one_line(message)));
     }
     return result;
@@ -108,9 +108,7 @@ class postgresql_statement final : public sql_statement {
     if (!m_result) run();
     return ++m_row < m_rows;
   }
-  std::string text(int column) const override {
-    return m_link.pq.getvalue(m_result->get(), m_row, column);
-  }
+  std::string text(int column) const override { return m_link.pq.PQgetvalue(m_result->get(), m_row, column); }
   std::int64_t integer(int column) const override {
     const std::string value = text(column);
     if (value == "t" || value == "f") return value == "t" ? 1 : 0;  // a boolean column
@@ -131,11 +129,12 @@ class postgresql_statement final : public sql_statement {
   void run() {
     std::vector<const char*> values;
     for (const std::optional<std::string>& v : m_values) values.push_back(v ? v->c_str() : nullptr);
-    m_result.emplace(m_link.checked(m_link.pq.exec_params(m_link.conn, m_sql.c_str(), static_cast<int>(values.size()),
-                                                          nullptr, values.data(), nullptr, nullptr, 0),
-                                    "reading or writing"));
-    m_rows = m_link.pq.ntuples(m_result->get());
-    const char* changed = m_link.pq.cmd_tuples(m_result->get());
+    m_result.emplace(
+        m_link.checked(m_link.pq.PQexecParams(m_link.conn, m_sql.c_str(), static_cast<int>(values.size()),
+                                              nullptr, values.data(), nullptr, nullptr, 0),
+                       "reading or writing"));
+    m_rows = m_link.pq.PQntuples(m_result->get());
+    const char* changed = m_link.pq.PQcmdTuples(m_result->get());
     m_changes = 0;
     if (changed != nullptr) std::from_chars(changed, changed + std::char_traits<char>::length(changed), m_changes);
   }
@@ -161,14 +160,14 @@ class postgresql_connection final : public sql_connection {
   }
   void prepare_for_writers() override {}  // the server has them take turns (begin_writing)
   void exec(const std::string& sql, const char* what) override {
-    m_link->checked(m_link->pq.exec(m_link->conn, sql.c_str()), what);
+    m_link->checked(m_link->pq.PQexec(m_link->conn, sql.c_str()), what);
   }
   void begin_writing() override {
     exec("BEGIN", "cannot start writing");
     exec(fmt::format("SELECT pg_advisory_xact_lock({})", memory_application_id), "cannot lock for writing");
   }
   void commit() override { exec("COMMIT", "cannot commit"); }
-  void rollback() noexcept override { m_link->pq.clear(m_link->pq.exec(m_link->conn, "ROLLBACK")); }
+  void rollback() noexcept override { m_link->pq.PQclear(m_link->pq.PQexec(m_link->conn, "ROLLBACK")); }
 
   schema_identity identity() override {
     schema_identity id;
@@ -214,20 +213,20 @@ std::unique_ptr<sql_connection> open_postgresql(const std::string& url, bool rea
   // An unreachable server fails the call in seconds rather than hang a loop for TCP's minutes.
   const std::string with_timeout = url.find("connect_timeout=") != std::string::npos ? url
                                    : url + (url.find('?') == std::string::npos ? "?" : "&") + "connect_timeout=10";
-  PGconn* conn = pq.connectdb(with_timeout.c_str());
-  if (conn == nullptr || pq.status(conn) != CONNECTION_OK) {
-    const std::string why = conn != nullptr ? one_line(pq.error_message(conn)) : "out of memory";
-    if (conn != nullptr) pq.finish(conn);
+  PGconn* conn = pq.PQconnectdb(with_timeout.c_str());
+  if (conn == nullptr || pq.PQstatus(conn) != CONNECTION_OK) {
+    const std::string why = conn != nullptr ? one_line(pq.PQerrorMessage(conn)) : "out of memory";
+    if (conn != nullptr) pq.PQfinish(conn);
     throw error(fmt::format("strategy memory {}: cannot connect: {} (check that the server runs, the URL, and the "
                             "password: in the URL, PGPASSWORD or ~/.pgpass)",
                             name, why));
   }
   // The server's notices ("already exists, skipping") are not the user's business.
-  pq.set_notice_processor(conn, ignore_notice, nullptr);
+  pq.PQsetNoticeProcessor(conn, ignore_notice, nullptr);
   auto link = std::make_unique<postgresql_link>(pq, conn, name);
   // As on a SQLite file, a writer waits for another at most a minute, then fails naming the memory.
-  link->checked(pq.exec(conn, "SET lock_timeout = '60s'"), "setting the wait for other writers");
-  if (read_only) link->checked(pq.exec(conn, "SET default_transaction_read_only = on"), "cannot read only");
+  link->checked(pq.PQexec(conn, "SET lock_timeout = '60s'"), "setting the wait for other writers");
+  if (read_only) link->checked(pq.PQexec(conn, "SET default_transaction_read_only = on"), "cannot read only");
   return std::make_unique<postgresql_connection>(std::move(link));
 }
 

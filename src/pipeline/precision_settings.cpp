@@ -137,15 +137,13 @@ precision_settings nvcc_side_precision(const std::vector<std::string>& build_fla
     f.prec_sqrt = false;
     f.fmad = true;
   }
-  precision_settings s;
-  s.source = "nvcc";
-  s.nvidia_tf32_override = nvidia_tf32_override;
-  s.use_fast_math = f.use_fast_math;
-  s.ftz = f.ftz;
-  s.prec_div = f.prec_div;
-  s.prec_sqrt = f.prec_sqrt;
-  s.fmad = f.fmad;
-  return s;
+  return {.source = "nvcc",
+          .nvidia_tf32_override = nvidia_tf32_override,
+          .use_fast_math = f.use_fast_math,
+          .ftz = f.ftz,
+          .prec_div = f.prec_div,
+          .prec_sqrt = f.prec_sqrt,
+          .fmad = f.fmad};
 }
 
 std::vector<std::string> precision_differences(const precision_settings& k, const precision_settings& r) {

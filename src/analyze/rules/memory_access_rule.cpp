@@ -1,6 +1,7 @@
 // How well global accesses use the sectors they move (32 useful bytes per 32-byte sector is
 // perfect coalescing), shared-memory bank conflicts, and cache hit rates.
 
+#include "analyze/rules/metric_reads.h"
 #include "analyze/rules/rules.h"
 
 namespace kopt::analyze::rules {
@@ -15,8 +16,13 @@ std::optional<double> pct_ratio(const std::optional<double>& part, const std::op
 
 void read_memory_access(const profile::kernel_launch& k, kernel_diagnosis& d) {
   memory_access& m = d.memory;
-  m.load_bytes_per_sector = k.number("smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio");
-  m.store_bytes_per_sector = k.number("smsp__sass_average_data_bytes_per_sector_mem_global_op_st.ratio");
+  read_metrics(k, m,
+               {{&memory_access::load_bytes_per_sector,
+                 "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio"},
+                {&memory_access::store_bytes_per_sector,
+                 "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.ratio"},
+                {&memory_access::l1_hit_pct, "l1tex__t_sector_hit_rate.pct"},
+                {&memory_access::l2_hit_pct, "lts__t_sector_hit_rate.pct"}});
   const auto sectors = k.number("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
   const auto requests = k.number("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
   if (sectors && requests && *requests > 0) m.load_sectors_per_request = *sectors / *requests;
@@ -26,8 +32,6 @@ void read_memory_access(const profile::kernel_launch& k, kernel_diagnosis& d) {
   m.shared_store_conflict_pct =
       pct_ratio(k.number("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"),
                 k.number("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"));
-  m.l1_hit_pct = k.number("l1tex__t_sector_hit_rate.pct");
-  m.l2_hit_pct = k.number("lts__t_sector_hit_rate.pct");
 }
 
 }  // namespace kopt::analyze::rules

@@ -5,14 +5,16 @@
 #include <array>
 #include <utility>
 
+#include "analyze/rules/metric_reads.h"
 #include "analyze/rules/rules.h"
 
 namespace kopt::analyze::rules {
 
 void read_occupancy(const profile::kernel_launch& k, kernel_diagnosis& d) {
   occupancy& o = d.occ;
-  o.theoretical_pct = k.number("sm__maximum_warps_per_active_cycle_pct");
-  o.achieved_pct = k.number("sm__warps_active.avg.pct_of_peak_sustained_active");
+  read_metrics(k, o,
+               {{&occupancy::theoretical_pct, "sm__maximum_warps_per_active_cycle_pct"},
+                {&occupancy::achieved_pct, "sm__warps_active.avg.pct_of_peak_sustained_active"}});
   const std::array<std::pair<const char*, const char*>, 5> limits = {{
       {"registers", "launch__occupancy_limit_registers"},
       {"shared_mem", "launch__occupancy_limit_shared_mem"},

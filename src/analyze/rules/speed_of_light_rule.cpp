@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "analyze/rules/metric_reads.h"
 #include "analyze/rules/rules.h"
 
 namespace kopt::analyze::rules {
@@ -43,12 +44,14 @@ bool is_elapsed_pct(std::string_view metric) {
 
 void read_speed_of_light(const profile::kernel_launch& k, kernel_diagnosis& d) {
   speed_of_light& s = d.sol;
-  s.sm_pct = k.number("sm__throughput.avg.pct_of_peak_sustained_elapsed");
-  s.memory_pct = k.number("gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed");
-  s.dram_pct = k.number("gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed");
-  if (!s.dram_pct) s.dram_pct = k.number("dram__throughput.avg.pct_of_peak_sustained_elapsed");
-  s.l2_pct = k.number("lts__throughput.avg.pct_of_peak_sustained_elapsed");
-  s.l1_pct = k.number("l1tex__throughput.avg.pct_of_peak_sustained_elapsed");
+  read_metrics(
+      k, s,
+      {{&speed_of_light::sm_pct, "sm__throughput.avg.pct_of_peak_sustained_elapsed"},
+       {&speed_of_light::memory_pct, "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"},
+       {&speed_of_light::dram_pct, "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed"},
+       {&speed_of_light::dram_pct, "dram__throughput.avg.pct_of_peak_sustained_elapsed"},
+       {&speed_of_light::l2_pct, "lts__throughput.avg.pct_of_peak_sustained_elapsed"},
+       {&speed_of_light::l1_pct, "l1tex__throughput.avg.pct_of_peak_sustained_elapsed"}});
   if (!s.sm_pct || !s.memory_pct) {
     d.notes.push_back("speed-of-light metrics are missing (profile with --set full or the "
                       "SpeedOfLight section): no bottleneck class");

@@ -6,6 +6,7 @@
 #include <array>
 #include <string>
 
+#include "analyze/rules/metric_reads.h"
 #include "analyze/rules/rules.h"
 
 namespace kopt::analyze::rules {
@@ -21,9 +22,10 @@ constexpr std::array<const char*, 19> reasons = {
 
 void read_issue_and_stalls(const profile::kernel_launch& k, kernel_diagnosis& d) {
   issue_stats& s = d.issue;
-  s.issue_active_per_cycle = k.number("smsp__issue_active.avg.per_cycle_active");
-  s.eligible_warps_per_cycle = k.number("smsp__warps_eligible.avg.per_cycle_active");
-  s.cycles_per_issue = k.number("smsp__average_warp_latency_per_inst_issued.ratio");
+  read_metrics(k, s,
+               {{&issue_stats::issue_active_per_cycle, "smsp__issue_active.avg.per_cycle_active"},
+                {&issue_stats::eligible_warps_per_cycle, "smsp__warps_eligible.avg.per_cycle_active"},
+                {&issue_stats::cycles_per_issue, "smsp__average_warp_latency_per_inst_issued.ratio"}});
 
   std::vector<stall_reason> all;
   double total = 0;

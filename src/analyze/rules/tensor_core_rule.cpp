@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "analyze/rules/metric_reads.h"
 #include "analyze/rules/rules.h"
 
 namespace kopt::analyze::rules {
@@ -26,9 +27,12 @@ double ops_of(const profile::kernel_launch& k, const std::string& kind, bool& pr
 
 void read_tensor_cores(const profile::kernel_launch& k, kernel_diagnosis& d) {
   tensor_core_use& t = d.tensor;
-  t.pipe_pct = k.number("sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active");
-  t.gmma_pct = k.number("sm__inst_executed_pipe_tensor_op_gmma.avg.pct_of_peak_sustained_active");
-  t.hmma_pct = k.number("sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active");
+  read_metrics(
+      k, t,
+      {{&tensor_core_use::pipe_pct, "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active"},
+       {&tensor_core_use::gmma_pct, "sm__inst_executed_pipe_tensor_op_gmma.avg.pct_of_peak_sustained_active"},
+       {&tensor_core_use::hmma_pct,
+        "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active"}});
 
   bool present = false;
   const double warpgroup = ops_of(k, "hgmma", present) + ops_of(k, "igmma", present) + ops_of(k, "bgmma", present);
