@@ -197,8 +197,11 @@ kernel_launch kernel_launch::with_numbers(const std::map<std::string, double>& n
   return launch;
 }
 
-raw_report parse_raw_csv(std::string_view text, std::string_view source,
-                         const std::function<void(std::size_t launches)>& progress) {
+namespace {
+
+// The page's launches, or nullopt when no record names a kernel's columns.
+std::optional<raw_report> launches_of(std::string_view text, std::string_view source,
+                                      const std::function<void(std::size_t launches)>& progress) {
   line_reader lines(text);
   std::optional<csv_record> header;
   while (auto record = next_record(lines)) {
@@ -208,12 +211,7 @@ raw_report parse_raw_csv(std::string_view text, std::string_view source,
       break;
     }
   }
-  if (!header) {
-    throw error(fmt::format("{} is not an Nsight Compute raw CSV export (no header with \"ID\" and "
-                            "\"Kernel Name\"): export one with `ncu -i REPORT.ncu-rep --csv "
-                            "--page raw --print-units base > raw.csv`",
-                            source));
-  }
+  if (!header) return std::nullopt;
   if (is_details_header(*header)) {
     throw error(fmt::format("{} is Nsight Compute's details page (a row per metric), not its raw page: pass the raw "
                             "page (`ncu -i REPORT.ncu-rep --csv --page raw --print-units base > raw.csv`), and the "
@@ -240,12 +238,31 @@ raw_report parse_raw_csv(std::string_view text, std::string_view source,
     report.launches.push_back(launch_of(*row, layout));
     if (progress && report.launches.size() % progress_every == 0) progress(report.launches.size());
   }
-  if (report.launches.empty()) {
+  return report;
+}
+
+}  // namespace
+
+raw_report parse_raw_csv(std::string_view text, std::string_view source,
+                         const std::function<void(std::size_t launches)>& progress) {
+  std::optional<raw_report> report = launches_of(text, source, progress);
+  if (!report) {
+    throw error(
+        fmt::format("{} is not an Nsight Compute raw CSV export (no header with \"ID\" and "
+                    "\"Kernel Name\"): export one with `ncu -i REPORT.ncu-rep --csv "
+                    "--page raw --print-units base > raw.csv`",
+                    source));
+  }
+  if (report->launches.empty()) {
     throw error(fmt::format("{} holds no profiled kernel launch: profile the kernel again and check "
                             "that ncu captured it (`ncu --print-summary per-kernel` lists them)",
                             source));
   }
-  return report;
+  return std::move(*report);
+}
+
+raw_report read_raw_csv(std::string_view text, std::string_view source) {
+  return launches_of(text, source, {}).value_or(raw_report{});
 }
 
 }  // namespace kopt::profile

@@ -76,4 +76,9 @@ struct raw_report {
 raw_report parse_raw_csv(std::string_view text, std::string_view source,
                          const std::function<void(std::size_t launches)>& progress = {});
 
+// The same reading for a page kopt exported itself, where a page without a header or without a
+// launch (ncu captured nothing) is an answer, not an error: an empty report. A malformed row
+// still throws.
+raw_report read_raw_csv(std::string_view text, std::string_view source);
+
 }  // namespace kopt::profile

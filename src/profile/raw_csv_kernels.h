@@ -1,6 +1,6 @@
 #pragma once
-// Which kernel launches a report holds, read from ncu's raw CSV export by header name: the
-// few columns kopt profile prints and records. The full metric parser belongs to analyze.
+// Which kernel launches a report holds: the few columns of ncu's raw page that kopt profile
+// prints and records, read through the raw page's one reader (raw_csv.h).
 
 #include <optional>
 #include <string>
@@ -20,13 +20,9 @@ struct profiled_kernel {
 };
 
 // One entry per launch row of `ncu -i R --csv --page raw --print-units base`, in order.
-// Lines before the header and the units row are skipped; no header means no launches.
-std::vector<profiled_kernel> read_profiled_kernels(std::string_view raw_csv);
-
-// Splits one CSV line: quoted fields may hold commas and doubled quotes.
-std::vector<std::string> split_csv_line(std::string_view line);
-
-// "1,234.5" -> 1234.5; "" or "n/a" -> nullopt.
-std::optional<double> parse_csv_number(std::string_view field);
+// No header or no launch row means no launches; a malformed row throws kopt::error naming
+// `source`.
+std::vector<profiled_kernel> read_profiled_kernels(std::string_view raw_csv,
+                                                   std::string_view source = "ncu raw CSV");
 
 }  // namespace kopt::profile

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/error.h"
+
 namespace kopt::profile {
 namespace {
 
@@ -60,18 +62,16 @@ TEST(ReadProfiledKernels, NoHeaderOrNoRowsMeansNoLaunches) {
                   .empty());
 }
 
-TEST(SplitCsvLine, QuotesCommasAndDoubledQuotes) {
-  EXPECT_EQ(split_csv_line(R"("a,b","say ""hi""",,plain)"),
-            (std::vector<std::string>{"a,b", "say \"hi\"", "", "plain"}));
-  EXPECT_EQ(split_csv_line("x\r"), (std::vector<std::string>{"x"}));
-}
-
-TEST(ParseCsvNumber, ThousandsSeparatorsAndBlanks) {
-  EXPECT_DOUBLE_EQ(*parse_csv_number("1,558,890,052,356.02"), 1558890052356.02);
-  EXPECT_DOUBLE_EQ(*parse_csv_number(" 9.0 "), 9.0);
-  EXPECT_FALSE(parse_csv_number("").has_value());
-  EXPECT_FALSE(parse_csv_number("n/a").has_value());
-  EXPECT_FALSE(parse_csv_number("12 us").has_value());
+TEST(ReadProfiledKernels, ARowCutShortIsAnErrorNotALaunchLeftOut) {
+  std::string cut(two_launches);
+  cut.resize(cut.rfind("\"5,312\""));  // the last row ends mid-way, as a file written half
+  try {
+    read_profiled_kernels(cut, "run/ncu_raw.csv");
+    FAIL() << "a malformed row was accepted";
+  } catch (const error& e) {
+    EXPECT_NE(std::string(e.what()).find("run/ncu_raw.csv: line 4 is a malformed row"), std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace
