@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include "harness/kernel_protocol.h"
+
 namespace kopt::pipeline {
 namespace {
 
@@ -53,6 +55,10 @@ harness::bench_job reference_job(const harness::bench_job& settings,
   job.kernel_library.clear();  // nor the kernel beside the reference
   job.validation = harness::job_validation{evidence_dir, keys, 2, timed};
   return job;
+}
+
+std::vector<std::uint64_t> kernel_seeds(const harness::bench_job& settings) {
+  return harness::validation_seeds_of(kernel_job(settings, ""));
 }
 
 harness::bench_job problem_job(const harness::bench_job& settings, const std::string& evidence_dir,

@@ -35,6 +35,10 @@ harness::bench_job reference_job(const harness::bench_job& settings,
                                  const std::vector<harness::evidence_key>& keys,
                                  const std::string& evidence_dir, bool timed);
 
+// The seeds the kernel's job validates on (its settings' count, then the one after timing):
+// the seeds a Triton problem's setup() must have made tensors for.
+std::vector<std::uint64_t> kernel_seeds(const harness::bench_job& settings);
+
 // A Triton problem's setup() for each of `seeds`, its tensors left in `evidence_dir`;
 // `owner`: whose setup() it is ("reference" or "kernel").
 harness::bench_job problem_job(const harness::bench_job& settings, const std::string& evidence_dir,

@@ -79,7 +79,7 @@ std::shared_ptr<const private_folder> new_problem_folder() {
 triton_problem_run run_triton_problem_step(measuring_worker& worker, const harness::bench_job& job,
                                            const env::gpu_device& device, int timeout_s) {
   triton_problem_run run;
-  const std::vector<std::uint64_t> seeds = harness::validation_seeds_of(kernel_job(job, ""));
+  const std::vector<std::uint64_t> seeds = kernel_seeds(job);
   const std::string owner = job.problem_owner.value_or("");
   // Kept warm from the last command: its process writes only in its own folder.
   run.folder = worker.warm_problem_folder(problem_job(job, "", seeds, owner), device);
