@@ -46,14 +46,16 @@ std::string median_text(const loop::version_record& r) {
 }
 
 std::string record_line(const printer& print, const loop::iteration_record& r) {
-  return fmt::format("v{}{} {}: {} ({})", r.iteration, r.attempt > 1 ? fmt::format(" attempt {}", r.attempt) : "",
-                     print.status(r.outcome), r.reason, median_text(r));
+  return fmt::format("v{}{} {}: {} ({})", r.iteration,
+                     r.attempt > 1 ? fmt::format(" attempt {}", r.attempt) : "",
+                     print.status(enum_name(r.outcome)), r.reason, median_text(r));
 }
 
 // A round's candidates, one line each, under their iteration's line.
 void print_candidates(const printer& print, const loop::iteration_record& r) {
   for (const auto& c : r.candidates) {
-    print.line(fmt::format("  cand_{} {}: {} ({})", c.candidate, print.status(c.outcome), c.reason, median_text(c)));
+    print.line(fmt::format("  cand_{} {}: {} ({})", c.candidate, print.status(enum_name(c.outcome)), c.reason,
+                           median_text(c)));
   }
 }
 
@@ -256,7 +258,8 @@ class loop_command final : public command {
       print_next_steps(print, step, confirmed.has_value());
       if (confirmed) print_confirmation(print, *confirmed);
     }
-    const bool rejected = (step.record && step.record->outcome == "rejected") || (confirmed && !confirmed->survived());
+    const bool rejected = (step.record && step.record->outcome == loop::version_outcome::rejected) ||
+                          (confirmed && !confirmed->survived());
     return static_cast<int>(rejected ? exit_status::kernel_failed : exit_status::ok);
   }
 

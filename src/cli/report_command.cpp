@@ -42,8 +42,9 @@ void print_iterations(const printer& out, const loop::run_manifest& m) {
   for (const auto& r : m.iterations) {
     const std::string median = r.median_ms ? number(r.median_ms, " ms") + interval(r.median_ci95_ms) : "no median";
     // Padded by the plain word: a painted one carries escape codes that take no room.
-    const std::string pad(12 - std::min<std::size_t>(12, r.outcome.size()), ' ');
-    std::string line = fmt::format("  v{:<3} {}{} {:<32}", r.iteration, out.status(r.outcome), pad, median);
+    const std::string outcome = enum_name(r.outcome);
+    const std::string pad(12 - std::min<std::size_t>(12, outcome.size()), ' ');
+    std::string line = fmt::format("  v{:<3} {}{} {:<32}", r.iteration, out.status(outcome), pad, median);
     if (r.speedup_vs_reference) line += fmt::format(" {:.3g}x ref", *r.speedup_vs_reference);
     if (!r.bottleneck.empty()) line += "  " + r.bottleneck;
     out.line(line.substr(0, line.find_last_not_of(' ') + 1));

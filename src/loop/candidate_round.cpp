@@ -93,9 +93,10 @@ step_outcome close_round(const step_context& ctx) {
   r.snapshot = snapshot.string();
   r.chosen_candidate = chosen;
   r.reason = fmt::format("cand_{} of {}: {}", chosen, r.candidates.size(), c.reason);
-  if (r.eligible && (r.outcome == "baseline" || r.outcome == "positive")) m.best = r.iteration;
+  if (r.eligible && (r.outcome == version_outcome::baseline || r.outcome == version_outcome::positive))
+    m.best = r.iteration;
   for (candidate_record& other : r.candidates) {
-    if (other.candidate != chosen && other.outcome == "baseline") {
+    if (other.candidate != chosen && other.outcome == version_outcome::baseline) {
       other.reason = fmt::format(
           "passed the judge with no best to compare with; cand_{} was faster and became the "
           "baseline",
@@ -127,7 +128,8 @@ double ratio_of(const candidate_record& c) {
 int chosen_candidate(const std::vector<candidate_record>& candidates) {
   const candidate_record* pick = nullptr;
   for (const auto& c : candidates) {
-    if (c.eligible && c.outcome == "positive" && (pick == nullptr || ratio_of(c) < ratio_of(*pick))) {
+    if (c.eligible && c.outcome == version_outcome::positive &&
+        (pick == nullptr || ratio_of(c) < ratio_of(*pick))) {
       pick = &c;
     }
   }

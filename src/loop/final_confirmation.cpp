@@ -187,7 +187,7 @@ iteration_record& record_of(run_manifest& m, std::int64_t iteration) {
 // As the loop records a rejected version: no longer eligible, its strategy blocked.
 void reject(run_manifest& m, const confirmation_attempt& a) {
   iteration_record& r = record_of(m, a.iteration);
-  r.outcome = "rejected";
+  r.outcome = version_outcome::rejected;
   r.eligible = false;
   r.reason = "failed the final confirmation: " + a.reason;
   // A round's chosen candidate is the same version: its record says so too.
@@ -268,7 +268,7 @@ std::vector<std::int64_t> confirmation_ranking(const run_manifest& m) {
   std::optional<std::int64_t> k = m.best;
   while (k && std::find(ranking.begin(), ranking.end(), *k) == ranking.end()) {
     const iteration_record* r = m.find(*k);
-    if (r == nullptr || !r->eligible || r->outcome == "baseline") break;
+    if (r == nullptr || !r->eligible || r->outcome == version_outcome::baseline) break;
     ranking.push_back(*k);
     k = r->parent;
   }
@@ -296,8 +296,9 @@ confirmed_run finish_run(const loop_settings& settings, const loop_services& ser
   c.confirmed_at = utc_timestamp();
   c.iterations_recorded = static_cast<std::int64_t>(m.iterations.size());
   const std::vector<std::int64_t> ranking = confirmation_ranking(m);
-  const auto baseline = std::find_if(m.iterations.begin(), m.iterations.end(),
-                                     [](const iteration_record& r) { return r.eligible && r.outcome == "baseline"; });
+  const auto baseline = std::find_if(m.iterations.begin(), m.iterations.end(), [](const iteration_record& r) {
+    return r.eligible && r.outcome == version_outcome::baseline;
+  });
   c.baseline = baseline != m.iterations.end() ? baseline->iteration : 0;
   c.verdict = confirmation_verdict::nothing_to_confirm;
   if (!ranking.empty() && baseline != m.iterations.end()) {

@@ -29,7 +29,8 @@ iteration_record moved_record(iteration_record r, const fs::path& from, const fs
 bool still_blocked_by_another(const run_manifest& m, const std::string& fingerprint) {
   return std::any_of(m.iterations.begin(), m.iterations.end(), [&](const iteration_record& r) {
     const auto failed = [&](const version_record& v) {
-      return v.fingerprint == fingerprint && (v.outcome == "negative" || v.outcome == "rejected");
+      return v.fingerprint == fingerprint &&
+             (v.outcome == version_outcome::negative || v.outcome == version_outcome::rejected);
     };
     return failed(r) || std::any_of(r.candidates.begin(), r.candidates.end(), failed);
   });

@@ -117,7 +117,8 @@ step_outcome run_single_version(const step_context& ctx, std::int64_t k) {
   if (!r.tags.empty()) r.fingerprint = memory::strategy_fingerprint(m.backend, r.tags);
 
   judge_version(ctx, k, dir, r, fmt::format("iteration v{}", k));
-  if (r.eligible && (r.outcome == "baseline" || r.outcome == "positive")) m.best = k;
+  if (r.eligible && (r.outcome == version_outcome::baseline || r.outcome == version_outcome::positive))
+    m.best = k;
   block_if_failed(m, r);
   r.finished_at = utc_timestamp();
   m.iterations.push_back(r);

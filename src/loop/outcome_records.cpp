@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/document.h"
 #include "core/text.h"
 
 namespace kopt::loop {
@@ -9,7 +10,7 @@ namespace {
 
 void record_version(const run_manifest& m, const iteration_record& of, const std::string& candidate,
                     const version_record& r, memory::memory_store& store) {
-  if (r.fingerprint.empty() || r.outcome == "baseline" || r.finished_at.empty()) return;
+  if (r.fingerprint.empty() || r.outcome == version_outcome::baseline || r.finished_at.empty()) return;
   // The diagnosis before the change is what the strategy was chosen for.
   const iteration_record* parent = r.parent ? m.find(*r.parent) : nullptr;
   const std::string before = parent ? parent->bottleneck : "";
@@ -21,7 +22,7 @@ void record_version(const run_manifest& m, const iteration_record& of, const std
   o.fingerprint = r.fingerprint;
   o.tags = r.tags;
   o.scope = scope_of(m, m.arch, before);
-  o.outcome = r.outcome;
+  o.outcome = enum_name(r.outcome);
   o.reason = r.reason;
   o.evidence = {{"comparison", r.comparison},
                 {"candidate_median_ms", r.median_ms ? json(*r.median_ms) : json(nullptr)},
@@ -64,10 +65,12 @@ void revise_in_memory(const run_manifest& m, const iteration_record& r, memory::
   // for a round (a round the loop rejected keeps its candidates' reasons).
   for (const candidate_record& c : r.candidates) {
     if (r.chosen_candidate != c.candidate) continue;
-    store.revise(m.run_id, r.iteration, r.attempt, fmt::format("cand_{}", c.candidate), c.outcome, c.reason);
+    store.revise(m.run_id, r.iteration, r.attempt, fmt::format("cand_{}", c.candidate), enum_name(c.outcome),
+                 c.reason);
     return;
   }
-  if (r.candidates.empty()) store.revise(m.run_id, r.iteration, r.attempt, "", r.outcome, r.reason);
+  if (r.candidates.empty())
+    store.revise(m.run_id, r.iteration, r.attempt, "", enum_name(r.outcome), r.reason);
 }
 
 void replay_into_memory(const run_manifest& m, memory::memory_store& store) {
@@ -78,7 +81,7 @@ void replay_into_memory(const run_manifest& m, memory::memory_store& store) {
   for (const iteration_record& r : m.iterations) {
     // A version the final confirmation rejected after the loop recorded it a win: revised (a
     // call killed between the manifest and the memory left the win there).
-    if (r.outcome == "rejected") {
+    if (r.outcome == version_outcome::rejected) {
       revise_in_memory(m, r, store);
     } else {
       record_in_memory(m, r, store);

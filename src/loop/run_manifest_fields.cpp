@@ -1,6 +1,7 @@
 #include "loop/run_manifest_fields.h"
 
 #include <cmath>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -12,9 +13,10 @@ BOOST_DESCRIBE_STRUCT(frozen_problem, (),
                       (reference_sha256, problem_sha256, tolerances, dims, check_dims, check_problem_sha256))
 BOOST_DESCRIBE_STRUCT(shape_check, (), (dims, status, reason))
 BOOST_DESCRIBE_STRUCT(version_record, (),
-                      (snapshot, source_sha256, library_sha256, parent, tags, fingerprint, outcome, reason, eligible,
-                       median_ms, median_ci95_ms, reference_median_ms, speedup_vs_reference, bottleneck,
-                       at_hardware_limit, comparison, checks, step_seconds, finished_at))
+                      (snapshot, source_sha256, library_sha256, parent, tags, fingerprint, outcome, reason,
+                       problem_changed, eligible, median_ms, median_ci95_ms, reference_median_ms,
+                       speedup_vs_reference, bottleneck, at_hardware_limit, comparison, checks, step_seconds,
+                       finished_at))
 BOOST_DESCRIBE_STRUCT(candidate_record, (version_record), (candidate))
 BOOST_DESCRIBE_STRUCT(iteration_record, (version_record),
                       (iteration, attempt, kernel_file, candidates, chosen_candidate))
@@ -39,10 +41,14 @@ inline constexpr auto document_ranges<loop::iteration_record> =
 namespace kopt::loop {
 namespace {
 
+// A v3 manifest said "problem changed" only at the start of a rejected version's reason.
+constexpr std::string_view older_problem_changed_reason = "problem changed";
+
 // What manifests written before a field existed lack, as the writer would have written it
 // then: v1 has no shape checks or rounds of candidates; libraries and step times came later
-// in v2; attempts, a version's own file and superseded attempts in v3. The reader itself
-// accepts nothing missing.
+// in v2; attempts, a version's own file and superseded attempts in v3; problem_changed in v4,
+// where a pending candidate's outcome became "pending" (it was ""). The reader itself accepts
+// nothing missing.
 void fill_older_fields(json& document) {
   const auto fill = [](json& object, const char* key, const json& value) {
     if (object.is_object() && !object.contains(key)) object[key] = value;
@@ -51,6 +57,12 @@ void fill_older_fields(json& document) {
     fill(record, "library_sha256", "");
     fill(record, "checks", json::array());
     fill(record, "step_seconds", json::object());
+    if (!record.is_object() || record.contains("problem_changed")) return;
+    const json outcome = record.value("outcome", json(nullptr));
+    const json reason = record.value("reason", json(nullptr));
+    record["problem_changed"] = outcome == "rejected" && reason.is_string() &&
+                                reason.get<std::string>().rfind(older_problem_changed_reason, 0) == 0;
+    if (outcome == "") record["outcome"] = "pending";
   };
   const auto fill_iteration = [&](json& record) {
     fill_version(record);
@@ -154,6 +166,10 @@ void check_consistent(const run_manifest& m) {
 }
 
 }  // namespace
+
+json manifest_fields(const run_manifest& manifest) {
+  return to_document(manifest);
+}
 
 run_manifest manifest_from_fields(json document) {
   fill_older_fields(document);

@@ -4,7 +4,7 @@
 // (iterations[2].median_ci95_ms[0]); then what the loop and the report take for granted when
 // they use it: iterations numbered v0, v1, ... in order, a best, parents and chosen candidates
 // that name what is there, intervals of two numbers, step times that are numbers. The writer
-// stays run_manifest.cpp's.
+// is derived from the same description.
 
 #include "core/json_io.h"
 #include "loop/run_records.h"
@@ -15,5 +15,8 @@ namespace kopt::loop {
 // field that a manifest of schema v1, or an early v2, was written without is read as the writer
 // then left it (empty). Throws document_error naming the first field that is wrong.
 run_manifest manifest_from_fields(json document);
+
+// The manifest's fields as the reader above reads them (no schema, no checksum).
+json manifest_fields(const run_manifest& manifest);
 
 }  // namespace kopt::loop

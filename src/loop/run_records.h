@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <boost/describe/enum.hpp>
+
 #include "core/json.h"
 
 namespace kopt::loop {
@@ -26,6 +28,13 @@ struct frozen_problem {
   std::vector<std::string> check_problem_sha256;  // the problem at each of them ("" until first planned)
 };
 
+// Where a version stands in its run: pending until evaluated, the run's baseline, or the
+// comparison rule's verdict against its parent (measure/outcome.h), rejected included (a version
+// that failed, reused a blocked strategy or declared another problem before any comparison
+// counted).
+enum class version_outcome { pending, baseline, positive, negative, neutral, inconclusive, rejected };
+BOOST_DESCRIBE_ENUM(version_outcome, pending, baseline, positive, negative, neutral, inconclusive, rejected)
+
 // A version's verdict at one extra validation shape.
 struct shape_check {
   std::string dims;    // the shape's dimension flags
@@ -43,8 +52,11 @@ struct version_record {
   std::optional<std::int64_t> parent;       // the version it was compared with (the best when it ran)
   std::vector<std::string> tags;            // normalized; v0: ["baseline"]
   std::string fingerprint;                  // "" when no tags were given
-  std::string outcome;                      // baseline, positive, negative, neutral, inconclusive, rejected
+  version_outcome outcome = version_outcome::pending;
   std::string reason;                       // one line
+  // Rejected because it declares other buffers, sizes, roles or value ranges than v0: the agent
+  // must go back to v0's problem, not try another strategy.
+  bool problem_changed = false;
   bool eligible = false;                    // passed the judge and has a full profile
   std::optional<double> median_ms;          // kernel GPU time, cold
   json median_ci95_ms = nullptr;

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/document.h"
 #include "core/text.h"
 
 namespace kopt::loop {
@@ -96,7 +97,8 @@ std::optional<double> fast_p(const run_manifest& m, double p) {
   std::size_t fast = 0;
   for (const iteration_record& r : m.iterations) {
     // A round's own fields are its chosen candidate's.
-    if (r.outcome != "rejected" && r.speedup_vs_reference && *r.speedup_vs_reference > p) ++fast;
+    if (r.outcome != version_outcome::rejected && r.speedup_vs_reference && *r.speedup_vs_reference > p)
+      ++fast;
   }
   return static_cast<double>(fast) / static_cast<double>(m.iterations.size());
 }
@@ -174,20 +176,20 @@ std::string final_summary_markdown(const run_manifest& m, const std::vector<std:
   std::vector<std::string> unsettled;
   std::vector<std::string> worked;
   const auto note = [&](const std::string& name, const version_record& r) {
-    if (r.outcome == "neutral" || r.outcome == "inconclusive") {
+    if (r.outcome == version_outcome::neutral || r.outcome == version_outcome::inconclusive) {
       unsettled.push_back(fmt::format("{} {} ({})", name, r.outcome, comparison_line(r, name)));
     }
-    if (r.outcome == "positive") worked.push_back(fmt::format("{} ({})", tags_text(r), name));
+    if (r.outcome == version_outcome::positive) worked.push_back(fmt::format("{} ({})", tags_text(r), name));
   };
   for (const auto& r : m.iterations) {
     if (r.candidates.empty()) {
-      md += row(std::to_string(r.iteration), r, r.outcome);
+      md += row(std::to_string(r.iteration), r, enum_name(r.outcome));
       note(fmt::format("v{}", r.iteration), r);
     }
     for (const auto& c : r.candidates) {
       const std::string name = candidate_name(r.iteration, c);
       md += row(fmt::format("{} cand_{}", r.iteration, c.candidate), c,
-                c.outcome + (r.chosen_candidate == c.candidate ? " (chosen)" : ""));
+                enum_name(c.outcome) + (r.chosen_candidate == c.candidate ? " (chosen)" : ""));
       note(name, c);
     }
   }

@@ -21,8 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::string_view problem_changed_prefix = "problem changed";
-
 std::string blocked_reason(const run_manifest& m, const memory::memory_store& store,
                            const memory::memory_scope& scope, const std::string& fingerprint) {
   if (fingerprint.empty()) return "";
@@ -68,8 +66,24 @@ std::optional<std::string> where_problem_moved(run_manifest& m, const version_ev
   return std::nullopt;
 }
 
+version_outcome as_version_outcome(measure::outcome verdict) {
+  switch (verdict) {
+    case measure::outcome::positive:
+      return version_outcome::positive;
+    case measure::outcome::negative:
+      return version_outcome::negative;
+    case measure::outcome::neutral:
+      return version_outcome::neutral;
+    case measure::outcome::inconclusive:
+      return version_outcome::inconclusive;
+    case measure::outcome::rejected:
+      return version_outcome::rejected;
+  }
+  return version_outcome::inconclusive;
+}
+
 void take_outcome(version_record& r, const measure::outcome_evidence& verdict, const std::string& how) {
-  r.outcome = std::string(measure::to_string(verdict.verdict));
+  r.outcome = as_version_outcome(verdict.verdict);
   r.reason = fmt::format("{:.4f}x the time of v{} (95 % interval [{:.4f}, {:.4f}], margin ±{:.1f} %; {})", verdict.ratio,
                          *r.parent, verdict.ratio_ci95.low, verdict.ratio_ci95.high, 100 * verdict.margin, how);
 }
@@ -120,10 +134,10 @@ void compare_with_parent(const step_context& ctx, version_record& r, const fs::p
   record["file"] = comparison_file_name;
   r.comparison = std::move(record);
   if (turns.failed_version == 0) {
-    r.outcome = "rejected";
+    r.outcome = version_outcome::rejected;
     r.reason = "failed while compared in turns: " + turns.failure;
   } else if (!turns.failure.empty()) {
-    r.outcome = "inconclusive";
+    r.outcome = version_outcome::inconclusive;
     r.reason = fmt::format("no comparison: v{} failed while compared in turns ({})", *r.parent, turns.failure);
   } else {
     take_outcome(r, turns.evidence, fmt::format("in turns, {} rounds of {} calls", turns.rounds, turns.block_calls));
@@ -177,36 +191,38 @@ void judge_version(const step_context& ctx, std::int64_t iteration, const fs::pa
     fs::remove(evidence_dir / comparison_file_name, ec);
   }
   if (!blocked.empty()) {
-    r.outcome = "rejected";
+    r.outcome = version_outcome::rejected;
     r.reason = blocked;
   } else if (moved) {
-    r.outcome = "rejected";
+    r.outcome = version_outcome::rejected;
+    r.problem_changed = true;
     r.reason = fmt::format(
-        "{}{}: this version declares other buffers, sizes, roles or value ranges than v0 (`kopt "
+        "problem changed{}: this version declares other buffers, sizes, roles or value ranges than v0 (`kopt "
         "inspect` shows them); the problem is frozen for the run",
-        problem_changed_prefix, moved->empty() ? "" : " at " + *moved);
+        moved->empty() ? "" : " at " + *moved);
   } else if (!e.failure.empty()) {
-    r.outcome = "rejected";
+    r.outcome = version_outcome::rejected;
     r.reason = e.failure;
   } else if (!r.parent) {
     r.eligible = true;
-    r.outcome = "baseline";
+    r.outcome = version_outcome::baseline;
     r.reason =
         iteration == 0 ? "the version the run starts from" : "the first version that passed: the baseline";
   } else {
     r.eligible = true;
     if (!compared) compare_timed();  // the services had no profile export to overlap it with
-    if (r.outcome == "rejected") r.eligible = false;
+    if (r.outcome == version_outcome::rejected) r.eligible = false;
   }
   r.step_seconds.update(compare_seconds);
 }
 
 bool declared_another_problem(const version_record& r) {
-  return r.outcome == "rejected" && r.reason.rfind(problem_changed_prefix, 0) == 0;
+  return r.outcome == version_outcome::rejected && r.problem_changed;
 }
 
 void block_if_failed(run_manifest& m, const version_record& r) {
-  if ((r.outcome == "negative" || r.outcome == "rejected") && !r.fingerprint.empty() && !names_no_strategy(r.tags) &&
+  if ((r.outcome == version_outcome::negative || r.outcome == version_outcome::rejected) &&
+      !r.fingerprint.empty() && !names_no_strategy(r.tags) &&
       std::find(m.blocked.begin(), m.blocked.end(), r.fingerprint) == m.blocked.end()) {
     m.blocked.push_back(r.fingerprint);
   }

@@ -225,7 +225,7 @@ tool_output loop_step(const tool_call& call) {
   return {summary, json{{"run_dir", step.run_dir.string()},
                         {"confirmation", confirmed ? to_document(confirmed->confirmation) : json(nullptr)},
                         {"iteration", r.iteration},
-                        {"outcome", r.outcome},
+                        {"outcome", enum_name(r.outcome)},
                         {"reason", r.reason},
                         {"median_ms", r.median_ms ? json(*r.median_ms) : json(nullptr)},
                         {"best", step.manifest.best ? json(*step.manifest.best) : json(nullptr)},

@@ -43,7 +43,7 @@ tool_output report(const tool_call& call) {
   for (const loop::iteration_record& r : m.iterations) {
     summary += "  " + iteration_line(r) + "\n";
     iterations.push_back(json{{"iteration", r.iteration},
-                              {"outcome", r.outcome},
+                              {"outcome", enum_name(r.outcome)},
                               {"median_ms", json_or_null(r.median_ms)},
                               {"speedup_vs_reference", json_or_null(r.speedup_vs_reference)},
                               {"bottleneck", r.bottleneck},

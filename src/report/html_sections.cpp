@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/document.h"
 #include "core/text.h"
 #include "report/html_text.h"
 #include "report/toolkit_adoption_rows.h"
@@ -117,15 +118,16 @@ std::string iteration_table_html(const run_report& report, const std::string& li
     if (!r.bottleneck.empty()) {
       files += " · " + file_link(link_base, fmt::format("iter_v{}/analysis.md", r.iteration), "analysis");
     }
-    html += fmt::format("<tr class=\"iteration-row{}\" data-iteration=\"{}\" data-outcome=\"{}\"><td>v{}{}<br>"
-                        "<span class=\"files\">{}</span></td><td>{}</td><td>{}</td><td class=\"num\">{}</td>"
-                        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}{}</td><td class=\"reason\">{}</td></tr>\n",
-                        best ? " best" : "", r.iteration, escape_html(r.outcome), r.iteration,
-                        best ? " <span class=\"best-mark\">best</span>" : "", files, tags_html(r.tags),
-                        outcome_badge(r.outcome), short_number(r.median_ms, 5), interval_text(r.median_ci95_ms),
-                        r.speedup_vs_reference ? short_number(r.speedup_vs_reference, 3) + "×" : "n/a",
-                        escape_html(r.bottleneck.empty() ? "—" : r.bottleneck),
-                        r.at_hardware_limit ? " (at the hardware limit)" : "", escape_html(r.reason));
+    html += fmt::format(
+        "<tr class=\"iteration-row{}\" data-iteration=\"{}\" data-outcome=\"{}\"><td>v{}{}<br>"
+        "<span class=\"files\">{}</span></td><td>{}</td><td>{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}{}</td><td class=\"reason\">{}</td></tr>\n",
+        best ? " best" : "", r.iteration, escape_html(enum_name(r.outcome)), r.iteration,
+        best ? " <span class=\"best-mark\">best</span>" : "", files, tags_html(r.tags),
+        outcome_badge(enum_name(r.outcome)), short_number(r.median_ms, 5), interval_text(r.median_ci95_ms),
+        r.speedup_vs_reference ? short_number(r.speedup_vs_reference, 3) + "×" : "n/a",
+        escape_html(r.bottleneck.empty() ? "—" : r.bottleneck),
+        r.at_hardware_limit ? " (at the hardware limit)" : "", escape_html(r.reason));
   }
   return html + "</tbody></table>\n";
 }
@@ -170,9 +172,9 @@ std::string change_html(const source_change& c) {
 std::string versions_html(const run_report& report) {
   std::string html;
   for (const auto& r : report.manifest.iterations) {
-    html += fmt::format("<h3 data-iteration=\"{}\">v{}{}: {} {}</h3>\n<ul class=\"version\">\n", r.iteration, r.iteration,
-                        r.parent ? fmt::format(" (from v{})", *r.parent) : "", outcome_badge(r.outcome),
-                        tags_html(r.tags));
+    html += fmt::format("<h3 data-iteration=\"{}\">v{}{}: {} {}</h3>\n<ul class=\"version\">\n", r.iteration,
+                        r.iteration, r.parent ? fmt::format(" (from v{})", *r.parent) : "",
+                        outcome_badge(enum_name(r.outcome)), tags_html(r.tags));
     if (const iteration_diagnosis* d = report.diagnosis_of(r.iteration)) html += resources_html(d->launch);
     for (const auto& c : report.changes) {
       if (c.iteration == r.iteration) html += change_html(c);

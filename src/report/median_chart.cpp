@@ -53,14 +53,15 @@ std::vector<std::string> outcomes_in(const loop::run_manifest& m) {
   std::vector<std::string> seen;
   for (const auto& name : outcome_order()) {
     for (const auto& r : m.iterations) {
-      if (r.outcome == name) {
+      if (enum_name(r.outcome) == name) {
         seen.push_back(name);
         break;
       }
     }
   }
   for (const auto& r : m.iterations) {
-    if (std::find(seen.begin(), seen.end(), r.outcome) == seen.end()) seen.push_back(r.outcome);
+    if (std::find(seen.begin(), seen.end(), enum_name(r.outcome)) == seen.end())
+      seen.push_back(enum_name(r.outcome));
   }
   return seen;
 }
@@ -89,7 +90,7 @@ std::string timed_point(const plot_area& a, const loop::iteration_record& r, boo
   const double x = a.x_px(static_cast<double>(r.iteration));
   const double y = a.y_px(*r.median_ms);
   const auto ci = interval_of(r);
-  const std::string outcome = escape_html(r.outcome);
+  const std::string outcome = escape_html(enum_name(r.outcome));
   std::string g = fmt::format("<g class=\"iteration-point\" data-iteration=\"{}\" data-median-ms=\"{}\"", r.iteration,
                               exact_number(*r.median_ms));
   if (ci) g += fmt::format(" data-ci-low=\"{}\" data-ci-high=\"{}\"", exact_number(ci->low), exact_number(ci->high));
@@ -115,7 +116,7 @@ std::string timed_point(const plot_area& a, const loop::iteration_record& r, boo
 // A gap the reader cannot mistake for a fast version: a dashed column and a cross on the axis.
 std::string missing_point(const plot_area& a, const loop::iteration_record& r) {
   const double x = a.x_px(static_cast<double>(r.iteration));
-  const std::string outcome = escape_html(r.outcome);
+  const std::string outcome = escape_html(enum_name(r.outcome));
   return fmt::format("<g class=\"iteration-missing\" data-iteration=\"{0}\" data-outcome=\"{1}\"><title>v{0}: {1}, "
                      "no median: {2}</title><line class=\"missing-column\" x1=\"{3}\" y1=\"{4}\" x2=\"{3}\" y2=\"{5}\"/>"
                      "<text class=\"missing-mark\" x=\"{3}\" y=\"{6}\" text-anchor=\"middle\">×</text>"

@@ -167,7 +167,7 @@ std::string roofline_chart_svg(const run_report& report) {
   svg += "<g class=\"points\">\n";
   for (std::size_t i = 0; i < placed.size(); ++i) {
     const loop::iteration_record* r = report.manifest.find(placed[i].diagnosis->iteration);
-    svg += point_svg(a, placed[i], r ? r->outcome : "", i % 2 == 1);
+    svg += point_svg(a, placed[i], r ? enum_name(r->outcome) : "", i % 2 == 1);
   }
   for (const auto* d : unplaced) {
     svg += fmt::format("<g class=\"roofline-missing\" data-iteration=\"{}\" data-why=\"{}\"></g>\n", d->iteration,

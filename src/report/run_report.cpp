@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "analyze/analysis_reader.h"
+#include "core/document.h"
 #include "core/error.h"
 #include "loop/run_directory.h"
 #include "memory/memory_location.h"
@@ -62,7 +63,7 @@ std::vector<strategy_conclusion> run_strategies(const loop::run_manifest& m) {
       it = list.end() - 1;
     }
     it->iterations.push_back(r.iteration);
-    it->outcomes.push_back(r.outcome);
+    it->outcomes.push_back(enum_name(r.outcome));
   }
   return list;
 }

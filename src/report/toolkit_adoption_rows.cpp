@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/document.h"
 #include "core/text.h"
 
 namespace kopt::report {
@@ -22,7 +23,7 @@ std::vector<adoption_row> adoption_rows(const run_report& report) {
       for (const loop::iteration_record& r : report.manifest.iterations) {
         if (r.iteration != *t.judged_as) continue;
         row.kopt_median_ms = r.median_ms;
-        row.kopt_outcome = r.outcome;
+        row.kopt_outcome = enum_name(r.outcome);
       }
     }
     rows.push_back(std::move(row));

@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "core/document.h"
+
 #include "core/error.h"
 #include "core/files.h"
 #include "loop/run_directory.h"
@@ -72,10 +74,10 @@ TEST_F(AgentLoop, RunsTheAgentBetweenIterationsUntilTheLastOne) {
   EXPECT_NE(out.stop_reason.find("--max-iterations"), std::string::npos) << out.stop_reason;
   const run_manifest m = read_run_manifest(out.last.run_dir);
   ASSERT_EQ(m.iterations.size(), 4u);
-  EXPECT_EQ(m.iterations[1].outcome, "positive");
+  EXPECT_EQ(enum_name(m.iterations[1].outcome), "positive");
   EXPECT_EQ(m.iterations[1].tags, std::vector<std::string>{"strategy_1"});
-  EXPECT_EQ(m.iterations[2].outcome, "positive");
-  EXPECT_EQ(m.iterations[3].outcome, "negative");
+  EXPECT_EQ(enum_name(m.iterations[2].outcome), "positive");
+  EXPECT_EQ(enum_name(m.iterations[3].outcome), "negative");
   EXPECT_EQ(m.best, 2);
   const std::string said = read_text_file(iteration_dir(out.last.run_dir, 1) / "agent.stdout.txt");
   EXPECT_NE(said.find("writing v2 from " + (out.last.run_dir / "iter_v1" / "softmax_v1.cu").string()),

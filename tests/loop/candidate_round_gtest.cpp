@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "core/document.h"
+
 #include "core/error.h"
 #include "core/files.h"
 #include "core/hash.h"
@@ -90,16 +92,16 @@ TEST_F(CandidateRound, ThePositiveCandidateBecomesTheBestAndEveryCandidateHasIts
   EXPECT_FALSE(m.open_round);
   const iteration_record& v1 = m.iterations[1];
   ASSERT_EQ(v1.candidates.size(), 3u);
-  EXPECT_EQ(v1.candidates[0].outcome, "negative") << v1.candidates[0].reason;
-  EXPECT_EQ(v1.candidates[1].outcome, "positive") << v1.candidates[1].reason;
-  EXPECT_EQ(v1.candidates[2].outcome, "rejected");
+  EXPECT_EQ(enum_name(v1.candidates[0].outcome), "negative") << v1.candidates[0].reason;
+  EXPECT_EQ(enum_name(v1.candidates[1].outcome), "positive") << v1.candidates[1].reason;
+  EXPECT_EQ(enum_name(v1.candidates[2].outcome), "rejected");
   EXPECT_NE(v1.candidates[2].reason.find("validation failed (seed 0)"), std::string::npos)
       << v1.candidates[2].reason;
   for (const auto& c : v1.candidates) {
     EXPECT_EQ(c.parent, 0) << "every candidate is compared with the same best";
   }
   EXPECT_EQ(v1.chosen_candidate, 2);
-  EXPECT_EQ(v1.outcome, "positive");
+  EXPECT_EQ(enum_name(v1.outcome), "positive");
   EXPECT_EQ(v1.tags, std::vector<std::string>{"vectorized_float4_io"});
   EXPECT_EQ(v1.reason.rfind("cand_2 of 3: ", 0), 0u) << v1.reason;
   EXPECT_EQ(m.best, 1);
@@ -113,7 +115,7 @@ TEST_F(CandidateRound, ThePositiveCandidateBecomesTheBestAndEveryCandidateHasIts
     EXPECT_EQ(recorded[j].iteration, 1);
     EXPECT_EQ(recorded[j].candidate, fmt::format("cand_{}", j + 1));
     EXPECT_EQ(recorded[j].fingerprint, v1.candidates[j].fingerprint);
-    EXPECT_EQ(recorded[j].outcome, v1.candidates[j].outcome);
+    EXPECT_EQ(recorded[j].outcome, enum_name(v1.candidates[j].outcome));
   }
 
   // Each candidate's evidence in its folder; the chosen one's where a single version's would be.
@@ -175,7 +177,7 @@ TEST_F(CandidateRound, ARoundWithoutAWinKeepsTheBest) {
   const run_manifest m = read_run_manifest(out.last.run_dir);
   EXPECT_EQ(m.best, 0);
   EXPECT_EQ(m.iterations[1].chosen_candidate, 1) << "the fastest that passed";
-  EXPECT_EQ(m.iterations[1].outcome, "neutral");
+  EXPECT_EQ(enum_name(m.iterations[1].outcome), "neutral");
   EXPECT_EQ(sha256_hex(read_text_file(m_kernel)), m.iterations[0].source_sha256)
       << "the kernel file holds the best";
 }
@@ -187,9 +189,9 @@ TEST_F(CandidateRound, WithNoBestYetTheFastestCandidateThatPassesBecomesTheBasel
   const agent_loop_outcome out = run_agent_loop(settings(1), agent(2), m_gpu.services());
   const run_manifest m = read_run_manifest(out.last.run_dir);
   ASSERT_EQ(m.iterations.size(), 2u);
-  EXPECT_EQ(m.iterations[0].outcome, "rejected");
+  EXPECT_EQ(enum_name(m.iterations[0].outcome), "rejected");
   EXPECT_EQ(m.iterations[1].chosen_candidate, 2);
-  EXPECT_EQ(m.iterations[1].outcome, "baseline");
+  EXPECT_EQ(enum_name(m.iterations[1].outcome), "baseline");
   EXPECT_EQ(m.best, 1);
   EXPECT_NE(m.iterations[1].candidates[0].reason.find("cand_2 was faster and became the baseline"),
             std::string::npos);
@@ -204,7 +206,7 @@ TEST_F(CandidateRound, AStrategyBlockedByAnEarlierCandidateRejectsALaterOneWitho
   const agent_loop_outcome out = run_agent_loop(settings(1), agent(2), m_gpu.services());
   const run_manifest m = read_run_manifest(out.last.run_dir);
   ASSERT_EQ(m.iterations[1].candidates.size(), 2u);
-  EXPECT_EQ(m.iterations[1].candidates[1].outcome, "rejected");
+  EXPECT_EQ(enum_name(m.iterations[1].candidates[1].outcome), "rejected");
   EXPECT_NE(m.iterations[1].candidates[1].reason.find("blocked strategy reused"), std::string::npos);
   EXPECT_EQ(m_gpu.bench_calls, 2) << "v0 and the first candidate";
 }
@@ -222,7 +224,7 @@ TEST_F(CandidateRound, ACandidateThatDeclaresAnotherProblemEndsTheRunAfterItsRou
   const run_manifest m = read_run_manifest(out.last.run_dir);
   ASSERT_EQ(m.iterations.size(), 2u) << "the round is closed, and no other begins";
   EXPECT_FALSE(m.open_round);
-  EXPECT_EQ(m.iterations[1].candidates[1].outcome, "rejected");
+  EXPECT_EQ(enum_name(m.iterations[1].candidates[1].outcome), "rejected");
   EXPECT_EQ(m.iterations[1].chosen_candidate, 1);
 }
 
@@ -269,8 +271,8 @@ TEST_F(CandidateRound, ARoundKilledMidwayResumesWithoutMeasuringCommittedCandida
   const run_manifest killed = read_run_manifest(run_dir);
   ASSERT_TRUE(killed.open_round);
   ASSERT_EQ(killed.open_round->candidates.size(), 3u);
-  EXPECT_EQ(killed.open_round->candidates[0].outcome, "positive");
-  EXPECT_TRUE(killed.open_round->candidates[1].outcome.empty());
+  EXPECT_EQ(enum_name(killed.open_round->candidates[0].outcome), "positive");
+  EXPECT_EQ(enum_name(killed.open_round->candidates[1].outcome), "pending");
   EXPECT_EQ(killed.iterations.size(), 1u);
   ASSERT_EQ(outcomes().size(), 1u) << "the committed candidate's outcome is in the memory";
 
@@ -308,21 +310,24 @@ TEST_F(CandidateRound, AKilledRoundIsFinishedByAPlainCallToo) {
 }
 
 TEST(ChosenCandidate, PositiveWithTheSmallestRatioElseTheFastestThatPassedElseTheFirst) {
-  const auto candidate = [](int j, const std::string& outcome, std::optional<double> median, double ratio) {
+  const auto candidate = [](int j, version_outcome outcome, std::optional<double> median, double ratio) {
     candidate_record c;
     c.candidate = j;
     c.outcome = outcome;
-    c.eligible = outcome != "rejected";
+    c.eligible = outcome != version_outcome::rejected;
     c.median_ms = median;
     c.comparison = json{{"ratio", ratio}};
     return c;
   };
-  EXPECT_EQ(chosen_candidate({candidate(1, "positive", 0.9, 0.9), candidate(2, "positive", 0.7, 0.7),
-                              candidate(3, "neutral", 0.6, 0.6)}),
+  EXPECT_EQ(chosen_candidate({candidate(1, version_outcome::positive, 0.9, 0.9),
+                              candidate(2, version_outcome::positive, 0.7, 0.7),
+                              candidate(3, version_outcome::neutral, 0.6, 0.6)}),
             2);
-  EXPECT_EQ(chosen_candidate({candidate(1, "negative", 1.2, 1.2), candidate(2, "neutral", 1.0, 1.0)}), 2);
-  EXPECT_EQ(chosen_candidate(
-                {candidate(4, "rejected", std::nullopt, 1), candidate(5, "rejected", std::nullopt, 1)}),
+  EXPECT_EQ(chosen_candidate({candidate(1, version_outcome::negative, 1.2, 1.2),
+                              candidate(2, version_outcome::neutral, 1.0, 1.0)}),
+            2);
+  EXPECT_EQ(chosen_candidate({candidate(4, version_outcome::rejected, std::nullopt, 1),
+                              candidate(5, version_outcome::rejected, std::nullopt, 1)}),
             4);
 }
 

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/document.h"
+
 #include "core/error.h"
 #include "core/files.h"
 #include "loop/loop_step.h"
@@ -109,7 +111,7 @@ class CheckDimsLoop : public ::testing::Test {
 
 TEST_F(CheckDimsLoop, AVersionThatFailsAtAnExtraShapeIsRejectedWithTheShapeNamedAndBlocked) {
   const step_outcome v0 = next(1.0, "");
-  ASSERT_EQ(v0.record->outcome, "baseline") << v0.record->reason;
+  ASSERT_EQ(enum_name(v0.record->outcome), "baseline") << v0.record->reason;
   ASSERT_EQ(v0.record->checks.size(), 1u);
   EXPECT_EQ(v0.record->checks[0].dims, "--rows=1000 --cols=1000");
   EXPECT_EQ(v0.record->checks[0].status, "passed");
@@ -122,7 +124,7 @@ TEST_F(CheckDimsLoop, AVersionThatFailsAtAnExtraShapeIsRejectedWithTheShapeNamed
   // Faster, and right at the benchmarked shape only.
   const int profiles = m_gpu.profile_calls;
   const step_outcome v1 = next(0.5, "assume_cols_multiple_of_1024", "// fails at --cols=1000");
-  EXPECT_EQ(v1.record->outcome, "rejected");
+  EXPECT_EQ(enum_name(v1.record->outcome), "rejected");
   EXPECT_EQ(v1.record->reason,
             "fails at --rows=1000 --cols=1000: validation failed (seed 0): wrong values: 12 of "
             "4194304 elements");
@@ -151,7 +153,7 @@ TEST_F(CheckDimsLoop, AVersionThatFailsTheBenchmarkedShapeLeavesTheShapesNotRun)
   next(1.0, "");
   const int checks = m_gpu.validation_only_calls;
   const step_outcome v1 = next(0.5, "broken", "// fails validation");
-  EXPECT_EQ(v1.record->outcome, "rejected");
+  EXPECT_EQ(enum_name(v1.record->outcome), "rejected");
   ASSERT_EQ(v1.record->checks.size(), 1u);
   EXPECT_EQ(v1.record->checks[0].status, "not run");
   EXPECT_EQ(m_gpu.validation_only_calls, checks);
@@ -159,13 +161,13 @@ TEST_F(CheckDimsLoop, AVersionThatFailsTheBenchmarkedShapeLeavesTheShapesNotRun)
 
 TEST_F(CheckDimsLoop, V0ThatFailsAShapeIsRejectedAndThereIsNoBaselineYet) {
   const step_outcome v0 = next(1.0, "", "// fails at --rows=1000");
-  EXPECT_EQ(v0.record->outcome, "rejected");
+  EXPECT_EQ(enum_name(v0.record->outcome), "rejected");
   EXPECT_EQ(v0.record->reason.rfind("fails at --rows=1000 --cols=1000: ", 0), 0u) << v0.record->reason;
   EXPECT_FALSE(v0.manifest.best);
   const std::string proposal = read_text_file(v0.run_dir / "iter_v0" / "optimization_proposal.md");
   EXPECT_NE(proposal.find("## Shapes that must also pass"), std::string::npos) << proposal;
   const step_outcome v1 = next(1.0, "handle_any_cols");
-  EXPECT_EQ(v1.record->outcome, "baseline") << v1.record->reason;
+  EXPECT_EQ(enum_name(v1.record->outcome), "baseline") << v1.record->reason;
   EXPECT_EQ(v1.manifest.best, 1);
 }
 
@@ -202,7 +204,7 @@ TEST_F(CheckDimsLoop, AVersionThatDeclaresAnotherProblemAtAnExtraShapeStopsTheRu
   write_file_atomic(m_kernel, sized);
   const step_outcome v1 = run_loop_step(settings(), m_services);
   EXPECT_TRUE(v1.problem_changed);
-  EXPECT_EQ(v1.record->outcome, "rejected");
+  EXPECT_EQ(enum_name(v1.record->outcome), "rejected");
   EXPECT_EQ(v1.record->reason.rfind("problem changed at --rows=1000 --cols=1000: ", 0), 0u)
       << v1.record->reason;
 }

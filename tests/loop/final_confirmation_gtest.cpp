@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/document.h"
+
 #include "core/error.h"
 #include "core/files.h"
 #include "loop/loop_step.h"
@@ -175,7 +177,7 @@ TEST_F(FinalConfirmation, ABestThatFailsIsRejectedAndBlockedAndTheNextBestIsConf
   const run_manifest m = read_run_manifest(m_run_dir);
   EXPECT_EQ(m.best, 1);
   const iteration_record& v2 = *m.find(2);
-  EXPECT_EQ(v2.outcome, "rejected");
+  EXPECT_EQ(enum_name(v2.outcome), "rejected");
   EXPECT_FALSE(v2.eligible);
   EXPECT_EQ(v2.reason.rfind("failed the final confirmation: under compute-sanitizer racecheck", 0), 0u) << v2.reason;
   EXPECT_NE(std::find(m.blocked.begin(), m.blocked.end(), v2.fingerprint), m.blocked.end());

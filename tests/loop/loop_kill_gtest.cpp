@@ -113,7 +113,7 @@ void expect_consistent(const fs::path& run_dir, const fs::path& memory_db, const
 std::size_t tagged_outcomes(const run_manifest& m) {
   std::size_t n = 0;
   for (const auto& [key, r] : committed_versions(m)) {
-    n += (!r->fingerprint.empty() && r->outcome != "baseline") ? 1 : 0;
+    n += (!r->fingerprint.empty() && r->outcome != version_outcome::baseline) ? 1 : 0;
   }
   return n;
 }

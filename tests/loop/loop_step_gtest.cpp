@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/document.h"
+
 #include "core/error.h"
 #include "core/files.h"
 #include "loop/run_directory.h"
@@ -80,7 +82,7 @@ TEST_F(LoopStep, TheFirstCallChecksTheMachineMeasuresTheBaselineAndWritesTheTool
     EXPECT_TRUE(fs::exists(dir / file)) << file;
   }
   ASSERT_TRUE(v0.record);
-  EXPECT_EQ(v0.record->outcome, "baseline");
+  EXPECT_EQ(enum_name(v0.record->outcome), "baseline");
   EXPECT_EQ(v0.record->tags, std::vector<std::string>{"baseline"});
   EXPECT_TRUE(v0.record->eligible);
   EXPECT_EQ(v0.manifest.best, 0);
@@ -113,7 +115,7 @@ TEST_F(LoopStep, WhatTheKernelPrintedIsKeptInItsIterationsFolder) {
 TEST_F(LoopStep, FasterBeyondTheNoiseIsPositiveAndBecomesTheBest) {
   first();
   const step_outcome v1 = next(0.8, {"Vectorized float4 IO", "thread_retile_128"});
-  EXPECT_EQ(v1.record->outcome, "positive") << v1.record->reason;
+  EXPECT_EQ(enum_name(v1.record->outcome), "positive") << v1.record->reason;
   EXPECT_EQ(v1.manifest.best, 1);
   EXPECT_EQ(v1.record->parent, 0);
   EXPECT_EQ(v1.record->tags, (std::vector<std::string>{"thread_retile_128", "vectorized_float4_io"}));
@@ -129,7 +131,7 @@ TEST_F(LoopStep, FasterBeyondTheNoiseIsPositiveAndBecomesTheBest) {
 TEST_F(LoopStep, AnUnchangedKernelIsNeutralNotPositive) {
   first();
   const step_outcome v1 = next(1.0, {"comment_only"});
-  EXPECT_EQ(v1.record->outcome, "neutral") << v1.record->reason;
+  EXPECT_EQ(enum_name(v1.record->outcome), "neutral") << v1.record->reason;
   EXPECT_EQ(v1.manifest.best, 0);
 }
 
@@ -139,7 +141,7 @@ TEST_F(LoopStep, AVersionIsComparedWithItsParentInTurnsOnTheLibrariesBenchMeasur
   const step_outcome v1 = next(1.03, {"retile_64"});
   EXPECT_EQ(m_gpu.compare_calls, 1);
   EXPECT_EQ(m_gpu.compares_while_exporting, 1) << "the comparison runs while ncu exports the profile";
-  EXPECT_EQ(v1.record->outcome, "negative") << v1.record->reason;
+  EXPECT_EQ(enum_name(v1.record->outcome), "negative") << v1.record->reason;
   EXPECT_NE(v1.record->reason.find("in turns"), std::string::npos) << v1.record->reason;
   const json& c = v1.record->comparison;
   EXPECT_EQ(c["file"], "comparison.json");
@@ -230,7 +232,7 @@ TEST_F(LoopStep, WithoutTurnsTheBenchSamplesDecideAndTheRecordSaysSo) {
   m_services.compare = nullptr;
   first();
   const step_outcome v1 = next(0.8, {"retile_64"});
-  EXPECT_EQ(v1.record->outcome, "positive") << v1.record->reason;
+  EXPECT_EQ(enum_name(v1.record->outcome), "positive") << v1.record->reason;
   EXPECT_EQ(v1.record->comparison["method"], "separate runs: each version's samples from its own bench");
   EXPECT_EQ(m_gpu.compare_calls, 0);
 }
@@ -238,11 +240,11 @@ TEST_F(LoopStep, WithoutTurnsTheBenchSamplesDecideAndTheRecordSaysSo) {
 TEST_F(LoopStep, RecoveringFromARegressionIsNotAWin) {
   first();
   const step_outcome v1 = next(1.3, {"retile_64"});
-  EXPECT_EQ(v1.record->outcome, "negative");
+  EXPECT_EQ(enum_name(v1.record->outcome), "negative");
   // Back to v0's speed: faster than v1, but judged against the best it was built from.
   const step_outcome v2 = next(1.0, {"revert_to_128"});
   EXPECT_EQ(v2.record->parent, 0);
-  EXPECT_EQ(v2.record->outcome, "neutral") << v2.record->reason;
+  EXPECT_EQ(enum_name(v2.record->outcome), "neutral") << v2.record->reason;
   EXPECT_EQ(v2.manifest.best, 0);
 }
 
@@ -252,7 +254,7 @@ TEST_F(LoopStep, ABlockedStrategyIsRejectedWithoutMeasuring) {
   ASSERT_EQ(v1.manifest.blocked, std::vector<std::string>{v1.record->fingerprint});
   const int benches = m_gpu.bench_calls;
   const step_outcome v2 = next(0.7, {"retile_64"});
-  EXPECT_EQ(v2.record->outcome, "rejected");
+  EXPECT_EQ(enum_name(v2.record->outcome), "rejected");
   EXPECT_NE(v2.record->reason.find("blocked strategy reused"), std::string::npos);
   EXPECT_EQ(m_gpu.bench_calls, benches);
   const std::string proposal = read_text_file(v2.run_dir / "iter_v2" / "optimization_proposal.md");
@@ -262,7 +264,7 @@ TEST_F(LoopStep, ABlockedStrategyIsRejectedWithoutMeasuring) {
 TEST_F(LoopStep, AFailingVersionIsRejectedWithTheJudgesReasonAndBlocked) {
   first();
   const step_outcome v1 = next(0.5, {"skip_max_pass"}, "// fails validation");
-  EXPECT_EQ(v1.record->outcome, "rejected");
+  EXPECT_EQ(enum_name(v1.record->outcome), "rejected");
   EXPECT_NE(v1.record->reason.find("validation failed (seed 0)"), std::string::npos) << v1.record->reason;
   EXPECT_FALSE(v1.record->eligible);
   EXPECT_EQ(m_gpu.profile_calls, 1) << "a rejected version is not profiled";
@@ -277,7 +279,7 @@ TEST_F(LoopStep, AVersionThatDeclaresAnotherProblemIsRejectedAndStopsTheRun) {
   write_file_atomic(m_kernel, half);
   const step_outcome v1 = run_loop_step(settings(), m_services);
   EXPECT_TRUE(v1.problem_changed);
-  EXPECT_EQ(v1.record->outcome, "rejected");
+  EXPECT_EQ(enum_name(v1.record->outcome), "rejected");
   EXPECT_NE(v1.record->reason.find("problem changed"), std::string::npos);
   // Compared with v0 while its profile was exported, before the problem was found to have moved:
   // that comparison is no part of a rejected version's record.
@@ -328,7 +330,7 @@ TEST_F(LoopStep, ACallKilledMidIterationLeavesTheRunAsItWasAndTheNextCallRedoesI
   m_gpu.die_in_profile = false;
   const step_outcome v1 = run_loop_step(settings(), m_services);
   EXPECT_EQ(v1.record->iteration, 1);
-  EXPECT_EQ(v1.record->outcome, "positive");
+  EXPECT_EQ(enum_name(v1.record->outcome), "positive");
   EXPECT_EQ(memory::memory_store::open(settings().memory_db).all().size(), 1u);
 }
 
@@ -418,11 +420,11 @@ TEST_F(LoopStep, AVersionWithoutTagsIsRememberedButNeverBlocked) {
   // Two slower versions in a row, neither naming a strategy: the second is measured, not
   // rejected unmeasured as a blocked strategy reused.
   const step_outcome v1 = next(2.0, {});
-  EXPECT_EQ(v1.record->outcome, "negative");
+  EXPECT_EQ(enum_name(v1.record->outcome), "negative");
   EXPECT_EQ(v1.record->tags, (std::vector<std::string>{"unlabeled_strategy"}));
   EXPECT_FALSE(v1.record->fingerprint.empty());
   const step_outcome v2 = next(2.0, {});
-  EXPECT_EQ(v2.record->outcome, "negative") << v2.record->reason;
+  EXPECT_EQ(enum_name(v2.record->outcome), "negative") << v2.record->reason;
   EXPECT_TRUE(v2.manifest.blocked.empty());
 }
 
@@ -445,7 +447,7 @@ TEST_F(LoopStep, TheRunKeepsTheBuildSettingsThatFinishRebuildsWith) {
 TEST_F(LoopStep, ARedoneIterationKeepsTheEarlierAttemptSupersededAndUnblocksItsStrategy) {
   first();
   const step_outcome failed = next(0.5, {"skip_max_pass"}, "// fails validation");
-  ASSERT_EQ(failed.record->outcome, "rejected");
+  ASSERT_EQ(enum_name(failed.record->outcome), "rejected");
   ASSERT_EQ(failed.manifest.blocked, std::vector<std::string>{failed.record->fingerprint});
   write_file_atomic(m_kernel, softmax_version(0.8));
   loop_settings redo = settings();
@@ -453,7 +455,7 @@ TEST_F(LoopStep, ARedoneIterationKeepsTheEarlierAttemptSupersededAndUnblocksItsS
   const step_outcome v1 = run_loop_step(redo, m_services);
   EXPECT_EQ(v1.record->iteration, 1);
   EXPECT_EQ(v1.record->attempt, 2);
-  EXPECT_EQ(v1.record->outcome, "positive") << v1.record->reason;
+  EXPECT_EQ(enum_name(v1.record->outcome), "positive") << v1.record->reason;
   EXPECT_EQ(v1.record->tags, failed.record->tags) << "the strategy of the proposal that led to v1";
   EXPECT_EQ(v1.manifest.best, 1);
   EXPECT_TRUE(v1.manifest.blocked.empty());
@@ -461,7 +463,7 @@ TEST_F(LoopStep, ARedoneIterationKeepsTheEarlierAttemptSupersededAndUnblocksItsS
   ASSERT_EQ(m.iterations.size(), 2u);
   ASSERT_EQ(m.superseded.size(), 1u);
   EXPECT_EQ(m.superseded[0].attempt, 1);
-  EXPECT_EQ(m.superseded[0].outcome, "rejected");
+  EXPECT_EQ(enum_name(m.superseded[0].outcome), "rejected");
   EXPECT_EQ(m.superseded[0].snapshot, "iter_v1_attempt1/softmax_v1.cu");
   EXPECT_NE(read_text_file(m_run_dir / m.superseded[0].snapshot).find("fails validation"), std::string::npos);
   EXPECT_EQ(read_text_file(m_run_dir / "iter_v1" / "softmax_v1.cu"), softmax_version(0.8));
@@ -504,7 +506,7 @@ TEST_F(LoopStep, ANewFilePerVersionContinuesTheRun) {
   s.target.kernel = v1_file;
   s.iteration = 1;
   const step_outcome v1 = run_loop_step(s, m_services);
-  EXPECT_EQ(v1.record->outcome, "positive") << v1.record->reason;
+  EXPECT_EQ(enum_name(v1.record->outcome), "positive") << v1.record->reason;
   EXPECT_EQ(v1.record->kernel_file, fs::absolute(v1_file).string());
   EXPECT_EQ(v1.record->snapshot, "iter_v1/softmax_v1.cu");
   EXPECT_EQ(read_run_manifest(m_run_dir).kernel, fs::absolute(m_kernel).string()) << "the run's file stays v0's";

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/document.h"
 #include "core/error.h"
 #include "core/files.h"
 #include "core/hash.h"
@@ -14,6 +15,7 @@
 #include "loop/run_summaries.h"
 #include "loop/strategy_tags.h"
 #include "loop/suggestion_ranking.h"
+#include "loop/version_judgement.h"
 #include "memory/memory_files.h"
 #include "memory/memory_store.h"
 #include "memory/strategy_fingerprint.h"
@@ -77,7 +79,7 @@ run_manifest sample_manifest() {
   m.frozen.dims = {"--rows=4096"};
   iteration_record r;
   r.iteration = 0;
-  r.outcome = "baseline";
+  r.outcome = loop::version_outcome::baseline;
   r.median_ms = 0.125;
   r.median_ci95_ms = json::array({0.124, 0.126});
   m.iterations.push_back(r);
@@ -110,12 +112,12 @@ TEST(FastP, CountsIterationsARoundOnceThroughItsChosenCandidate) {
   // v1: a round of three candidates; the chosen one (the iteration's own fields) is 1.6x.
   iteration_record round;
   round.iteration = 1;
-  round.outcome = "positive";
+  round.outcome = loop::version_outcome::positive;
   round.speedup_vs_reference = 1.6;
   for (const double s : {1.6, 1.7, 1.2}) {
     candidate_record c;
     c.candidate = static_cast<int>(round.candidates.size()) + 1;
-    c.outcome = "positive";
+    c.outcome = loop::version_outcome::positive;
     c.speedup_vs_reference = s;
     round.candidates.push_back(c);
   }
@@ -124,7 +126,7 @@ TEST(FastP, CountsIterationsARoundOnceThroughItsChosenCandidate) {
   // v2: faster than the reference but wrong.
   iteration_record wrong;
   wrong.iteration = 2;
-  wrong.outcome = "rejected";
+  wrong.outcome = loop::version_outcome::rejected;
   wrong.speedup_vs_reference = 3.0;
   m.iterations.push_back(wrong);
   EXPECT_DOUBLE_EQ(*fast_p(m, 1.0), 1.0 / 3);
@@ -146,7 +148,7 @@ TEST(RunManifest, RoundTripsShapeChecksRoundsOfCandidatesAndAnOpenRound) {
     candidate_record c;
     c.candidate = j;
     c.parent = 0;
-    c.outcome = j == 1 ? "positive" : "rejected";
+    c.outcome = j == 1 ? version_outcome::positive : version_outcome::rejected;
     c.reason = j == 1 ? "0.8x" : "fails at --rows=1000: validation failed";
     c.checks = {{"--rows=1000", j == 1 ? "passed" : "failed", c.reason}};
     c.finished_at = "2026-12-01T00:00:00Z";
@@ -170,7 +172,7 @@ TEST(RunManifest, RoundTripsShapeChecksRoundsOfCandidatesAndAnOpenRound) {
   EXPECT_EQ(back.iterations[1].find_candidate(2)->checks[0].status, "failed");
   ASSERT_TRUE(back.open_round);
   EXPECT_TRUE(back.open_round->candidates[1].finished_at.empty());
-  EXPECT_EQ(to_json(back)["schema"], "kopt.run_manifest/v3");
+  EXPECT_EQ(to_json(back)["schema"], "kopt.run_manifest/v4");
 }
 
 TEST(RunManifest, AVersion1ManifestIsReadAsARunWithoutShapesOrCandidates) {
@@ -194,6 +196,63 @@ TEST(RunManifest, AVersion1ManifestIsReadAsARunWithoutShapesOrCandidates) {
   EXPECT_FALSE(back.open_round);
 }
 
+// A v3 manifest said "problem changed" only in a rejected version's reason, and left a pending
+// candidate's outcome empty: the loop must still refuse to go on from such a version, and resume
+// the pending candidate.
+TEST(RunManifest, AVersion3ManifestKeepsItsProblemChangedVersionsAndPendingCandidates) {
+  run_manifest m = sample_manifest();
+  iteration_record moved;
+  moved.iteration = 1;
+  moved.parent = 0;
+  moved.outcome = version_outcome::rejected;
+  moved.reason = "problem changed: this version declares other buffers than v0";
+  m.iterations.push_back(moved);
+  iteration_record failed = moved;
+  failed.iteration = 2;
+  failed.reason = "bench failed: validation failed";
+  m.iterations.push_back(failed);
+  m.open_round = iteration_record{};
+  m.open_round->iteration = 3;
+  m.open_round->parent = 0;
+  m.open_round->candidates.resize(1);
+  m.open_round->candidates[0].candidate = 1;
+  json document = to_json(m);
+  document["schema"] = "kopt.run_manifest/v3";
+  for (json& r : document["iterations"]) r.erase("problem_changed");
+  document["open_round"].erase("problem_changed");
+  document["open_round"]["outcome"] = "";
+  document["open_round"]["candidates"][0].erase("problem_changed");
+  document["open_round"]["candidates"][0]["outcome"] = "";
+  document["content_sha256"] = sha256_hex(json_text(document, -1));
+  kopt::testing::scratch_dir dir;
+  write_json_file(dir.path() / run_manifest_name, document);
+
+  const run_manifest back = read_run_manifest(dir.path());
+  ASSERT_EQ(back.iterations.size(), 3u);
+  EXPECT_TRUE(declared_another_problem(back.iterations[1]));
+  EXPECT_FALSE(declared_another_problem(back.iterations[2]));
+  EXPECT_FALSE(declared_another_problem(back.iterations[0]));
+  ASSERT_TRUE(back.open_round);
+  EXPECT_EQ(enum_name(back.open_round->candidates[0].outcome), "pending");
+  // Written back as v4, where the cause is a field of its own.
+  const json again = to_json(back);
+  EXPECT_EQ(again["schema"], "kopt.run_manifest/v4");
+  EXPECT_EQ(again["iterations"][1]["problem_changed"], true);
+}
+
+TEST(RunManifest, AnOutcomeThatIsNoneOfTheNamesIsRefusedNamingTheField) {
+  json document = to_json(sample_manifest());
+  document["iterations"][0]["outcome"] = "faster";
+  document["content_sha256"] = sha256_hex(json_text(document, -1));
+  kopt::testing::scratch_dir dir;
+  write_json_file(dir.path() / run_manifest_name, document);
+  try {
+    read_run_manifest(dir.path());
+    FAIL() << "an outcome that is none of the names was read";
+  } catch (const error& e) {
+    EXPECT_NE(std::string(e.what()).find("iterations[0].outcome"), std::string::npos) << e.what();
+  }
+}
 // An agent can recompute the checksum: what it wrote must still be refused for what it is, with
 // the field named.
 TEST(RunManifest, AResealedManifestIsRefusedForWhatItHoldsNamingTheField) {

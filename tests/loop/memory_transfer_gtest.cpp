@@ -83,7 +83,7 @@ TEST_F(MemoryTransfer, AStrategyThatWorkedOnOneOperatorRanksFirstForTheNextWithT
   s.memory_db = learned_db;
   s.run_dir = v0.run_dir;
   write_file_atomic(s.target.kernel, softmax_version(0.7));
-  ASSERT_EQ(run_loop_step(s, m_gpu.services()).record->outcome, "positive");
+  ASSERT_EQ(enum_name(run_loop_step(s, m_gpu.services()).record->outcome), "positive");
 
   // Run 2: another operator, same bottleneck, once with that memory and once with none.
   const step_outcome with_memory = baseline("rowwise_norm.cu", learned_db);

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/document.h"
+
 #include "core/error.h"
 #include "core/files.h"
 #include "core/json_io.h"
@@ -115,15 +117,15 @@ TEST_F(ToolkitAdoption, TheToolkitsRunContinuesWithItsV0AndBestJudgedAgain) {
   const run_manifest m = read_run_manifest(m_run_dir);
   ASSERT_EQ(m.iterations.size(), 3u);
   EXPECT_EQ(m.kernel, fs::absolute(m_kernel).string()) << "the best goes back into the toolkit's kernel file";
-  EXPECT_EQ(m.iterations[0].outcome, "baseline");
+  EXPECT_EQ(enum_name(m.iterations[0].outcome), "baseline");
   EXPECT_EQ(m.iterations[0].kernel_file, (m_run_dir / "toolkit_iter_v0" / "softmax_v0.cu").string());
   EXPECT_EQ(m.iterations[1].kernel_file, (m_run_dir / "toolkit_iter_v1" / "softmax_v1.cu").string());
   EXPECT_EQ(m.iterations[1].tags, std::vector<std::string>{"vectorized_float4_io"}) << "the strategy that led to it";
-  EXPECT_EQ(m.iterations[1].outcome, "positive") << m.iterations[1].reason;
+  EXPECT_EQ(enum_name(m.iterations[1].outcome), "positive") << m.iterations[1].reason;
   // The agent's next version, with the strategy its last proposal for the toolkit named.
   EXPECT_EQ(m.iterations[2].kernel_file, "");
   EXPECT_EQ(m.iterations[2].tags, std::vector<std::string>{"warp_shuffle_reduce"});
-  EXPECT_EQ(m.iterations[2].outcome, "positive") << m.iterations[2].reason;
+  EXPECT_EQ(enum_name(m.iterations[2].outcome), "positive") << m.iterations[2].reason;
   EXPECT_EQ(m.best, 2);
   ASSERT_TRUE(out.record);
   EXPECT_EQ(out.record->iteration, 2);

@@ -15,7 +15,7 @@ namespace {
 using testing::elements_with_class;
 using testing::number_attribute;
 
-loop::iteration_record timed(std::int64_t k, const char* outcome, double median_ms) {
+loop::iteration_record timed(std::int64_t k, loop::version_outcome outcome, double median_ms) {
   loop::iteration_record r;
   r.iteration = k;
   r.outcome = outcome;
@@ -26,7 +26,9 @@ loop::iteration_record timed(std::int64_t k, const char* outcome, double median_
 
 loop::run_manifest four_iterations() {
   loop::run_manifest m;
-  m.iterations = {timed(0, "baseline", 0.2), timed(1, "positive", 0.125), timed(2, "rejected", 0), timed(3, "neutral", 0.126)};
+  m.iterations = {
+      timed(0, loop::version_outcome::baseline, 0.2), timed(1, loop::version_outcome::positive, 0.125),
+      timed(2, loop::version_outcome::rejected, 0), timed(3, loop::version_outcome::neutral, 0.126)};
   m.iterations[2].median_ms.reset();
   m.iterations[2].median_ci95_ms = nullptr;
   m.iterations[2].reason = "validation failed: <wrong> & \"bad\"";
@@ -46,7 +48,7 @@ TEST(MedianChart, OnePointPerTimedIterationWithItsInterval) {
     EXPECT_EQ(number_attribute(points[i], "data-median-ms"), *r.median_ms);
     EXPECT_EQ(number_attribute(points[i], "data-ci-low"), r.median_ci95_ms[0].get<double>());
     EXPECT_EQ(number_attribute(points[i], "data-ci-high"), r.median_ci95_ms[1].get<double>());
-    EXPECT_EQ(points[i].at("data-outcome"), r.outcome);
+    EXPECT_EQ(points[i].at("data-outcome"), enum_name(r.outcome));
   }
   EXPECT_EQ(points[1].count("data-best"), 1u);
   EXPECT_EQ(points[0].count("data-best"), 0u);
@@ -78,7 +80,8 @@ TEST(MedianChart, TheLegendNamesEveryOutcomeOfTheRun) {
 // A tenth of the span below the fastest would be negative here: the axis stops at zero.
 TEST(MedianChart, TheAxisNeverGoesBelowZero) {
   loop::run_manifest m;
-  m.iterations = {timed(0, "baseline", 0.015), timed(1, "positive", 0.001)};
+  m.iterations = {timed(0, loop::version_outcome::baseline, 0.015),
+                  timed(1, loop::version_outcome::positive, 0.001)};
   const std::string svg = median_chart_svg(m);
   ASSERT_EQ(elements_with_class(svg, "g", "iteration-point").size(), 2u);
   ASSERT_FALSE(elements_with_class(svg, "text", "tick").empty());
@@ -90,7 +93,9 @@ TEST(MedianChart, TheAxisNeverGoesBelowZero) {
 // version would sit on the zero line; the axis is logarithmic, in decades.
 TEST(MedianChart, MediansSpanningMoreThanTwentyfoldGetALogarithmicAxis) {
   loop::run_manifest m;
-  m.iterations = {timed(0, "baseline", 0.356), timed(1, "positive", 0.00995), timed(2, "positive", 0.00822)};
+  m.iterations = {timed(0, loop::version_outcome::baseline, 0.356),
+                  timed(1, loop::version_outcome::positive, 0.00995),
+                  timed(2, loop::version_outcome::positive, 0.00822)};
   const std::string svg = median_chart_svg(m);
   EXPECT_NE(svg.find("\">0.01</text>"), std::string::npos) << "no decade tick";
   EXPECT_NE(svg.find("\">0.1</text>"), std::string::npos) << "no decade tick";

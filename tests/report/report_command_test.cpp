@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/document.h"
 #include "core/files.h"
 #include "core/subprocess.h"
 #include "loop/run_manifest.h"
@@ -219,7 +220,7 @@ void render_and_check(const scratch_dir& dir, const fs::path& run, const std::st
     EXPECT_EQ(number_attribute(p, "data-median-ms"), *r.median_ms);
     EXPECT_EQ(number_attribute(p, "data-ci-low"), r.median_ci95_ms[0].get<double>());
     EXPECT_EQ(number_attribute(p, "data-ci-high"), r.median_ci95_ms[1].get<double>());
-    EXPECT_EQ(p.at("data-outcome"), r.outcome);
+    EXPECT_EQ(p.at("data-outcome"), enum_name(r.outcome));
   }
   std::size_t profiled = 0;
   for (const auto& r : m.iterations) profiled += r.bottleneck.empty() ? 0 : 1;

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/document.h"
+
 #include "core/error.h"
 #include "core/files.h"
 #include "loop/run_directory.h"
@@ -44,11 +46,11 @@ TEST(RunReport, TheFixtureRunIsReadWithEveryProfiledIterationDiagnosed) {
   const run_report r = gather_run_report(fixture_run_dir());
   const loop::run_manifest& m = r.manifest;
   ASSERT_EQ(m.iterations.size(), 4u);
-  EXPECT_EQ(m.iterations[0].outcome, "baseline");
-  EXPECT_EQ(m.iterations[1].outcome, "positive");
-  EXPECT_EQ(m.iterations[2].outcome, "rejected");
+  EXPECT_EQ(enum_name(m.iterations[0].outcome), "baseline");
+  EXPECT_EQ(enum_name(m.iterations[1].outcome), "positive");
+  EXPECT_EQ(enum_name(m.iterations[2].outcome), "rejected");
   EXPECT_FALSE(m.iterations[2].median_ms.has_value());
-  EXPECT_EQ(m.iterations[3].outcome, "negative");
+  EXPECT_EQ(enum_name(m.iterations[3].outcome), "negative");
   EXPECT_EQ(m.best, 1);
 
   // v2 was rejected before profiling: three diagnoses, each the class the manifest recorded.
@@ -163,7 +165,7 @@ TEST(RunReport, AMissingOrChangedAnalysisOfAProfiledIterationIsRefusedByName) {
 TEST(RunReport, TheFixtureRunHasEveryOutcome) {
   const loop::run_manifest m = loop::read_run_manifest(fixture_run_dir());
   std::vector<std::string> outcomes;
-  for (const auto& iteration : m.iterations) outcomes.push_back(iteration.outcome);
+  for (const auto& iteration : m.iterations) outcomes.push_back(enum_name(iteration.outcome));
   EXPECT_EQ(outcomes, (std::vector<std::string>{"baseline", "positive", "rejected", "negative"}));
   EXPECT_FALSE(fs::exists(fixture_run_dir().parent_path().parent_path() / "memory.db"))
       << "its memory is gone";
