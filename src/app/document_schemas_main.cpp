@@ -10,8 +10,9 @@
 #include "loop/confirmation_record.h"
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: kopt_document_schemas DIR\n");
+  // An option (--help) is not a folder to write into.
+  if (argc != 2 || argv[1][0] == '-') {
+    std::fprintf(stderr, "usage: kopt_document_schemas DIR (the folder to write NAME.schema.json into)\n");
     return 2;
   }
   try {

@@ -57,7 +57,9 @@ struct version_record {
   // Rejected because it declares other buffers, sizes, roles or value ranges than v0: the agent
   // must go back to v0's problem, not try another strategy.
   bool problem_changed = false;
-  bool eligible = false;                    // passed the judge and has a full profile
+  // Passed the judge. An eligible baseline or positive version also has its full profile (one
+  // whose profile failed is rejected); a slower one is not profiled.
+  bool eligible = false;
   std::optional<double> median_ms;          // kernel GPU time, cold
   json median_ci95_ms = nullptr;
   std::optional<double> reference_median_ms;

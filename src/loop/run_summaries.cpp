@@ -69,14 +69,11 @@ std::string version_lines(const run_manifest& m, const version_record& r, const 
   }
   if (!r.bottleneck.empty()) {
     md += fmt::format("- bottleneck: {}{} (analysis.md)\n", r.bottleneck, r.at_hardware_limit ? ", at the hardware limit" : "");
+  } else if (r.eligible && r.parent && r.outcome != version_outcome::positive) {
+    md += "- profile: skipped, not faster than the version it was compared with\n";
   }
-  md += fmt::format("- eligible as best: {}\n", r.eligible ? "yes (passed the judge, fully profiled)" : "no");
-  if (!r.step_seconds.empty()) {
-    md += fmt::format("- wall time: {}{}\n", step_times_text(r.step_seconds),
-                      r.step_seconds.contains("compare") && r.step_seconds.contains("profile")
-                          ? " (the comparison ran while the profile exported)"
-                          : "");
-  }
+  md += fmt::format("- passed the judge: {}\n", r.eligible ? "yes" : "no");
+  if (!r.step_seconds.empty()) md += fmt::format("- wall time: {}\n", step_times_text(r.step_seconds));
   return md;
 }
 

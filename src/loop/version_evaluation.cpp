@@ -50,10 +50,8 @@ measure::outcome_evidence compare_bench_results(const pipeline::bench_result& ca
 
 namespace {
 
-version_evaluation evaluate_steps(const loop_settings& settings, const loop_services& services,
-                                  const std::string& backend, const fs::path& dir, const step_progress& progress,
-                                  const std::function<void(const version_evaluation&)>& while_exporting,
-                                  phase_clock& clock) {
+version_evaluation measure_steps(const loop_settings& settings, const loop_services& services,
+                                 const fs::path& dir, const step_progress& progress, phase_clock& clock) {
   version_evaluation e;
   shape_checks_outcome unchecked = unchecked_shapes(settings);
   e.checks = std::move(unchecked.checks);
@@ -92,16 +90,18 @@ version_evaluation evaluate_steps(const loop_settings& settings, const loop_serv
   if (result.reference) e.reference_median_ms = result.reference->median_ms;
   e.speedup_vs_reference = result.speedup_vs_reference;
 
-  // Before the profile: a version wrong at another shape is rejected without costing an ncu pass.
+  // Before any profile: a version wrong at another shape is rejected without costing an ncu pass.
   shape_checks_outcome checked = run_shape_checks(settings, services, dir, progress);
   if (!settings.check_shapes.empty()) clock.done("check_dims");
   e.checks = std::move(checked.checks);
   e.check_problem_sha256 = std::move(checked.problem_sha256);
-  if (!checked.failure.empty()) {
-    e.failure = checked.failure;
-    return e;
-  }
+  if (!checked.failure.empty()) e.failure = checked.failure;
+  return e;
+}
 
+void profile_steps(const loop_settings& settings, const loop_services& services, const std::string& backend,
+                   const fs::path& dir, const step_progress& progress, version_evaluation& e,
+                   phase_clock& clock) {
   say(progress, "profile: one Nsight Compute pass (--set full)");
   pipeline::profile_request profile_request;
   profile_request.target = settings.target;
@@ -109,16 +109,15 @@ version_evaluation evaluate_steps(const loop_settings& settings, const loop_serv
   profile_request.capture = settings.capture;
   profile_request.out = dir;
   profile_request.ncu_bin = settings.ncu_bin;
-  if (while_exporting) profile_request.while_exporting = [&] { while_exporting(e); };
   const pipeline::profile_outcome profiled = services.profile(profile_request);
   clock.done("profile");
   if (profiled.failure) {
     e.failure = "profile failed: " + profiled.failure->headline;
-    return e;
+    return;
   }
   if (profiled.prepared.failed_build) {
     e.failure = "profile failed: the kernel did not build for profiling";
-    return e;
+    return;
   }
 
   say(progress, "analyze: diagnosing the profile");
@@ -130,18 +129,23 @@ version_evaluation evaluate_steps(const loop_settings& settings, const loop_serv
   const pipeline::analysis_outcome analysis = services.analyze(analysis_request);
   e.diagnosis = digest_analysis(analysis.analysis, (dir / analysis_file_name).string());
   clock.done("analyze");
-  return e;
 }
 
 }  // namespace
 
-version_evaluation evaluate_version(const loop_settings& settings, const loop_services& services,
-                                    const std::string& backend, const fs::path& dir, const step_progress& progress,
-                                    const std::function<void(const version_evaluation&)>& while_exporting) {
+version_evaluation measure_version(const loop_settings& settings, const loop_services& services,
+                                   const fs::path& dir, const step_progress& progress) {
   phase_clock clock;
-  version_evaluation e = evaluate_steps(settings, services, backend, dir, progress, while_exporting, clock);
+  version_evaluation e = measure_steps(settings, services, dir, progress, clock);
   e.step_seconds = to_document(clock.phases());
   return e;
+}
+
+void profile_version(const loop_settings& settings, const loop_services& services, const std::string& backend,
+                     const fs::path& dir, const step_progress& progress, version_evaluation& e) {
+  phase_clock clock;
+  profile_steps(settings, services, backend, dir, progress, e, clock);
+  e.step_seconds.update(to_document(clock.phases()));
 }
 
 }  // namespace kopt::loop

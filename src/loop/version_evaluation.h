@@ -1,8 +1,9 @@
 #pragma once
-// Measuring one version for the loop: bench (the judge and the timing), the judge again at each
-// extra shape (--check-dims, validation only), then one ncu profile and its analysis, each written into the
-// iteration's folder under the Python toolkit's file names. A step that fails ends the evaluation with the
-// reason; nothing is thrown for a kernel's failure.
+// Measuring one version for the loop: bench (the judge and the timing) and the judge again at
+// each extra shape (--check-dims, validation only); then, for a version that becomes the best,
+// one ncu profile and its analysis. Each writes into the iteration's folder under the Python
+// toolkit's file names. A step that fails ends the evaluation with the reason; nothing is thrown
+// for a kernel's failure.
 
 #include <filesystem>
 #include <functional>
@@ -34,12 +35,14 @@ struct version_evaluation {
   json step_seconds = json::object();      // [s] per step that ran: bench, check_dims, profile, analyze
 };
 
-// `while_exporting` is told the evaluation so far (bench, extra shapes) once the profile's capture
-// succeeded, and runs while ncu exports the report's pages: the GPU is free then.
-version_evaluation evaluate_version(const loop_settings& settings, const loop_services& services,
-                                    const std::string& backend, const std::filesystem::path& iteration_dir,
-                                    const step_progress& progress,
-                                    const std::function<void(const version_evaluation&)>& while_exporting = {});
+// Bench and the extra shapes: what the judge and the comparison with the parent need.
+version_evaluation measure_version(const loop_settings& settings, const loop_services& services,
+                                   const std::filesystem::path& iteration_dir, const step_progress& progress);
+
+// The profile and its analysis, added to `e` (its diagnosis, or the failure; the steps' times).
+void profile_version(const loop_settings& settings, const loop_services& services, const std::string& backend,
+                     const std::filesystem::path& iteration_dir, const step_progress& progress,
+                     version_evaluation& e);
 
 // The outcome of the candidate's kernel against the incumbent's, from the samples of their two
 // bench results (measure::classify_against, with the coarser of their timer steps): for versions

@@ -144,6 +144,29 @@ void compare_with_parent(const step_context& ctx, version_record& r, const fs::p
   }
 }
 
+// Compared with its parent before any profile: a version that is not faster keeps its bench and
+// its comparison as evidence, and costs no ncu pass. The baseline and a new best are profiled in
+// full, since the next proposal is built from the best's diagnosis. Returns the comparison's
+// time ({} when there was no parent).
+json compare_then_profile(const step_context& ctx, const fs::path& evidence_dir, version_record& r,
+                          version_evaluation& e) {
+  fill_measurements(r, e);
+  json compare_seconds = json::object();
+  if (r.parent) {
+    phase_clock clock;
+    compare_with_parent(ctx, r, evidence_dir);
+    clock.done("compare");
+    compare_seconds = to_document(clock.phases());
+  }
+  if (!r.parent || r.outcome == version_outcome::positive) {
+    profile_version(ctx.settings, ctx.services, ctx.run.manifest.backend, evidence_dir, ctx.progress, e);
+  } else {
+    ctx.say(fmt::format("profile: skipped, not faster than v{} (its bench and comparison are its evidence)",
+                        *r.parent));
+  }
+  return compare_seconds;
+}
+
 }  // namespace
 
 void judge_version(const step_context& ctx, std::int64_t iteration, const fs::path& evidence_dir,
@@ -154,22 +177,9 @@ void judge_version(const step_context& ctx, std::int64_t iteration, const fs::pa
       names_no_strategy(r.tags) ? "" : blocked_reason(m, ctx.store, scope_of(m, m.arch, ""), r.fingerprint);
   version_evaluation e;
   std::optional<std::string> moved;
-  // The comparison with the parent needs the GPU and the bench's figures, not the profile's
-  // pages: it runs while ncu exports them. Its verdict counts only if the version is eligible.
   json compare_seconds = json::object();  // {"compare": s} once compared
-  const auto compare_timed = [&] {
-    phase_clock clock;
-    compare_with_parent(ctx, r, evidence_dir);
-    clock.done("compare");
-    compare_seconds = to_document(clock.phases());
-  };
-  const auto compare_meanwhile = [&](const version_evaluation& so_far) {
-    if (!r.parent) return;
-    fill_measurements(r, so_far);
-    compare_timed();
-  };
   if (blocked.empty()) {
-    e = evaluate_version(ctx.settings, ctx.services, m.backend, evidence_dir, ctx.progress, compare_meanwhile);
+    e = measure_version(ctx.settings, ctx.services, evidence_dir, ctx.progress);
     if (sha256_hex(read_text_file(ctx.settings.target.kernel, "kernel")) != r.source_sha256) {
       throw error(
           fmt::format("{} changed while kopt measured it: write the next version only after the iteration "
@@ -178,14 +188,13 @@ void judge_version(const step_context& ctx, std::int64_t iteration, const fs::pa
     }
     if (m.arch.empty()) m.arch = e.arch;
     moved = where_problem_moved(m, e);
+    if (e.failure.empty() && !moved) compare_seconds = compare_then_profile(ctx, evidence_dir, r, e);
   } else {
     e.checks = unchecked_shapes(ctx.settings).checks;
   }
   fill_measurements(r, e);
-  const bool compared = !compare_seconds.empty();
-  const bool judged_by_comparison = blocked.empty() && !moved && e.failure.empty() && r.parent;
-  if (compared && !judged_by_comparison) {
-    // Rejected for another reason after all: the comparison is no part of its record.
+  if (!compare_seconds.empty() && !e.failure.empty()) {
+    // Faster, then its profile failed: rejected after all, and the comparison is no part of its record.
     r.comparison = nullptr;
     std::error_code ec;
     fs::remove(evidence_dir / comparison_file_name, ec);
@@ -209,9 +218,7 @@ void judge_version(const step_context& ctx, std::int64_t iteration, const fs::pa
     r.reason =
         iteration == 0 ? "the version the run starts from" : "the first version that passed: the baseline";
   } else {
-    r.eligible = true;
-    if (!compared) compare_timed();  // the services had no profile export to overlap it with
-    if (r.outcome == version_outcome::rejected) r.eligible = false;
+    r.eligible = r.outcome != version_outcome::rejected;
   }
   r.step_seconds.update(compare_seconds);
 }

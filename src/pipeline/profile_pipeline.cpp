@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 
-#include "core/alongside.h"
 #include "core/files.h"
 #include "core/phase_clock.h"
 #include "core/write_sandbox.h"
@@ -124,22 +123,12 @@ void describe_capture(profile::profile_record& record, const tools::located_tool
   record.by_hand_command = by_hand_command(ncu.path, out, request, job, prepared);
 }
 
-// ncu's report as the pages kopt reads, with the caller's work (if any) alongside.
-profile::export_result export_pages(const tools::located_tool& ncu, const profile::staged_output& files,
-                                    const std::function<void()>& while_exporting) {
-  profile::export_result exported;
-  const auto export_all = [&] {
-    exported = profile::export_report(
-        ncu.path, files.staged("full.ncu-rep"),
-        {files.staged("ncu_raw.csv"), files.staged("ncu_details.csv"), files.staged("ncu_source.csv"),
-         files.staged("full_summary.txt"), files.staged("full_details.txt")});
-  };
-  if (while_exporting) {
-    run_alongside(export_all, while_exporting);
-  } else {
-    export_all();
-  }
-  return exported;
+// ncu's report as the pages kopt reads.
+profile::export_result export_pages(const tools::located_tool& ncu, const profile::staged_output& files) {
+  return profile::export_report(
+      ncu.path, files.staged("full.ncu-rep"),
+      {files.staged("ncu_raw.csv"), files.staged("ncu_details.csv"), files.staged("ncu_source.csv"),
+       files.staged("full_summary.txt"), files.staged("full_details.txt")});
 }
 
 }  // namespace
@@ -195,7 +184,7 @@ profile_outcome run_profile(const profile_request& request, measuring_worker& wo
   if (capture.verdict != profile::capture_verdict::ok) return failed(std::move(outcome), capture);
 
   say("exporting the report's pages");
-  const profile::export_result exported = export_pages(ncu, files, request.while_exporting);
+  const profile::export_result exported = export_pages(ncu, files);
   record.source_problem = exported.source_problem;
   phases.done("export");  // ncu -i, one process per page, at once (and the caller's work meanwhile)
   record.kernels = profile::read_profiled_kernels(read_text_file(files.staged("ncu_raw.csv"), "ncu raw CSV"));

@@ -26,10 +26,6 @@ struct profile_request {
   std::optional<int> profile_calls;          // none: 1, or enough for launch_skip + launch_count
   std::filesystem::path out;                 // empty: <kernel stem>_profile beside the kernel
   std::string ncu_bin;                       // empty: PATH, CUDA_HOME, /usr/local/cuda
-  // The caller's work to do while ncu exports the report's pages (seconds of CPU, the GPU free):
-  // run on the calling thread once the capture succeeded, done before run_profile returns. The
-  // loop compares the version with its parent in turns here.
-  std::function<void()> while_exporting;
   // Told as each step begins ("the capture: ..."), for a progress line or notification; may be empty.
   std::function<void(const std::string& step)> progress;
 };

@@ -161,11 +161,6 @@ loop_services scripted_gpu::services() {
                     fs::copy_options::overwrite_existing);
     }
     write_file_atomic(request.out / "full.ncu-rep", "scripted");
-    if (request.while_exporting) {  // as the real profile does while ncu exports the pages
-      exporting = true;
-      request.while_exporting();
-      exporting = false;
-    }
     pipeline::profile_outcome outcome;
     outcome.prepared.plan = pipeline::plan_target(request.target);
     outcome.out = request.out;
@@ -174,7 +169,6 @@ loop_services scripted_gpu::services() {
   s.analyze = pipeline::run_analysis;
   s.compare = [this](const pipeline::comparison_request& request) {
     ++compare_calls;
-    if (exporting) ++compares_while_exporting;
     scripted_turns turns(baseline_ms, {speed_of(read_text_file(request.candidate.source)),
                                        speed_of(read_text_file(request.incumbent.source))});
     return pipeline::compare_in_turns(turns, request.expected_ms, request.settings);

@@ -35,9 +35,7 @@ struct scripted_gpu {
   int sanitized_calls = 0;                               // benches with a compute-sanitizer pass
   std::vector<std::string> sanitized_tools;              // their tools, in order
   int profile_calls = 0;
-  int compare_calls = 0;                                 // comparisons in turns
-  int compares_while_exporting = 0;                      // of those, run while a profile exported
-  bool exporting = false;
+  int compare_calls = 0;  // comparisons in turns
   // Thrown from profile when set (a kill in the middle of an iteration).
   bool die_in_profile = false;
   // Thrown from profile of a source holding this marker, when not empty.

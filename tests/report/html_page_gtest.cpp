@@ -66,7 +66,7 @@ TEST(HtmlPage, TheFixturePageIsSelfContainedAndShowsEveryIteration) {
   EXPECT_EQ(missing[0].at("data-iteration"), "2");
   const auto roofline_points = elements_with_class(html, "g", "roofline-point");
   ASSERT_EQ(roofline_points.size(), r.diagnoses.size());
-  ASSERT_EQ(roofline_points.size(), 3u);
+  ASSERT_EQ(roofline_points.size(), 2u);  // v0 and v1: v2 failed, v3 was slower
   // Roofs from the best version's analysis, as its report recorded them.
   const auto roofs = elements_with_class(html, "g", "roof");
   ASSERT_FALSE(roofs.empty());
@@ -147,7 +147,7 @@ TEST(ReportJson, TheDocumentHasItsSchemaTheManifestAndEveryDiagnosis) {
   EXPECT_EQ(document["schema"], "kopt.report/v1");
   EXPECT_EQ(document["manifest"]["run_id"], r.manifest.run_id);
   ASSERT_EQ(document["manifest"]["iterations"].size(), 4u);
-  ASSERT_EQ(document["diagnoses"].size(), 3u);
+  ASSERT_EQ(document["diagnoses"].size(), 2u);
   EXPECT_EQ(document["diagnoses"][1]["iteration"], 1);
   EXPECT_EQ(document["diagnoses"][1]["class"], r.manifest.find(1)->bottleneck);
   EXPECT_TRUE(document["diagnoses"][1]["roofline"]["arithmetic_intensity_flop_per_byte"].is_number());
