@@ -11,10 +11,10 @@
 #include "loop/outcome_records.h"
 #include "loop/run_directory.h"
 #include "loop/shape_checks.h"
-#include "loop/version_evaluation.h"
 #include "loop/strategy_tags.h"
+#include "loop/turns_request.h"
+#include "loop/version_evaluation.h"
 #include "measure/outcome.h"
-#include "pipeline/comparison_pipeline.h"
 
 namespace kopt::loop {
 namespace {
@@ -107,8 +107,8 @@ void compare_with_parent(const step_context& ctx, version_record& r, const fs::p
   const run_manifest& m = ctx.run.manifest;
   const iteration_record* parent = m.find(*r.parent);
   const fs::path parent_dir = iteration_dir(ctx.run.dir, *r.parent);
-  const bool in_turns = ctx.services.compare && pipeline::takes_turns(m.backend) && parent != nullptr &&
-                        !r.library_sha256.empty() && !parent->library_sha256.empty();
+  const bool in_turns = compares_in_turns(ctx) && parent != nullptr && !r.library_sha256.empty() &&
+                        !parent->library_sha256.empty();
   if (!in_turns) {
     const measure::outcome_evidence verdict =
         compare_bench_results(pipeline::read_bench_result_file(evidence_dir / "benchmark_result.json"),
@@ -118,15 +118,11 @@ void compare_with_parent(const step_context& ctx, version_record& r, const fs::p
     take_outcome(r, verdict, "separate runs");
     return;
   }
-  pipeline::comparison_request request;
-  request.target = ctx.settings.target;
-  request.job = ctx.settings.job;
-  request.job.backend = m.backend;
-  request.candidate = {ctx.run.dir / r.snapshot, checked_library(evidence_dir, r.library_sha256, "this version")};
-  request.incumbent = {ctx.run.dir / parent->snapshot,
-                       checked_library(parent_dir, parent->library_sha256, fmt::format("v{}", *r.parent))};
-  request.expected_ms = std::max(r.median_ms.value_or(0), parent->median_ms.value_or(0));
-  request.settings = ctx.settings.comparison;
+  const pipeline::comparison_request request = turns_request(
+      ctx, {ctx.run.dir / r.snapshot, checked_library(evidence_dir, r.library_sha256, "this version")},
+      {ctx.run.dir / parent->snapshot,
+       checked_library(parent_dir, parent->library_sha256, fmt::format("v{}", *r.parent))},
+      std::max(r.median_ms.value_or(0), parent->median_ms.value_or(0)));
   ctx.say(fmt::format("compare: with v{}, both timed in turns", *r.parent));
   const pipeline::turns_outcome turns = ctx.services.compare(request);
   write_json_file(evidence_dir / comparison_file_name, pipeline::to_json(turns));
