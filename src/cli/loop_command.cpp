@@ -18,6 +18,7 @@
 #include "cli/option_checks.h"
 #include "cli/sampling_options.h"
 #include "cli/terminal.h"
+#include "core/document.h"
 #include "core/error.h"
 #include "core/files.h"
 #include "core/json_io.h"

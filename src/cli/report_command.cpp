@@ -12,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/terminal.h"
+#include "core/document.h"
 #include "core/error.h"
 #include "core/files.h"
 #include "core/json_io.h"

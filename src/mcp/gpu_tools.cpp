@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "core/error.h"
+#include "core/document.h"
 #include "loop/check_shapes.h"
 #include "loop/final_confirmation.h"
 #include "loop/loop_step.h"

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "core/files.h"
+#include "core/document.h"
 #include "core/text.h"
 #include "core/utc_time.h"
 #include "core/version.h"

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/document.h"
 #include "report/html_text.h"
 #include "report/svg_axes.h"
 

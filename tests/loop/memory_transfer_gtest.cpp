@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/document.h"
 #include "core/files.h"
 #include "loop/loop_step.h"
 #include "loop/run_directory.h"

@@ -3,6 +3,7 @@
 // outcome; one roofline point per profiled iteration, under roofs taken from the analysis.
 #include <gtest/gtest.h>
 
+#include "core/document.h"
 #include "page_elements.h"
 #include "report/html_text.h"
 #include "report/median_chart.h"
