@@ -106,8 +106,10 @@ TEST(CompareOnGpu, ATimingWrittenToKoptsChannelByTheKernelIsAForgery) {
   EXPECT_NE(c.stderr_text.find("forged result"), std::string::npos) << c.stderr_text;
 }
 
-// Triton versions take turns in kopt's Python runner: the module against itself is never called
-// faster or slower, and a version that launches its kernel twice per call is slower.
+// Triton versions taking turns in kopt's Python runner: the module against itself must never be
+// called faster or slower, and a version that launches its kernel twice per call is slower.
+// Disabled while kopt compare refuses Triton modules: on an H100 the first failed in 2 of 3 runs
+// (the candidate read 2 % faster in every round). Enable them with the fix that lifts the refusal.
 compared compare_triton(const std::string& baseline, const std::string& candidate) {
   return compare(baseline, candidate, ".py", {"--rows=4096", "--cols=1024"});
 }
@@ -117,7 +119,7 @@ std::string triton_softmax() {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-TEST(CompareOnGpu, ATritonModuleAgainstItselfIsNeverCalledFasterOrSlower) {
+TEST(CompareOnGpu, DISABLED_ATritonModuleAgainstItselfIsNeverCalledFasterOrSlower) {
   const compared c = compare_triton(triton_softmax(), triton_softmax());
   ASSERT_EQ(c.exit_code, 0) << c.stderr_text;
   ASSERT_TRUE(c.document.is_object()) << c.stderr_text;
@@ -127,7 +129,7 @@ TEST(CompareOnGpu, ATritonModuleAgainstItselfIsNeverCalledFasterOrSlower) {
   for (const auto& block : c.document["blocks"]) EXPECT_EQ(block["placement"], 0) << "one buffer set";
 }
 
-TEST(CompareOnGpu, ATritonVersionLaunchingItsKernelTwiceIsNegative) {
+TEST(CompareOnGpu, DISABLED_ATritonVersionLaunchingItsKernelTwiceIsNegative) {
   std::string twice = triton_softmax();
   const std::string launch = "    softmax_rows[(rows,)](";
   const auto at = twice.find(launch);
