@@ -77,7 +77,8 @@ class HarnessAbi:
 
     def run_kernel_job(self, job, kernel_setup, result_path, bind, call, facts):
         """Runs the bench protocol over `call` (kopt_run_kernel_job). `bind(buffers)` gets the
-        buffers' names, addresses and sizes; `call()` returns None or a failure dict;
+        buffers' names, addresses and sizes (again before each block of a comparison in turns that
+        runs on another set of buffers: `call()` uses the last binding); `call()` returns None or a failure dict;
         `facts()` returns what the runner adds to the result. On success the library ends the
         process itself; an environment problem raises RuntimeError with its reason."""
 

@@ -37,9 +37,14 @@ void serve(const turn_setting& setting, child_report& result, block_channel& cha
   std::uint64_t calls_before = 0;
   std::uint64_t last_call = 0;
   int blocks = 0;
+  const bench_version* selected = setting.placements.front();  // the binding the version starts with
   while (const std::optional<int> calls = channel.next_request()) {
     bench_version& version =
         *setting.placements[static_cast<std::size_t>(blocks) % setting.placements.size()];
+    if (&version != selected) {
+      version.call->select();
+      selected = &version;
+    }
     device_buffers& buffers = *version.buffers;
     timed_call_checks checks(api, setting.plan, buffers, pristine, setting.generator, job.seed, {});
     sampling_hooks hooks;

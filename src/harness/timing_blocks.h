@@ -9,6 +9,8 @@
 // set K mod N. Seen on an H200: two processes timing the same 4.6 µs kernel differed by up to
 // 3 %, steadily, each with its buffers where its allocator had put them. Taking turns over
 // placements makes that part of every round's noise rather than a difference between versions.
+// A Triton runner holds one set of tensors at a time: it binds them again when a block moves to
+// another set (version_under_test::select).
 
 #include <string>
 #include <vector>

@@ -14,6 +14,12 @@ class version_under_test {
   // One call. Returns when the call returned (its GPU work may still run). A failure of the
   // code itself, seen on the host (a Python exception, say), throws kernel_failure.
   virtual void invoke() = 0;
+
+  // Makes the calls that follow run on this version's buffers. Called outside any timed region,
+  // before a block of a comparison in turns moves to another set of buffers (timing_blocks.h).
+  // A version bound once and for all, as solve() is, has nothing to do; a runner that holds one
+  // binding at a time (the Triton runner's tensors) binds again here.
+  virtual void select() {}
 };
 
 }  // namespace kopt::harness

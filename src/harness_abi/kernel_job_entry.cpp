@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -55,10 +56,12 @@ std::string text_of(std::vector<char>& buffer) {
   return std::string(buffer.data());
 }
 
-// run_kernel() through the runner's callback.
+// run_kernel() through the runner's callback, on the buffers the runner's tensors were last bound
+// to: select() binds them to this version's buffers (`buffers_json`, as the ABI describes them).
 class callback_version final : public harness::version_under_test {
  public:
-  callback_version(kopt_text_callback call, void* context) : m_call(call), m_context(context) {}
+  callback_version(kopt_text_callback call, void* context, kopt_bind_callback bind, std::string buffers_json)
+      : m_call(call), m_context(context), m_bind(bind), m_buffers_json(std::move(buffers_json)) {}
 
   void invoke() override {
     std::vector<char> failure(failure_capacity, '\0');
@@ -73,9 +76,17 @@ class callback_version final : public harness::version_under_test {
     throw harness::kernel_failure{reported.status, reported.reason, reported.detail};
   }
 
+  void select() override {
+    if (m_bind(m_context, m_buffers_json.c_str()) != 0) {
+      throw kopt::error("the Python runner could not make its tensors over kopt's buffers");
+    }
+  }
+
  private:
   kopt_text_callback m_call;
   void* m_context;
+  kopt_bind_callback m_bind;
+  std::string m_buffers_json;
 };
 
 // The runner's facts where the report has them; a report the reader refuses fails the run: the
@@ -107,6 +118,16 @@ void add_runner_facts(harness::child_report& result, const std::string& text) {
   }
 }
 
+// run_kernel() over fresh buffers of `plan`: the runner's tensors are bound to them at select().
+harness::bench_version bound_version(harness::buffer_memory& memory, const kopt::kernel::kernel_plan& plan,
+                                     kopt_bind_callback bind, kopt_text_callback call, void* context) {
+  harness::bench_version version;
+  version.buffers = std::make_unique<harness::device_buffers>(memory, plan.buffers);
+  version.call = std::make_unique<callback_version>(
+      call, context, bind, kopt::json_text(kopt::harness_abi::buffers_json(plan, *version.buffers), -1));
+  return version;
+}
+
 harness::child_report run_job(const harness::bench_job& job, const char* kernel_setup_json, kopt_bind_callback bind,
              kopt_text_callback call, kopt_text_callback facts, void* context) {
   kopt::phase_clock clock;
@@ -123,12 +144,8 @@ harness::child_report run_job(const harness::bench_job& job, const char* kernel_
   }
   harness::child_report result = harness::report_of(harness::run_status::ok);
   result.problem_source = problem.source();
-  harness::bench_version version;
-  version.buffers = std::make_unique<harness::device_buffers>(*memory, plan.buffers);
-  version.call = std::make_unique<callback_version>(call, context);
-  if (bind(context, kopt::json_text(kopt::harness_abi::buffers_json(plan, *version.buffers), -1).c_str()) != 0) {
-    throw kopt::error("the Python runner could not make its tensors over kopt's buffers");
-  }
+  harness::bench_version version = bound_version(*memory, plan, bind, call, context);
+  version.call->select();
   std::string mismatch;
   if (kernel_setup_json != nullptr) {
     mismatch = harness::declared_mismatch(*problem.triton(), kopt::parse_json_checked(kernel_setup_json));
@@ -147,11 +164,17 @@ harness::child_report run_job(const harness::bench_job& job, const char* kernel_
     clock.done("gpu_context_and_buffers");
     if (job.kind == harness::job_kind::blocks) {
       // A comparison in turns: the blocks are asked for, and answered, on standard input (a
-      // socket the parent holds), sealed with this process's key. One buffer set: the runner's
-      // tensors are bound to it alone.
+      // socket the parent holds), sealed with this process's key. As for a CUDA kernel, the
+      // version takes turns over several sets of buffers, the runner's tensors bound to each in
+      // turn (timing_blocks.h).
       if (!gpu) throw kopt::error("a comparison in turns needs the GPU: no GPU is in use here");
       harness::block_channel channel(STDIN_FILENO, result_key);
-      const harness::turn_setting turns{job, plan, {&version}, *seeds, *generator, *gpu, library_baseline};
+      std::vector<harness::bench_version> more;
+      for (int i = 1; i < harness::placements_for(plan); ++i) {
+        more.push_back(bound_version(*memory, plan, bind, call, context));
+      }
+      harness::turn_setting turns{job, plan, {&version}, *seeds, *generator, *gpu, library_baseline};
+      for (harness::bench_version& v : more) turns.placements.push_back(&v);
       harness::run_timing_blocks(turns, result, channel);
     } else if (job.kind == harness::job_kind::profile) {
       harness::run_profile_window(setting, result);

@@ -46,7 +46,9 @@ KOPT_HARNESS_API int kopt_buffer_conventions(char** result_json);
  *
  * Before any call, `bind(context, buffers_json)` gets the buffers kopt allocated, in the
  * problem's order ([{"name": "x", "address": N, "bytes": B}]); the runner makes its tensors
- * over them and returns 0. `call(context, failure, capacity)` runs run_kernel() once and
+ * over them and returns 0. A blocks job has several sets of buffers and calls `bind` again with
+ * another set before a block that runs on it: the calls that follow use the tensors of the last
+ * binding. `call(context, failure, capacity)` runs run_kernel() once and
  * returns 0, or nonzero after writing {"status", "reason", "detail"} as JSON into `failure`.
  * `facts(context, out, capacity)` is asked once at the end for a JSON object of what the
  * runner adds to the result (what Triton compiled, torch's facts).

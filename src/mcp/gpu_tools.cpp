@@ -275,7 +275,7 @@ std::vector<tool> gpu_tools() {
   json compare_properties = json{
       {"baseline",
        json{{"type", "string"},
-            {"description", "the version to compare against: a .cu file in the workspace (Triton modules are refused for now)"}}},
+            {"description", "the version to compare against: a .cu or Triton .py file in the workspace"}}},
       {"ref",
        json{{"type", "string"},
             {"description",

@@ -38,18 +38,6 @@ turns_outcome run_comparison(const comparison_request& request, measuring_worker
 }
 
 file_comparison compare_files(const file_comparison_request& request, measuring_worker& worker) {
-  // Refused before anything is built: Triton versions held open in two runner processes were
-  // biased on a GPU. On an H100, triton_softmax.py against itself read about 2 % faster as the
-  // candidate in every round of 2 of 3 runs, so a verdict from these turns cannot be defended.
-  for (const std::filesystem::path& file : {request.baseline, request.candidate}) {
-    if (file.extension() == ".py") {
-      throw error(
-          fmt::format("{} is a Triton module: kopt compare does not time Triton versions in turns yet "
-                      "(the same module against itself read 2 % faster as the candidate on an H100); "
-                      "compare their kopt bench results",
-                      file.string()));
-    }
-  }
   file_comparison out;
   comparison_request turns;
   turns.target = request.target;

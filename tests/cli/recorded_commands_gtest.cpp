@@ -210,25 +210,5 @@ TEST_F(RecordedCommands, ComparesOptionsReachTheVersionsHeldOpenInTurns) {
   EXPECT_NEAR(document.value("ratio", 0.0), 1.03, 1e-9);
 }
 
-// Triton versions held open in two runner processes were biased on a GPU: until that is fixed,
-// kopt compare refuses them before building or timing anything, and says what to use instead.
-TEST_F(RecordedCommands, CompareRefusesTritonModulesAndNamesWhatToUseInstead) {
-  recorded_worker worker(pipeline::recorded_h200(), pipeline::two_children(1.0f));
-  int blocks = 0;
-  worker.respond_to_blocks([&](const harness::bench_job&, int calls) {
-    ++blocks;
-    return pipeline::timing_block{
-        testing::timing_of_samples(std::vector<double>(static_cast<std::size_t>(calls), 0.01)), "", ""};
-  });
-  const std::string module = example("triton_softmax.py");
-  const testing::captured_run r = run({"compare", module, module, "--rows=4096", "--cols=1024"}, worker);
-  EXPECT_EQ(r.status, 2) << r.err << r.out;
-  EXPECT_NE(r.err.find("is a Triton module: kopt compare does not time Triton versions in turns yet"),
-            std::string::npos)
-      << r.err;
-  EXPECT_NE(r.err.find("compare their kopt bench results"), std::string::npos) << r.err;
-  EXPECT_EQ(blocks, 0);
-}
-
 }  // namespace
 }  // namespace kopt::cli
