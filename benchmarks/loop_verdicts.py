@@ -5,11 +5,12 @@ interval of the median ratio settles it. Here, per kernel:
   A/A: the same kernel against itself, `--rounds` times: a positive or negative verdict is a false
        alarm (goal <= 5 %), and an inconclusive one a comparison the default budget could not
        settle (goal <= 10 %);
-  3 % slower: the kernel with a spin added at the end of its last block, against the kernel: it
-       must come out negative (goal >= 95 %). The spin is calibrated first: starting from 3 % of
-       the median in SM cycles, it is changed until three comparisons find the delayed kernel
-       2.6-3.4 % slower on average (a spin in one block is partly hidden by the other blocks'
-       tail, so cycles alone do not make a 3 % slower kernel).
+  3 % slower: the kernel made slower by a knob, against the kernel: it must come out negative
+       (goal >= 95 %). The knob is calibrated first, until three comparisons find the slowed kernel
+       2.6-3.4 % slower on average. CUDA vector add: a spin at the end of its last block, in SM
+       cycles (a spin in one block is partly hidden by the other blocks' tail, so cycles alone do
+       not make a 3 % slower kernel). Triton softmax: extra programs that compute rows again
+       (row = program id mod rows), writing the same values, so it does more of the same work.
 Each comparison is its own `kopt compare` process; A/A and slower alternate so that drift hits both.
 
 Usage (GPU machine, repository root):
@@ -29,15 +30,12 @@ import sys
 import tempfile
 import time
 
-CASES = {
-    "1M": ("vector_add 1M (~5 us)", "1048576"),
-    "100M": ("vector_add 100M (~380 us)", "100000000"),
-}
 SM_CLOCK_GHZ = 1.98  # H200 boost clock: the spin is set in SM cycles; the ratio it gives is measured
 BODY = "        C[i] = A[i] + B[i];\n    }\n"
+SOFTMAX_ROWS, SOFTMAX_COLS = 4096, 1024
 
 
-def delayed_source(cycles):
+def delayed_vector_add(cycles):
     """examples/vector_add.cu whose last block's first thread spins `cycles` SM cycles after its sum."""
     with open("examples/vector_add.cu") as f:
         text = f.read()
@@ -49,9 +47,45 @@ def delayed_source(cycles):
     return text.replace(BODY, spin, 1)
 
 
-def compare(kopt, baseline, candidate, n, keep=None):
-    """`kopt compare BASELINE CANDIDATE --N=n --json`: (document, wall seconds)."""
-    command = [kopt, "compare", baseline, candidate, f"--N={n}", "--json"]
+def softmax_with_extra_rows(extra):
+    """examples/triton_softmax.py launching `extra` more programs, each computing a row again."""
+    with open("examples/triton_softmax.py") as f:
+        text = f.read()
+    edits = (("    row = tl.program_id(0)\n", f"    row = tl.program_id(0) % {SOFTMAX_ROWS}\n"),
+             ("softmax_rows[(rows,)](", f"softmax_rows[(rows + {extra},)]("))
+    for old, new in edits:
+        if old not in text:
+            raise SystemExit("examples/triton_softmax.py changed: update the extra rows' edits")
+        text = text.replace(old, new, 1)
+    return text
+
+
+class Case:
+    def __init__(self, name, kernel, dims, slowed, first_knob, unit):
+        self.name, self.kernel, self.dims = name, kernel, dims
+        self.slowed = slowed          # knob -> the slowed kernel's source
+        self.first_knob = first_knob  # the median [ms] -> a first guess of the knob
+        self.unit = unit
+        self.suffix = os.path.splitext(kernel)[1]
+
+
+def vector_add_case(n, name):
+    return Case(name, "examples/vector_add.cu", [f"--N={n}"], delayed_vector_add,
+                lambda median_ms: int(TARGET_SLOWDOWN * median_ms * 1e6 * SM_CLOCK_GHZ), "cycles")
+
+
+CASES = {
+    "1M": vector_add_case("1048576", "vector_add 1M (~5 us)"),
+    "100M": vector_add_case("100000000", "vector_add 100M (~380 us)"),
+    "triton": Case(f"triton_softmax {SOFTMAX_ROWS}x{SOFTMAX_COLS} (~10 us)", "examples/triton_softmax.py",
+                   [f"--rows={SOFTMAX_ROWS}", f"--cols={SOFTMAX_COLS}"], softmax_with_extra_rows,
+                   lambda _median_ms: int(TARGET_SLOWDOWN * SOFTMAX_ROWS), "extra rows"),
+}
+
+
+def compare(kopt, baseline, candidate, dims, keep=None):
+    """`kopt compare BASELINE CANDIDATE DIMS... --json`: (document, wall seconds)."""
+    command = [kopt, "compare", baseline, candidate, *dims, "--json"]
     if keep:
         command += ["--json-out", keep]
     started = time.perf_counter()
@@ -67,19 +101,20 @@ TARGET_SLOWDOWN = 0.03
 CALIBRATION_TOLERANCE = 0.004  # a delay making it 2.6-3.4 % slower is taken
 
 
-def calibrate_delay(kopt, kernel, slow_file, n, cycles):
-    """Finds the spin that makes the kernel 3 % slower: (cycles, the mean ratio of
-    CALIBRATION_RUNS comparisons at those cycles). The first steps scale the spin; once two
-    lengths are measured it interpolates between the two nearest, as a spin in one block is
-    partly hidden by the other blocks' tail (the slowdown is not proportional to it). Gives
-    the closest length measured after six tries."""
+def calibrate_delay(kopt, case, slow_file, cycles):
+    """Finds the knob that makes the kernel 3 % slower: (knob, the mean ratio of
+    CALIBRATION_RUNS comparisons at it). The first steps scale the knob; once two values are
+    measured it interpolates between the two nearest, as the slowdown need not be proportional
+    to it (a spin in one block is partly hidden by the other blocks' tail). Gives the closest
+    value measured after six tries."""
     measured = []  # (cycles, slowdown)
     for _ in range(6):
         with open(slow_file, "w") as f:
-            f.write(delayed_source(cycles))
-        slowdown = statistics.mean(compare(kopt, kernel, slow_file, n)[0]["ratio"] for _ in range(CALIBRATION_RUNS)) - 1
+            f.write(case.slowed(cycles))
+        slowdown = statistics.mean(
+            compare(kopt, case.kernel, slow_file, case.dims)[0]["ratio"] for _ in range(CALIBRATION_RUNS)) - 1
         measured.append((cycles, slowdown))
-        print(f"  calibration: {cycles} cycles -> {1 + slowdown:.4f}x", file=sys.stderr, flush=True)
+        print(f"  calibration: {cycles} {case.unit} -> {1 + slowdown:.4f}x", file=sys.stderr, flush=True)
         if abs(slowdown - TARGET_SLOWDOWN) <= CALIBRATION_TOLERANCE:
             break
         nearest = sorted(measured, key=lambda m: abs(m[1] - TARGET_SLOWDOWN))[:2]
@@ -92,7 +127,7 @@ def calibrate_delay(kopt, kernel, slow_file, n, cycles):
     best_cycles, best_slowdown = min(measured, key=lambda m: abs(m[1] - TARGET_SLOWDOWN))
     if best_cycles != measured[-1][0]:
         with open(slow_file, "w") as f:
-            f.write(delayed_source(best_cycles))
+            f.write(case.slowed(best_cycles))
     return best_cycles, 1 + best_slowdown
 
 
@@ -127,14 +162,15 @@ def rate(documents, wanted):
     return f"{hits}/{len(documents)} = {hits / max(1, len(documents)):.0%} [{low:.0%}, {high:.0%}]"
 
 
-def run_case(kopt, name, n, rounds, work, minutes, keep, kinds):
+def run_case(kopt, case, rounds, work, minutes, keep, kinds, tag):
     deadline = time.monotonic() + minutes * 60  # the calibration counts too
-    kernel = os.path.abspath("examples/vector_add.cu")
-    first, _ = compare(kopt, kernel, kernel, n)
+    kernel = os.path.abspath(case.kernel)
+    name = case.name
+    first, _ = compare(kopt, kernel, kernel, case.dims)
     median_ms = first["incumbent_median_ms"]
-    slow_file = os.path.join(work, f"vector_add_delayed_{n}.cu")
-    cycles, achieved = calibrate_delay(kopt, kernel, slow_file, n, int(0.03 * median_ms * 1e6 * SM_CLOCK_GHZ))
-    print(f"{name}: delay {cycles} cycles makes it {achieved:.4f}x as slow (mean of {CALIBRATION_RUNS} comparisons)",
+    slow_file = os.path.join(work, f"{tag}_slowed{case.suffix}")
+    cycles, achieved = calibrate_delay(kopt, case, slow_file, case.first_knob(median_ms))
+    print(f"{name}: {cycles} {case.unit} make it {achieved:.4f}x as slow (mean of {CALIBRATION_RUNS} comparisons)",
           file=sys.stderr, flush=True)
     aa, slower, walls = [], [], []
     for i in range(rounds):
@@ -144,8 +180,8 @@ def run_case(kopt, name, n, rounds, work, minutes, keep, kinds):
         for kind, candidate, documents in (("A/A", kernel, aa), ("slower", slow_file, slower)):
             if kind not in kinds:
                 continue
-            record = os.path.join(keep, f"{n}_{i + 1}_{'aa' if kind == 'A/A' else 'slower'}.json") if keep else None
-            document, wall = compare(kopt, kernel, candidate, n, record)
+            record = os.path.join(keep, f"{tag}_{i + 1}_{'aa' if kind == 'A/A' else 'slower'}.json") if keep else None
+            document, wall = compare(kopt, kernel, candidate, case.dims, record)
             documents.append(document)
             walls.append(wall)
             # One line per comparison on stderr: what a run cut short still leaves.
@@ -159,7 +195,7 @@ def run_case(kopt, name, n, rounds, work, minutes, keep, kinds):
     rounds_used = sorted(d["rounds"] for d in aa + slower)
     print(f"| {name} | {median_ms * 1000:.2f} | {len(aa)} / {len(slower)} | {rate(aa, ('positive', 'negative'))} | "
           f"{rate(aa, ('inconclusive',))} | {aa_ratios[0]:.4f}-{aa_ratios[-1]:.4f} | "
-          f"{cycles} cycles ({achieved:.4f}x when calibrated): median ratio {statistics.median(slow_ratios):.4f} "
+          f"{cycles} {case.unit} ({achieved:.4f}x when calibrated): median ratio {statistics.median(slow_ratios):.4f} "
           f"(min {slow_ratios[0]:.4f}) | "
           f"{rate(slower, ('negative',))} | {(aa + slower)[0]['margin'] * 100:.2f} % | "
           f"{statistics.median(rounds_used)} ({rounds_used[0]}-{rounds_used[-1]}) | {statistics.median(walls):.2f} s |")
@@ -192,9 +228,8 @@ def main():
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as work:
         for key in args.case or sorted(CASES):
-            name, n = CASES[key]
             kinds = {"both": ("A/A", "slower"), "aa": ("A/A",), "slower": ("slower",)}[args.kinds]
-            run_case(args.kopt, name, n, args.rounds, work, args.minutes, args.keep, kinds)
+            run_case(args.kopt, CASES[key], args.rounds, work, args.minutes, args.keep, kinds, key)
 
 
 if __name__ == "__main__":
