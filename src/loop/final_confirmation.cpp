@@ -123,7 +123,7 @@ std::string comparison_failure(const step_context& ctx, const iteration_record& 
                                const iteration_record& base_record, const measured_version& base,
                                confirmation_attempt& a) {
   measure::outcome_evidence evidence;
-  if (compares_in_turns(ctx) && !now.library.empty() && !base.library.empty()) {
+  if (compares_in_turns(ctx, !now.library.empty() && !base.library.empty())) {
     const pipeline::comparison_request request = turns_request(
         ctx, {ctx.run.dir / r.snapshot, now.library}, {ctx.run.dir / base_record.snapshot, base.library},
         std::max(a.median_ms.value_or(0),

@@ -1,9 +1,11 @@
 #include "loop/turns_request.h"
 
+#include "pipeline/measuring_child.h"
+
 namespace kopt::loop {
 
-bool compares_in_turns(const step_context& ctx) {
-  return ctx.services.compare && pipeline::takes_turns(ctx.run.manifest.backend);
+bool compares_in_turns(const step_context& ctx, bool libraries_kept) {
+  return ctx.services.compare && (pipeline::is_triton_backend(ctx.run.manifest.backend) || libraries_kept);
 }
 
 pipeline::comparison_request turns_request(const step_context& ctx,

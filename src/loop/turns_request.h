@@ -7,13 +7,15 @@
 
 namespace kopt::loop {
 
-// Whether this call can compare the run's versions in turns: the services can, and the run's
-// backend takes turns (pipeline::takes_turns). Otherwise versions are compared from their
+// Whether this call can compare two of the run's versions in turns: the services can, and the
+// versions can be held open: a Triton module from its snapshot, a compiled one from the library
+// its bench measured (`libraries_kept`: both were). Otherwise versions are compared from their
 // benches' samples.
-bool compares_in_turns(const step_context& ctx);
+bool compares_in_turns(const step_context& ctx, bool libraries_kept);
 
 // The run's target, sampling and comparison settings, with two versions of its kernel (each its
-// snapshot and the library its bench measured). `expected_ms`: a median of the slower one.
+// snapshot and the library its bench measured; none for Triton). `expected_ms`: a median of the
+// slower one.
 pipeline::comparison_request turns_request(const step_context& ctx,
                                            const pipeline::compared_version& candidate,
                                            const pipeline::compared_version& incumbent, double expected_ms);

@@ -15,6 +15,7 @@
 #include "loop/turns_request.h"
 #include "loop/version_evaluation.h"
 #include "measure/outcome.h"
+#include "pipeline/measuring_child.h"
 
 namespace kopt::loop {
 namespace {
@@ -100,6 +101,23 @@ fs::path checked_library(const fs::path& folder, const std::string& sha256, cons
   return library;
 }
 
+// A version as a comparison in turns holds it open: its snapshot, checked against the manifest
+// (for Triton the snapshot is the code that runs), and a compiled version's kept library.
+pipeline::compared_version held_open(const step_context& ctx, const version_record& r, const fs::path& folder,
+                                     const std::string& what) {
+  const fs::path snapshot = ctx.run.dir / r.snapshot;
+  if (!pipeline::is_triton_backend(ctx.run.manifest.backend)) {
+    return {snapshot, checked_library(folder, r.library_sha256, what)};
+  }
+  if (!fs::is_regular_file(snapshot) || sha256_hex(read_text_file(snapshot, "snapshot")) != r.source_sha256) {
+    throw error(
+        fmt::format("{} of {} is missing or changed since kopt measured it: the run's files are kopt's; "
+                    "start a new run",
+                    snapshot.string(), what));
+  }
+  return {snapshot, {}};
+}
+
 // Against the best so far (what the proposal told the agent to build from): both held open in
 // their own measuring processes and timed in turns where the backend allows, else from the two
 // versions' own bench samples.
@@ -107,8 +125,8 @@ void compare_with_parent(const step_context& ctx, version_record& r, const fs::p
   const run_manifest& m = ctx.run.manifest;
   const iteration_record* parent = m.find(*r.parent);
   const fs::path parent_dir = iteration_dir(ctx.run.dir, *r.parent);
-  const bool in_turns = compares_in_turns(ctx) && parent != nullptr && !r.library_sha256.empty() &&
-                        !parent->library_sha256.empty();
+  const bool in_turns = parent != nullptr &&
+                        compares_in_turns(ctx, !r.library_sha256.empty() && !parent->library_sha256.empty());
   if (!in_turns) {
     const measure::outcome_evidence verdict =
         compare_bench_results(pipeline::read_bench_result_file(evidence_dir / "benchmark_result.json"),
@@ -118,11 +136,10 @@ void compare_with_parent(const step_context& ctx, version_record& r, const fs::p
     take_outcome(r, verdict, "separate runs");
     return;
   }
-  const pipeline::comparison_request request = turns_request(
-      ctx, {ctx.run.dir / r.snapshot, checked_library(evidence_dir, r.library_sha256, "this version")},
-      {ctx.run.dir / parent->snapshot,
-       checked_library(parent_dir, parent->library_sha256, fmt::format("v{}", *r.parent))},
-      std::max(r.median_ms.value_or(0), parent->median_ms.value_or(0)));
+  const pipeline::comparison_request request =
+      turns_request(ctx, held_open(ctx, r, evidence_dir, "this version"),
+                    held_open(ctx, *parent, parent_dir, fmt::format("v{}", *r.parent)),
+                    std::max(r.median_ms.value_or(0), parent->median_ms.value_or(0)));
   ctx.say(fmt::format("compare: with v{}, both timed in turns", *r.parent));
   const pipeline::turns_outcome turns = ctx.services.compare(request);
   write_json_file(evidence_dir / comparison_file_name, pipeline::to_json(turns));

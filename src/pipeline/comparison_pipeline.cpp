@@ -10,15 +10,31 @@
 
 namespace kopt::pipeline {
 
-bool takes_turns(const std::string& backend) { return !is_triton_backend(backend); }
+namespace {
+
+// The problem step for the candidate, as its bench ran it: the job gets the problem, and the
+// returned folder holds its tensors until the comparison ends.
+std::shared_ptr<const private_folder> make_triton_problem(const comparison_request& request,
+                                                          harness::bench_job& job, measuring_worker& worker) {
+  bench_target target = request.target;
+  target.kernel = request.candidate.source;
+  prepared_bench prepared = prepare_bench(target, job, worker);
+  if (prepared.failed_problem) {
+    throw error(fmt::format("{}: {}", request.candidate.source.string(), *prepared.failed_problem));
+  }
+  return prepared.triton_problem_folder;
+}
+
+}  // namespace
 
 turns_outcome run_comparison(const comparison_request& request, measuring_worker& worker) {
   harness::bench_job base = request.job;
   base.dims = request.target.dims;
   base.ptr_size = request.target.ptr_size;
   base.defines = request.target.defines;
+  std::shared_ptr<const private_folder> problem_folder;
   if (is_triton_backend(base.backend) && base.triton_problem.is_null()) {
-    throw error("a Triton comparison needs its problem: prepare the versions first (compare_files does)");
+    problem_folder = make_triton_problem(request, base, worker);
   }
   const env::gpu_probe_result gpus = worker.probe_gpus();
   const env::gpu_device* device = gpus.device(request.target.gpu);

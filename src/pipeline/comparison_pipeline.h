@@ -32,13 +32,11 @@ struct comparison_request {
   int block_timeout_s = 120;  // a block taking longer fails its version as hung
 };
 
-// Whether the loop compares a backend's versions in turns (CUDA and CUTLASS); Triton's it
-// compares from their benches' samples. `kopt compare` takes turns with every backend: a Triton
-// version is held open in kopt's Python runner as a CUDA one is in `kopt harness`.
-bool takes_turns(const std::string& backend);
-
-// Throws kopt::error for usage and environment problems (no GPU, a Triton job without its
-// problem); a version that fails is the outcome's failure.
+// Every backend takes turns: a Triton version is held open in kopt's Python runner as a CUDA one
+// is in `kopt harness`. A Triton job without its problem has it made from the candidate (its
+// setup(), or the target's reference's), as its bench made it. Throws kopt::error for usage and
+// environment problems (no GPU, a problem that cannot be made); a version that fails is the
+// outcome's failure.
 turns_outcome run_comparison(const comparison_request& request, measuring_worker& worker);
 
 // `kopt compare BASELINE CANDIDATE`: two source files of one kernel.

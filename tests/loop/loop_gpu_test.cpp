@@ -1,12 +1,13 @@
 // GPU machine only: kopt loop end to end, with real builds, the judge, timing, ncu and the
 // analysis. A scripted agent swaps in prepared versions of a softmax (naive -> one block per
-// row -> vectorized); an unchanged version resubmitted must not be called faster or slower; a
-// version right only at the benchmarked shape is rejected by --check-dims; a round of two
+// row -> vectorized); an unchanged version resubmitted (CUDA, and Triton) must not be called faster or
+// slower; a version right only at the benchmarked shape is rejected by --check-dims; a round of two
 // candidates (--candidates 2) keeps the faster; and the final confirmation confirms a clean best
 // and rejects one with a shared-memory race that the judge's values cannot show.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -121,6 +122,44 @@ TEST(LoopOnGpu, TheSameVersionSubmittedAgainIsNeitherFasterNorSlower) {
   EXPECT_GE(comparison["rounds"].get<int>(), 6) << comparison.dump();
   EXPECT_TRUE(fs::exists(fs::path(run_dir) / "iter_v1" / "comparison.json"));
   EXPECT_TRUE(comparison["warnings"].empty()) << comparison.dump();
+}
+
+// The same for a Triton module: held open in kopt's Python runner from its snapshot, on the
+// problem made again from the candidate, and timed in turns over several buffer sets.
+TEST(LoopOnGpu, TheSameTritonVersionSubmittedAgainIsComparedInTurnsAndNeitherFasterNorSlower) {
+  scratch_dir work;
+  const fs::path examples = testing::source_dir() / "examples";
+  fs::copy_file(examples / "triton_softmax.py", work.path() / "softmax.py");
+  const std::vector<std::string> first = {"loop",
+                                          (work.path() / "softmax.py").string(),
+                                          "--ref",
+                                          (examples / "softmax_ref.py").string(),
+                                          "--rows=4096",
+                                          "--cols=1024",
+                                          "--max-iterations",
+                                          "1",
+                                          "--memory-db",
+                                          (work.path() / "m.db").string(),
+                                          "--json"};
+  const auto v0 = run_kopt(first);
+  ASSERT_EQ(v0.exit_code, 0) << v0.stdout_text << v0.stderr_text;
+  const std::string run_dir = nlohmann::json::parse(v0.stdout_text)["run_dir"];
+  write_file(work.path() / "softmax.py", read_file(work.path() / "softmax.py") + "\n# unchanged code\n");
+  std::vector<std::string> second = first;
+  second.insert(second.end(), {"--run-dir", run_dir});
+  const auto v1 = run_kopt(second);
+  ASSERT_EQ(v1.exit_code, 0) << v1.stdout_text << v1.stderr_text;
+  const auto manifest = nlohmann::json::parse(v1.stdout_text);
+  const std::string outcome = manifest["iterations"][1]["outcome"];
+  EXPECT_TRUE(outcome == "neutral" || outcome == "inconclusive") << manifest["iterations"][1].dump();
+  EXPECT_EQ(manifest["best"], 0);
+  const auto& comparison = manifest["iterations"][1]["comparison"];
+  EXPECT_EQ(comparison["method"].get<std::string>().rfind("in turns", 0), 0u) << comparison.dump();
+  EXPECT_GE(comparison["rounds"].get<int>(), 6) << comparison.dump();
+  const auto record = nlohmann::json::parse(read_file(fs::path(run_dir) / "iter_v1" / "comparison.json"));
+  std::set<int> placements;
+  for (const auto& block : record["blocks"]) placements.insert(block["placement"].get<int>());
+  EXPECT_GT(placements.size(), 1u) << "each runner takes turns over several buffer sets";
 }
 
 // The softmax example and its reference in a scratch folder, with an agent that copies what was
