@@ -94,69 +94,64 @@ TEST(LoopOnGpu, ScriptedAgentTakesSoftmaxFromNaiveToVectorizedAndTheMemoryLearns
   EXPECT_NE(memory.stdout_text.find("vectorized_float4_io"), std::string::npos) << memory.stdout_text;
 }
 
-TEST(LoopOnGpu, TheSameVersionSubmittedAgainIsNeitherFasterNorSlower) {
-  scratch_dir work;
+// A loop of one iteration on `example`, then the same code submitted again (a comment added) as
+// v1 of the run: v1's record, and the run's folder.
+struct resubmitted {
+  nlohmann::json manifest;
+  fs::path run_dir;
+};
+
+resubmitted submit_again(const scratch_dir& work, const std::string& example, const std::string& reference,
+                         const std::vector<std::string>& dims, const std::string& comment) {
   const fs::path examples = testing::source_dir() / "examples";
-  fs::copy_file(examples / "vector_add.cu", work.path() / "vector_add.cu");
-  const std::vector<std::string> common = {(work.path() / "vector_add.cu").string(), "--ref",
-                                           (examples / "vector_add_ref.cu").string(), "--N=16777216",
-                                           "--max-iterations", "1", "--memory-db", (work.path() / "m.db").string()};
-  std::vector<std::string> first = {"loop"};
-  first.insert(first.end(), common.begin(), common.end());
-  first.push_back("--json");
+  const fs::path kernel = work.path() / example;
+  fs::copy_file(examples / example, kernel);
+  std::vector<std::string> first = {"loop", kernel.string(), "--ref", (examples / reference).string()};
+  first.insert(first.end(), dims.begin(), dims.end());
+  first.insert(first.end(),
+               {"--max-iterations", "1", "--memory-db", (work.path() / "m.db").string(), "--json"});
   const auto v0 = run_kopt(first);
-  ASSERT_EQ(v0.exit_code, 0) << v0.stdout_text << v0.stderr_text;
+  EXPECT_EQ(v0.exit_code, 0) << v0.stdout_text << v0.stderr_text;
+  if (v0.exit_code != 0) return {};
   const std::string run_dir = nlohmann::json::parse(v0.stdout_text)["run_dir"];
-  write_file(work.path() / "vector_add.cu", read_file(work.path() / "vector_add.cu") + "\n// unchanged code\n");
+  write_file(kernel, read_file(kernel) + "\n" + comment + " unchanged code\n");
   std::vector<std::string> second = first;
   second.insert(second.end(), {"--run-dir", run_dir});
   const auto v1 = run_kopt(second);
-  ASSERT_EQ(v1.exit_code, 0) << v1.stdout_text << v1.stderr_text;
-  const auto manifest = nlohmann::json::parse(v1.stdout_text);
+  EXPECT_EQ(v1.exit_code, 0) << v1.stdout_text << v1.stderr_text;
+  if (v1.exit_code != 0) return {};
+  return {nlohmann::json::parse(v1.stdout_text), run_dir};
+}
+
+// v1, the same code as v0, is neither faster nor slower, and was compared in turns.
+void expect_neither_faster_nor_slower(const nlohmann::json& manifest) {
+  ASSERT_TRUE(manifest.is_object());
   const std::string outcome = manifest["iterations"][1]["outcome"];
   EXPECT_TRUE(outcome == "neutral" || outcome == "inconclusive") << manifest["iterations"][1].dump();
   EXPECT_EQ(manifest["best"], 0);
-  // Compared in turns with v0's library, both held open side by side.
   const auto& comparison = manifest["iterations"][1]["comparison"];
   EXPECT_EQ(comparison["method"].get<std::string>().rfind("in turns", 0), 0u) << comparison.dump();
   EXPECT_GE(comparison["rounds"].get<int>(), 6) << comparison.dump();
-  EXPECT_TRUE(fs::exists(fs::path(run_dir) / "iter_v1" / "comparison.json"));
   EXPECT_TRUE(comparison["warnings"].empty()) << comparison.dump();
+}
+
+TEST(LoopOnGpu, TheSameVersionSubmittedAgainIsNeitherFasterNorSlower) {
+  scratch_dir work;
+  const resubmitted r = submit_again(work, "vector_add.cu", "vector_add_ref.cu", {"--N=16777216"}, "//");
+  // Compared in turns with v0's library, both held open side by side.
+  expect_neither_faster_nor_slower(r.manifest);
+  EXPECT_TRUE(fs::exists(r.run_dir / "iter_v1" / "comparison.json"));
 }
 
 // The same for a Triton module: held open in kopt's Python runner from its snapshot, on the
 // problem made again from the candidate, and timed in turns over several buffer sets.
 TEST(LoopOnGpu, TheSameTritonVersionSubmittedAgainIsComparedInTurnsAndNeitherFasterNorSlower) {
   scratch_dir work;
-  const fs::path examples = testing::source_dir() / "examples";
-  fs::copy_file(examples / "triton_softmax.py", work.path() / "softmax.py");
-  const std::vector<std::string> first = {"loop",
-                                          (work.path() / "softmax.py").string(),
-                                          "--ref",
-                                          (examples / "softmax_ref.py").string(),
-                                          "--rows=4096",
-                                          "--cols=1024",
-                                          "--max-iterations",
-                                          "1",
-                                          "--memory-db",
-                                          (work.path() / "m.db").string(),
-                                          "--json"};
-  const auto v0 = run_kopt(first);
-  ASSERT_EQ(v0.exit_code, 0) << v0.stdout_text << v0.stderr_text;
-  const std::string run_dir = nlohmann::json::parse(v0.stdout_text)["run_dir"];
-  write_file(work.path() / "softmax.py", read_file(work.path() / "softmax.py") + "\n# unchanged code\n");
-  std::vector<std::string> second = first;
-  second.insert(second.end(), {"--run-dir", run_dir});
-  const auto v1 = run_kopt(second);
-  ASSERT_EQ(v1.exit_code, 0) << v1.stdout_text << v1.stderr_text;
-  const auto manifest = nlohmann::json::parse(v1.stdout_text);
-  const std::string outcome = manifest["iterations"][1]["outcome"];
-  EXPECT_TRUE(outcome == "neutral" || outcome == "inconclusive") << manifest["iterations"][1].dump();
-  EXPECT_EQ(manifest["best"], 0);
-  const auto& comparison = manifest["iterations"][1]["comparison"];
-  EXPECT_EQ(comparison["method"].get<std::string>().rfind("in turns", 0), 0u) << comparison.dump();
-  EXPECT_GE(comparison["rounds"].get<int>(), 6) << comparison.dump();
-  const auto record = nlohmann::json::parse(read_file(fs::path(run_dir) / "iter_v1" / "comparison.json"));
+  const resubmitted r =
+      submit_again(work, "triton_softmax.py", "softmax_ref.py", {"--rows=4096", "--cols=1024"}, "#");
+  expect_neither_faster_nor_slower(r.manifest);
+  ASSERT_TRUE(fs::exists(r.run_dir / "iter_v1" / "comparison.json"));
+  const auto record = nlohmann::json::parse(read_file(r.run_dir / "iter_v1" / "comparison.json"));
   std::set<int> placements;
   for (const auto& block : record["blocks"]) placements.insert(block["placement"].get<int>());
   EXPECT_GT(placements.size(), 1u) << "each runner takes turns over several buffer sets";
