@@ -6,6 +6,10 @@
 // beside it, of a CUDA event pair around the launch.
 //
 //   nvcc -O3 -gencode=arch=compute_90a,code=sm_90a -o l2_state_probe l2_state_probe.cu && ./l2_state_probe
+//
+// `./l2_state_probe --only K --samples S` runs variant K alone and prints each sample's span and
+// event pair ("sample N span_us X event_us Y"), so that a run under ncu can set ncu's figure for
+// a launch beside the kernel's own span of the same launch (benchmarks/ncu_vs_span.py).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -77,7 +81,14 @@ struct buffers {
   float* c;
 };
 
-int main() {
+int main(int argc, char** argv) {
+  int only = -1;       // --only K: one variant
+  int samples = 300;   // --samples S
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (std::strcmp(argv[i], "--only") == 0) only = std::atoi(argv[i + 1]);
+    else if (std::strcmp(argv[i], "--samples") == 0) samples = std::atoi(argv[i + 1]);
+    else { std::fprintf(stderr, "usage: l2_state_probe [--only K] [--samples S]\n"); return 2; }
+  }
   const int n = 16 * 1024 * 1024;
   const size_t bytes = size_t(n) * sizeof(float);
   int l2 = 0;
@@ -120,11 +131,18 @@ int main() {
       {"kopt cold + 2 ms idle before the call", true, true, true, true, false, true},
       {"fresh inputs + poison + flush, aligned", false, true, true, true, false, false},
   };
-  std::printf("| protocol before each sample | kernel span us (median) | event pair us (median) |\n|---|---|---|\n");
-  for (const variant& v : variants) {
+  const int count = static_cast<int>(sizeof(variants) / sizeof(variants[0]));
+  if (only >= count || samples < 1) {
+    std::fprintf(stderr, "--only takes 0 to %d, --samples at least 1\n", count - 1);
+    return 2;
+  }
+  if (only < 0) std::printf("| protocol before each sample | kernel span us (median) | event pair us (median) |\n|---|---|---|\n");
+  for (int index = 0; index < count; ++index) {
+    if (only >= 0 && index != only) continue;
+    const variant& v = variants[index];
     const buffers& use = v.kopt_guards ? guarded : aligned;
     std::vector<double> spans, events;
-    for (int sample = -20; sample < 300; ++sample) {
+    for (int sample = -20; sample < samples; ++sample) {
       if (v.fresh_inputs) {
         fill<<<1024, 256>>>(use.a, n, 2 * sample + 1);
         fill<<<1024, 256>>>(use.b, n, 2 * sample + 2);
@@ -154,7 +172,9 @@ int main() {
       if (sample < 0) continue;  // warm-up
       spans.push_back(double(last - first) / 1000.0);
       events.push_back(ms * 1000.0);
+      if (only >= 0) std::printf("sample %d span_us %.3f event_us %.3f\n", sample, spans.back(), events.back());
     }
+    if (only >= 0) continue;
     std::sort(spans.begin(), spans.end());
     std::sort(events.begin(), events.end());
     std::printf("| %s | %.2f | %.2f |\n", v.name, spans[spans.size() / 2], events[events.size() / 2]);
