@@ -6,7 +6,6 @@
 
 #include "core/error.h"
 #include "core/files.h"
-#include "core/hash.h"
 #include "core/json_io.h"
 #include "core/text.h"
 #include "core/utc_time.h"
@@ -69,25 +68,12 @@ pipeline::bench_outcome bench_snapshot(const step_context& ctx, const std::strin
   return bench;
 }
 
-// The snapshot's text, checked against the SHA-256 the manifest recorded for it.
-std::string snapshot_source(const step_context& ctx, const iteration_record& r, std::string& failure) {
-  const fs::path file = ctx.run.dir / r.snapshot;
-  std::error_code ec;
-  if (!fs::is_regular_file(file, ec)) {
-    failure = fmt::format("its snapshot {} is missing", r.snapshot);
-    return "";
-  }
-  std::string source = read_text_file(file, "snapshot");
-  if (sha256_hex(source) != r.source_sha256) failure = fmt::format("its snapshot {} changed since it was measured", r.snapshot);
-  return source;
-}
-
 measured_version measure_version(const step_context& ctx, const iteration_record& r) {
   measured_version m;
   const fs::path dir = attempt_dir(ctx.run.dir, r.iteration);
   fs::remove_all(dir);
   fs::create_directories(dir);
-  const std::string source = snapshot_source(ctx, r, m.failure);
+  const std::string source = checked_snapshot(ctx.run.dir, r.snapshot, r.source_sha256, m.failure);
   if (!m.failure.empty()) return m;
   ctx.say(fmt::format("confirm: v{} re-judged from its snapshot", r.iteration));
   m.bench = bench_snapshot(ctx, source, "", dir);
@@ -104,7 +90,7 @@ measured_version measure_version(const step_context& ctx, const iteration_record
 // "" when every tool found nothing; else what the first finding was.
 std::string sanitizer_failure(const step_context& ctx, const iteration_record& r, confirmation_attempt& a) {
   std::string ignored;
-  const std::string source = snapshot_source(ctx, r, ignored);
+  const std::string source = checked_snapshot(ctx.run.dir, r.snapshot, r.source_sha256, ignored);
   for (const std::string& tool : confirmation_sanitizers) {
     ctx.say(fmt::format("confirm: v{} under compute-sanitizer {}", r.iteration, tool));
     const pipeline::bench_outcome bench = bench_snapshot(ctx, source, tool, attempt_dir(ctx.run.dir, r.iteration) / tool);

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/files.h"
+#include "core/hash.h"
 #include "core/utc_time.h"
 
 namespace kopt::loop {
@@ -43,6 +45,22 @@ std::string candidate_snapshot_name(const fs::path& kernel, std::int64_t iterati
 
 fs::path handover_dir(const fs::path& run_dir, std::int64_t iteration) {
   return iteration_dir(run_dir, iteration) / "candidates";
+}
+
+std::string checked_snapshot(const fs::path& run_dir, const std::string& snapshot, const std::string& sha256,
+                             std::string& failure) {
+  const fs::path file = run_dir / snapshot;
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) {
+    failure = fmt::format("its snapshot {} is missing", snapshot);
+    return "";
+  }
+  std::string source = read_text_file(file, "snapshot");
+  if (sha256_hex(source) != sha256) {
+    failure = fmt::format("its snapshot {} changed since it was measured", snapshot);
+    return "";
+  }
+  return source;
 }
 
 }  // namespace kopt::loop

@@ -40,6 +40,13 @@ std::filesystem::path candidate_dir(const std::filesystem::path& run_dir, std::i
 std::string candidate_snapshot_name(const std::filesystem::path& kernel, std::int64_t iteration,
                                     int candidate);
 
+// The text of a version's snapshot (`snapshot`, relative to the run folder), checked against the
+// SHA-256 the manifest recorded for it: "" and `failure` set ("its snapshot ... is missing" or
+// "... changed since it was measured") otherwise. The run's files are kopt's: a snapshot changed
+// behind its back is not the version kopt measured.
+std::string checked_snapshot(const std::filesystem::path& run_dir, const std::string& snapshot,
+                             const std::string& sha256, std::string& failure);
+
 // iter_vK/candidates: where the agent writes the candidates of iteration K+1.
 std::filesystem::path handover_dir(const std::filesystem::path& run_dir, std::int64_t iteration);
 

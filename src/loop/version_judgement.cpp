@@ -109,12 +109,10 @@ pipeline::compared_version held_open(const step_context& ctx, const version_reco
   if (!pipeline::is_triton_backend(ctx.run.manifest.backend)) {
     return {snapshot, checked_library(folder, r.library_sha256, what)};
   }
-  if (!fs::is_regular_file(snapshot) || sha256_hex(read_text_file(snapshot, "snapshot")) != r.source_sha256) {
-    throw error(
-        fmt::format("{} of {} is missing or changed since kopt measured it: the run's files are kopt's; "
-                    "start a new run",
-                    snapshot.string(), what));
-  }
+  std::string failure;
+  checked_snapshot(ctx.run.dir, r.snapshot, r.source_sha256, failure);
+  if (!failure.empty())
+    throw error(fmt::format("{}: {}; the run's files are kopt's: start a new run", what, failure));
   return {snapshot, {}};
 }
 
