@@ -207,6 +207,23 @@ TEST_F(FinalConfirmation, ABestThatFailsIsRejectedAndBlockedAndTheNextBestIsConf
                                   (m_work.path() / "softmax_last.cu").string() + ")");
 }
 
+// The snapshot is what kopt measured: one edited behind kopt's back (a faster kernel slipped in
+// after the judge) is not re-judged as if it were the version, and the next best is confirmed.
+TEST_F(FinalConfirmation, ABestWhoseSnapshotWasEditedIsNotConfirmed) {
+  run({{0.7, "one_block_per_row", ""}, {0.5, "vectorized", ""}});
+  const run_manifest before = read_run_manifest(m_run_dir);
+  ASSERT_EQ(before.best, 2);
+  const fs::path snapshot = m_run_dir / before.find(2)->snapshot;
+  write_file_atomic(snapshot, read_text_file(snapshot) + "// edited after it was measured\n");
+
+  const confirmed_run done = finish_run(settings(2), m_services);
+  ASSERT_EQ(done.confirmation.attempts.size(), 2u);
+  EXPECT_FALSE(done.confirmation.attempts[0].confirmed);
+  EXPECT_NE(done.confirmation.attempts[0].reason.find("changed since it was measured"), std::string::npos)
+      << done.confirmation.attempts[0].reason;
+  EXPECT_EQ(done.confirmation.best, 1);
+}
+
 TEST_F(FinalConfirmation, NoneSurvivingLeavesTheRunWithoutABestAndSaysSo) {
   run({{0.5, "racy_shared_reduction", "// sanitizer finds: initcheck"}});
   const confirmed_run done = finish_run(settings(1), m_services);
