@@ -101,20 +101,20 @@ TARGET_SLOWDOWN = 0.03
 CALIBRATION_TOLERANCE = 0.004  # a delay making it 2.6-3.4 % slower is taken
 
 
-def calibrate_delay(kopt, case, slow_file, cycles):
+def calibrate_slowdown(kopt, case, slow_file, knob):
     """Finds the knob that makes the kernel 3 % slower: (knob, the mean ratio of
     CALIBRATION_RUNS comparisons at it). The first steps scale the knob; once two values are
     measured it interpolates between the two nearest, as the slowdown need not be proportional
     to it (a spin in one block is partly hidden by the other blocks' tail). Gives the closest
     value measured after six tries."""
-    measured = []  # (cycles, slowdown)
+    measured = []  # (knob, slowdown)
     for _ in range(6):
         with open(slow_file, "w") as f:
-            f.write(case.slowed(cycles))
+            f.write(case.slowed(knob))
         slowdown = statistics.mean(
             compare(kopt, case.kernel, slow_file, case.dims)[0]["ratio"] for _ in range(CALIBRATION_RUNS)) - 1
-        measured.append((cycles, slowdown))
-        print(f"  calibration: {cycles} {case.unit} -> {1 + slowdown:.4f}x", file=sys.stderr, flush=True)
+        measured.append((knob, slowdown))
+        print(f"  calibration: {knob} {case.unit} -> {1 + slowdown:.4f}x", file=sys.stderr, flush=True)
         if abs(slowdown - TARGET_SLOWDOWN) <= CALIBRATION_TOLERANCE:
             break
         nearest = sorted(measured, key=lambda m: abs(m[1] - TARGET_SLOWDOWN))[:2]
@@ -122,13 +122,13 @@ def calibrate_delay(kopt, case, slow_file, cycles):
             (c1, s1), (c2, s2) = nearest
             guess = c1 + (TARGET_SLOWDOWN - s1) * (c2 - c1) / (s2 - s1)
         else:
-            guess = cycles * min(4.0, TARGET_SLOWDOWN / max(slowdown, TARGET_SLOWDOWN / 4))
-        cycles = max(1, int(round(guess)))
-    best_cycles, best_slowdown = min(measured, key=lambda m: abs(m[1] - TARGET_SLOWDOWN))
-    if best_cycles != measured[-1][0]:
+            guess = knob * min(4.0, TARGET_SLOWDOWN / max(slowdown, TARGET_SLOWDOWN / 4))
+        knob = max(1, int(round(guess)))
+    best_knob, best_slowdown = min(measured, key=lambda m: abs(m[1] - TARGET_SLOWDOWN))
+    if best_knob != measured[-1][0]:
         with open(slow_file, "w") as f:
-            f.write(case.slowed(best_cycles))
-    return best_cycles, 1 + best_slowdown
+            f.write(case.slowed(best_knob))
+    return best_knob, 1 + best_slowdown
 
 
 def placement_spread(document):
@@ -169,8 +169,8 @@ def run_case(kopt, case, rounds, work, minutes, keep, kinds, tag):
     first, _ = compare(kopt, kernel, kernel, case.dims)
     median_ms = first["incumbent_median_ms"]
     slow_file = os.path.join(work, f"{tag}_slowed{case.suffix}")
-    cycles, achieved = calibrate_delay(kopt, case, slow_file, case.first_knob(median_ms))
-    print(f"{name}: {cycles} {case.unit} make it {achieved:.4f}x as slow (mean of {CALIBRATION_RUNS} comparisons)",
+    knob, achieved = calibrate_slowdown(kopt, case, slow_file, case.first_knob(median_ms))
+    print(f"{name}: {knob} {case.unit} make it {achieved:.4f}x as slow (mean of {CALIBRATION_RUNS} comparisons)",
           file=sys.stderr, flush=True)
     aa, slower, walls = [], [], []
     for i in range(rounds):
@@ -195,7 +195,7 @@ def run_case(kopt, case, rounds, work, minutes, keep, kinds, tag):
     rounds_used = sorted(d["rounds"] for d in aa + slower)
     print(f"| {name} | {median_ms * 1000:.2f} | {len(aa)} / {len(slower)} | {rate(aa, ('positive', 'negative'))} | "
           f"{rate(aa, ('inconclusive',))} | {aa_ratios[0]:.4f}-{aa_ratios[-1]:.4f} | "
-          f"{cycles} {case.unit} ({achieved:.4f}x when calibrated): median ratio {statistics.median(slow_ratios):.4f} "
+          f"{knob} {case.unit} ({achieved:.4f}x when calibrated): median ratio {statistics.median(slow_ratios):.4f} "
           f"(min {slow_ratios[0]:.4f}) | "
           f"{rate(slower, ('negative',))} | {(aa + slower)[0]['margin'] * 100:.2f} % | "
           f"{statistics.median(rounds_used)} ({rounds_used[0]}-{rounds_used[-1]}) | {statistics.median(walls):.2f} s |")
