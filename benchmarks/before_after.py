@@ -36,7 +36,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from loop_verdicts import wilson  # noqa: E402  (the same interval as the verdict benchmark's)
 
 FIDELITY_CASE = ("examples/softmax_block.cu", ["--rows=4096", "--cols=1024"])
-VERDICT_N = 1048576
+VERDICT_CASE = "1M"  # loop_verdicts.py's 1M-element vector add, and its calibrated spin
 WANTED = {"aa": ("neutral", "inconclusive"), "slower": ("negative",)}
 # Two-sided 95 % quantiles of Student's t by degrees of freedom; beyond the table, the normal's.
 T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
@@ -117,7 +117,7 @@ def measure(args):
     # Imported here: they need the GPU machine's tools only when measuring.
     from kopt_bench_run import kopt_bench
     from kopt_vs_ncu import kopt_median_us, ncu_call_us
-    from loop_verdicts import calibrate_delay, compare
+    from loop_verdicts import CASES, calibrate_slowdown, compare
     from speed_benchmark import toolkit_case
 
     kopts = {"before": os.path.abspath(args.before), "after": os.path.abspath(args.after)}
@@ -132,13 +132,13 @@ def measure(args):
     work = tempfile.mkdtemp(prefix="kopt-before-after-")
     slow_file = os.path.join(work, "vector_add_slower.cu")
     calibration = [r for r in previous if r.get("kind") == "calibration"]
+    verdicts = CASES[VERDICT_CASE]
     if calibration:
         cycles = calibration[0]["cycles"]
-        from loop_verdicts import delayed_source
         with open(slow_file, "w") as f:
-            f.write(delayed_source(cycles))
+            f.write(verdicts.slowed(cycles))
     else:
-        cycles, ratio = calibrate_delay(kopts["after"], "examples/vector_add.cu", slow_file, VERDICT_N, 2000)
+        cycles, ratio = calibrate_slowdown(kopts["after"], verdicts, slow_file, 2000)
         append(args.records, {"kind": "calibration", "cycles": cycles, "ratio": ratio})
     toolkit = toolkit_case(args.toolkit, args.python) if args.toolkit else None
     source, dims = FIDELITY_CASE
@@ -153,8 +153,8 @@ def measure(args):
             steps = [
                 ("fidelity", lambda: kopt_median_us(kopt, source, dims, True)[0] /
                  ncu_call_us(kopt, source, dims, "none", args.calls)[0]),
-                ("aa", lambda: compare(kopt, "examples/vector_add.cu", "examples/vector_add.cu", VERDICT_N)[0]),
-                ("slower", lambda: compare(kopt, "examples/vector_add.cu", slow_file, VERDICT_N)[0]),
+                ("aa", lambda: compare(kopt, verdicts.kernel, verdicts.kernel, verdicts.dims)[0]),
+                ("slower", lambda: compare(kopt, verdicts.kernel, slow_file, verdicts.dims)[0]),
             ]
             if toolkit:
                 def wall_ratio():
