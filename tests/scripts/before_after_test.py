@@ -2,7 +2,10 @@
 """benchmarks/before_after.py's report: the table a before/after run is judged by. Records as the
 GPU run appends them; the report must call a moved figure a move, and an unmoved one not."""
 
+import inspect
+import json
 import os
+import stat
 import subprocess
 import sys
 import tempfile
@@ -27,7 +30,6 @@ def records(fidelity_after, slower_after_hits):
 
 
 def run_report(lines):
-    import json
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "records.jsonl")
         with open(path, "w") as f:
@@ -61,6 +63,60 @@ class BeforeAfterReport(unittest.TestCase):
         row = [line for line in table.splitlines() if line.startswith("| 3 % slower")][0]
         self.assertIn("8/20", row)
         self.assertTrue(row.endswith("**no** |"), row)
+
+
+BENCHMARKS = os.path.dirname(SCRIPT)
+
+
+def checked(module, name, answer):
+    """Stands in for module.name: refuses a call that the real function's signature would refuse
+    (before_after.py imports what it measures with from loop_verdicts.py and its neighbours, whose
+    signatures can change under it), and answers like it."""
+    real = getattr(module, name)
+
+    def stand_in(*args, **kwargs):
+        inspect.signature(real).bind(*args, **kwargs)
+        return answer(*args)
+    setattr(module, name, stand_in)
+
+
+class BeforeAfterMeasuring(unittest.TestCase):
+    """The measuring path, with the GPU's figures stood in: every call it makes must fit what it
+    calls, and a round must record each measure for both builds (a failure is recorded too, and
+    would fail this test)."""
+
+    def test_a_round_calls_what_it_imports_as_it_is_written(self):
+        sys.path.insert(0, BENCHMARKS)
+        import before_after
+        import kopt_bench_run
+        import kopt_vs_ncu
+        import loop_verdicts
+        import speed_benchmark
+        checked(kopt_bench_run, "kopt_bench", lambda *a: ({}, 1.0))
+        checked(kopt_vs_ncu, "kopt_median_us", lambda *a: (10.0, []))
+        checked(kopt_vs_ncu, "ncu_call_us", lambda *a: (9.5, []))
+        checked(loop_verdicts, "compare", lambda *a: ({"outcome": "neutral", "ratio": 1.0}, None))
+        checked(loop_verdicts, "calibrate_slowdown", lambda *a: (1234, 1.03))
+        checked(speed_benchmark, "toolkit_case", lambda *a: (lambda: (2.0, None)))
+        with tempfile.TemporaryDirectory() as folder:
+            kopts = []
+            for name in ("before", "after"):
+                kopt = os.path.join(folder, name)
+                with open(kopt, "w") as f:
+                    f.write(f"#!/bin/sh\necho kopt 0.1.0 {name}\n")
+                os.chmod(kopt, os.stat(kopt).st_mode | stat.S_IEXEC)
+                kopts.append(kopt)
+            records = os.path.join(folder, "records.jsonl")
+            args = before_after.argparse.Namespace(before=kopts[0], after=kopts[1], records=records,
+                                                   toolkit=folder, python=sys.executable, rounds=1,
+                                                   minutes=float("inf"), calls=20)
+            before_after.measure(args)
+            lines = [json.loads(line) for line in open(records)]
+        self.assertEqual([r for r in lines if r["kind"] == "failure"], [])
+        measured = sorted((r["kind"], r["build"]) for r in lines if "round" in r and r["kind"] != "round")
+        self.assertEqual(measured, sorted((kind, build) for kind in ("fidelity", "aa", "slower", "wall")
+                                          for build in ("before", "after")))
+        self.assertIn({"kind": "calibration", "cycles": 1234, "ratio": 1.03}, lines)
 
 
 if __name__ == "__main__":
