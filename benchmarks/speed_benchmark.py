@@ -33,7 +33,7 @@ with sampling's minimum time at F seconds (the case's name then ends in "min F s
 
 Usage (GPU machine, repository root):
   python3 benchmarks/speed_benchmark.py --kopt PATH --toolkit PATH [--rounds N] [--cases "NAME;NAME"]
-      [--min-seconds F]
+      [--min-seconds F] [--before KOPT]
 """
 import argparse
 import json
@@ -156,6 +156,8 @@ def main():
     parser.add_argument("--cases", help="only these cases, by name, separated by ';' (default: all)")
     parser.add_argument("--min-seconds", type=float,
                         help="also run every kopt bench case with this minimum sampling time [s]")
+    parser.add_argument("--before", help="an earlier kopt build: its .py and .cu cases run beside this build's "
+                                         "(names starting with 'before:')")
     args = parser.parse_args()
 
     cases = [
@@ -181,6 +183,13 @@ def main():
                                                      warm=True)),
         ("kopt profile", kopt_profile_case(args.kopt, ["examples/softmax_block.cu", *SOFTMAX_DIMS])),
     ]
+    if args.before:
+        cases += [
+            ("before: kopt .py", kopt_bench_case(args.before, ["examples/softmax_block.cu",
+                                                               "--ref=examples/softmax_ref.py", *SOFTMAX_DIMS])),
+            ("before: kopt .cu (vector_add 16M)", kopt_bench_case(args.before, [
+                "examples/vector_add.cu", "--ref=examples/vector_add_ref.cu", "--N=16777216"])),
+        ]
     if args.cases:
         wanted = [name.strip() for name in args.cases.split(";")]
         unknown = [name for name in wanted if name not in dict(cases)]
