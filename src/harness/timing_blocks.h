@@ -8,7 +8,8 @@
 // The version is bound to several sets of buffers, allocated side by side, and block K runs on
 // set K mod N. Seen on an H200: two processes timing the same 4.6 µs kernel differed by up to
 // 3 %, steadily, each with its buffers where its allocator had put them. Taking turns over
-// placements makes that part of every round's noise rather than a difference between versions.
+// placements makes that part of every round's noise rather than a difference between versions,
+// and the comparison's interval counts what is left of it (measure/placement_interval.h).
 // A Triton runner holds one set of tensors at a time: it binds them again when a block moves to
 // another set (version_under_test::select).
 
@@ -36,7 +37,7 @@ struct turn_setting {
   std::vector<std::string> library_baseline;  // compute libraries loaded before the version was
 };
 
-// How many buffer sets a version takes turns over: 8, fewer when they would pass 2 GiB, at least 1.
+// How many buffer sets a version takes turns over: 32, fewer when they would pass 2 GiB, at least 1.
 int placements_for(const kernel::kernel_plan& plan);
 
 // Fills the report (status, reason, the blocks and their checks); a failure is also the reply to

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -61,15 +62,20 @@ outcome_evidence classify_against(const std::vector<double>& candidate_ms, const
   return e;
 }
 
-outcome_evidence classify_paired(const std::vector<double>& round_ratios, double candidate_median_ms,
+outcome_evidence classify_paired(const std::vector<paired_round>& rounds, double candidate_median_ms,
                                  double incumbent_median_ms, double timer_tick_ms) {
   outcome_evidence e;
   e.candidate_median_ms = candidate_median_ms;
   e.incumbent_median_ms = incumbent_median_ms;
-  if (round_ratios.size() < minimum_paired_rounds) return e;
-  const sample_summary s = summarize(round_ratios);
+  if (rounds.size() < minimum_paired_rounds) return e;
+  std::vector<double> ratios;
+  for (const paired_round& r : rounds) ratios.push_back(r.ratio);
+  const sample_summary s = summarize(ratios);
   e.ratio = s.median;
   e.ratio_ci95 = s.median_ci95;
+  if (const std::optional<interval> sets = placement_interval(rounds)) {
+    e.ratio_ci95 = interval{std::min(e.ratio_ci95.low, sets->low), std::max(e.ratio_ci95.high, sets->high)};
+  }
   settle(e, timer_tick_ms);
   return e;
 }

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/json_io.h"
+#include "measure/placement_interval.h"
 #include "measure/statistics.h"
 
 namespace kopt::measure {
@@ -44,14 +45,16 @@ struct outcome_evidence {
 outcome_evidence classify_against(const std::vector<double>& candidate_ms, const std::vector<double>& incumbent_ms,
                                   double timer_tick_ms);
 
-// A comparison in turns (pipeline/alternating_comparison.h): `round_ratios` holds, for each
-// round, the candidate block's estimate over the incumbent block's. The
-// ratio is their median and its interval the distribution-free one of that median (order
-// statistics), so that what changes from one round to the next (clocks, a neighbour's load)
-// hits both versions of a round alike and does not pass for a difference. The two medians are
-// for the record. Fewer than `minimum_paired_rounds` rounds is inconclusive.
+// A comparison in turns (pipeline/alternating_comparison.h): each round holds the candidate
+// block's estimate over the incumbent block's and the sets of buffers the two ran on. The ratio
+// is the rounds' median; its interval covers both the distribution-free one of that median (order
+// statistics: what changes from one round to the next, clocks or a neighbour's load, hits both
+// versions of a round alike and does not pass for a difference) and the placement interval over
+// the pairs of sets (placement_interval.h: the luck of each process's draw of sets, which no
+// number of rounds averages away). Inconclusive with fewer than `minimum_paired_rounds` rounds.
+// The two medians are for the record.
 inline constexpr std::size_t minimum_paired_rounds = 6;
-outcome_evidence classify_paired(const std::vector<double>& round_ratios, double candidate_median_ms,
+outcome_evidence classify_paired(const std::vector<paired_round>& rounds, double candidate_median_ms,
                                  double incumbent_median_ms, double timer_tick_ms);
 
 json to_json(const outcome_evidence& evidence);

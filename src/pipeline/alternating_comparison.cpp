@@ -57,6 +57,7 @@ turns_outcome compare_in_turns(block_timing& session, double expected_ms, const 
   out.block_calls = calls_for(settings.block_ms, expected_ms + per_call_overhead_ms);
   const auto started = clock::now();
   const auto elapsed_s = [&] { return std::chrono::duration<double>(clock::now() - started).count(); };
+  std::vector<measure::paired_round> paired;
   while (true) {
     // Candidate first in even rounds, incumbent first in odd ones.
     const bool candidate_first = out.rounds % 2 == 0;
@@ -88,14 +89,20 @@ turns_outcome compare_in_turns(block_timing& session, double expected_ms, const 
     const block_record& second = out.blocks.back();
     const double candidate = first.version == 0 ? first.estimate_ms : second.estimate_ms;
     const double incumbent = first.version == 1 ? first.estimate_ms : second.estimate_ms;
-    if (incumbent > 0) out.round_ratios.push_back(candidate / incumbent);
+    if (incumbent > 0) {
+      out.round_ratios.push_back(candidate / incumbent);
+      const int candidate_placement = first.version == 0 ? first.placement : second.placement;
+      const int incumbent_placement = first.version == 1 ? first.placement : second.placement;
+      paired.push_back(
+          measure::paired_round{candidate / incumbent, candidate_placement, incumbent_placement});
+    }
     ++out.rounds;
     if (out.rounds == 1) {
       // Two blocks of `block_calls` each took round_ms: aim the next ones at block_ms.
       out.block_calls = calls_for(settings.block_ms, round_ms / (2.0 * out.block_calls));
     }
-    out.evidence = measure::classify_paired(out.round_ratios, median_of(out.candidate_ms),
-                                            median_of(out.incumbent_ms), out.timer_tick_ms);
+    out.evidence = measure::classify_paired(paired, median_of(out.candidate_ms), median_of(out.incumbent_ms),
+                                            out.timer_tick_ms);
     if (out.evidence.verdict != measure::outcome::inconclusive) {
       out.stop = "settled";
       break;

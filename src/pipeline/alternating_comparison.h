@@ -4,8 +4,9 @@
 // alternating from round to round (candidate first, then incumbent first), so that drift
 // (clocks, temperature, a neighbour's load) hits both. Each round gives one ratio: the
 // candidate block's trimmed mean over the incumbent block's. Rounds go on until the 95 %
-// interval of the median ratio settles the outcome (measure::classify_paired: positive,
-// negative or neutral beyond the margin) or the budget ends (inconclusive, and said so).
+// interval of the median ratio, widened by the spread between the buffer sets the versions run
+// on, settles the outcome (measure::classify_paired: positive, negative or neutral beyond the
+// margin) or the budget ends (inconclusive, and said so).
 
 #include <cstddef>
 #include <string>
