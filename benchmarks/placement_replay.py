@@ -16,11 +16,11 @@ import json
 import math
 import os
 import statistics
+import sys
 
-# Two-sided 95 % quantiles of Student's t by degrees of freedom (1-31); beyond, about 2.0.
-T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-       2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
-       2.040]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from before_after import T95  # noqa: E402  (Student's t by degrees of freedom, as its report uses)
+
 MARGIN = 0.01
 
 

@@ -8,12 +8,15 @@
 #include <boost/math/distributions/students_t.hpp>
 
 namespace kopt::measure {
+namespace {
 
 bool placements_said(const std::vector<paired_round>& rounds) {
   return std::all_of(rounds.begin(), rounds.end(), [](const paired_round& r) {
     return r.candidate_placement >= 0 && r.incumbent_placement >= 0;
   });
 }
+
+}  // namespace
 
 std::optional<interval> placement_interval(const std::vector<paired_round>& rounds) {
   if (!placements_said(rounds)) return std::nullopt;
@@ -25,15 +28,14 @@ std::optional<interval> placement_interval(const std::vector<paired_round>& roun
     sum += std::log(r.ratio);
     ++count;
   }
-  const auto pairs = static_cast<double>(log_sums.size());
   if (log_sums.size() < 2) return std::nullopt;
-  double mean = 0;
-  for (const auto& [pair, value] : log_sums) mean += value.first / value.second / pairs;
-  double squares = 0;
-  for (const auto& [pair, value] : log_sums) squares += std::pow(value.first / value.second - mean, 2);
-  const double standard_error = std::sqrt(squares / (pairs - 1) / pairs);
-  const double t = boost::math::quantile(boost::math::students_t(pairs - 1), 0.975);
-  return interval{std::exp(mean - t * standard_error), std::exp(mean + t * standard_error)};
+  std::vector<double> pair_means;
+  for (const auto& [pair, value] : log_sums) pair_means.push_back(value.first / value.second);
+  const sample_summary s = summarize(pair_means);
+  const double pairs = static_cast<double>(s.count);
+  const double half_width =
+      boost::math::quantile(boost::math::students_t(pairs - 1), 0.975) * s.stdev / std::sqrt(pairs);
+  return interval{std::exp(s.mean - half_width), std::exp(s.mean + half_width)};
 }
 
 }  // namespace kopt::measure

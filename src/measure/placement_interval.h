@@ -25,9 +25,6 @@ struct paired_round {
   int incumbent_placement = -1;
 };
 
-// Whether every round says both of its sets.
-bool placements_said(const std::vector<paired_round>& rounds);
-
 // The 95 % interval of the ratio over the pairs of sets the rounds ran on so far (the exponential
 // of the mean log ratio per pair, ± Student's t quantile × its standard error): the sets are
 // drawn alike, so the pairs seen are a sample of them, and fewer pairs give a wider interval

@@ -87,14 +87,12 @@ turns_outcome compare_in_turns(block_timing& session, double expected_ms, const 
     // This round's two records, candidate's and incumbent's, whichever went first.
     const block_record& first = out.blocks[out.blocks.size() - 2];
     const block_record& second = out.blocks.back();
-    const double candidate = first.version == 0 ? first.estimate_ms : second.estimate_ms;
-    const double incumbent = first.version == 1 ? first.estimate_ms : second.estimate_ms;
-    if (incumbent > 0) {
-      out.round_ratios.push_back(candidate / incumbent);
-      const int candidate_placement = first.version == 0 ? first.placement : second.placement;
-      const int incumbent_placement = first.version == 1 ? first.placement : second.placement;
-      paired.push_back(
-          measure::paired_round{candidate / incumbent, candidate_placement, incumbent_placement});
+    const block_record& candidate = first.version == 0 ? first : second;
+    const block_record& incumbent = first.version == 0 ? second : first;
+    if (incumbent.estimate_ms > 0) {
+      const double ratio = candidate.estimate_ms / incumbent.estimate_ms;
+      out.round_ratios.push_back(ratio);
+      paired.push_back(measure::paired_round{ratio, candidate.placement, incumbent.placement});
     }
     ++out.rounds;
     if (out.rounds == 1) {
