@@ -13,9 +13,9 @@
 #include <fmt/ranges.h>
 
 #include "cli/bench_setup.h"
-#include "cli/problem_options.h"
 #include "cli/commands.h"
 #include "cli/option_checks.h"
+#include "cli/problem_options.h"
 #include "cli/sampling_options.h"
 #include "cli/terminal.h"
 #include "core/document.h"
@@ -27,6 +27,7 @@
 #include "loop/check_shapes.h"
 #include "loop/final_confirmation.h"
 #include "loop/loop_step.h"
+#include "loop/round_gpus.h"
 #include "loop/run_directory.h"
 #include "loop/run_ledger.h"
 #include "loop/run_manifest.h"
@@ -34,8 +35,8 @@
 #include "memory/memory_location.h"
 #include "memory/memory_store.h"
 #include "pipeline/bench_pipeline.h"
-#include "profile/ncu_command.h"
 #include "pipeline/measuring_worker.h"
+#include "profile/ncu_command.h"
 
 namespace kopt::cli {
 namespace {
@@ -185,6 +186,10 @@ class loop_command final : public command {
                    "with --agent: versions the agent may write per iteration, each evaluated (see docs/loop.md)")
         ->default_val(1)
         ->check(at_least(1, "candidates"));
+    sub.add_option(
+        "--gpus", m_gpus,
+        "with --candidates: measure a round's candidates at once on these GPUs, one each: all, or a "
+        "list such as 0,2,3 (only identical, idle GPUs are used; see docs/loop.md)");
     sub.add_flag("--finish", m_finish,
                  "confirm the best version of the run in --run-dir now (re-judged from its snapshot, under "
                  "compute-sanitizer, compared in turns with v0) and print the answer; see docs/loop.md");
@@ -219,8 +224,9 @@ class loop_command final : public command {
     if (m_agent.candidates > 1 && m_agent.command.empty()) {
       throw error("--candidates needs --agent: the agent writes the candidates of each iteration (docs/loop.md)");
     }
-    const auto worker = services.make_worker();
-    const loop::loop_services steps = loop::gpu_services(*worker);
+    const std::shared_ptr<pipeline::measuring_worker> worker = services.make_worker();
+    loop::loop_services steps = loop::gpu_services(*worker);
+    if (!m_gpus.empty()) spread_rounds(services, *worker, steps);
     const loop::step_progress progress = progress_on_terminal("loop", m_output.prints_summary());
     if (!m_agent.command.empty()) {
       // One kopt for every iteration: the next reference's Python loads while the agent works.
@@ -313,6 +319,23 @@ class loop_command final : public command {
     return s;
   }
 
+  // --gpus: a round's candidates on several GPUs, each with a measuring worker of its own; the
+  // first GPU chosen measures everything else.
+  void spread_rounds(const pipeline::services& services, pipeline::measuring_worker& worker,
+                     loop::loop_services& steps) {
+    if (m_agent.candidates < 2) {
+      throw error(
+          "--gpus spreads the candidates of a round over GPUs: give --agent CMD --candidates K (K > 1)");
+    }
+    if (m_sub->get_option("--gpu")->count() > 0) throw error("give --gpu or --gpus, not both");
+    const loop::round_gpus chosen = loop::choose_round_gpus(m_gpus, worker.probe_gpus());
+    for (const std::string& line : chosen.left_out) std::fprintf(stderr, "kopt: warning: %s\n", line.c_str());
+    m_settings.target.gpu = chosen.ordinals.front();
+    for (std::size_t i = 1; i < chosen.ordinals.size(); ++i) {
+      steps.other_gpus.push_back({chosen.ordinals[i], loop::gpu_services(services.make_worker())});
+    }
+  }
+
   // kopt loop --finish --run-dir RUN: the run's own settings, confirmed now.
   int finish(const pipeline::services& services) {
     if (m_run_dir.empty()) throw error("--finish confirms a run: name its folder with --run-dir RUN");
@@ -372,6 +395,7 @@ class loop_command final : public command {
 
   CLI::App* m_sub = nullptr;
   bench_target_options m_target{"kopt loop", "measure on"};
+  std::string m_gpus;
   loop::loop_settings m_settings;
   loop::agent_settings m_agent;
   std::int64_t m_max_iterations = 0;

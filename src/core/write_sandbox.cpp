@@ -101,8 +101,7 @@ std::optional<std::string> unsandboxed_warning(const std::optional<std::string>&
 bool sandbox_warning::note(const std::optional<std::string>& description) {
   if (m_warned) return false;
   const std::optional<std::string> line = unsandboxed_warning(description);
-  if (!line) return false;
-  m_warned = true;
+  if (!line || m_warned.exchange(true)) return false;
   std::fprintf(m_out, "%s\n", line->c_str());
   std::fflush(m_out);
   return true;

@@ -8,6 +8,7 @@
 // (measuring_writes.h says which); the restriction is inherited by every thread and process it
 // starts and cannot be lifted. Reading, executing and device ioctls stay allowed.
 
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -48,7 +49,7 @@ class sandbox_warning {
 
  private:
   std::FILE* m_out;
-  bool m_warned = false;
+  std::atomic<bool> m_warned = false;  // the versions of a round on several GPUs end on their own threads
 };
 
 }  // namespace kopt

@@ -12,13 +12,21 @@ namespace {
 using nvml_device = void*;
 using nvml_return = int;
 constexpr nvml_return nvml_success = 0;
-constexpr int nvml_clock_sm = 1;
+constexpr nvml_return nvml_error_not_supported = 3;
+constexpr int nvml_clock_sm = 1;          // NVML_CLOCK_SM
+constexpr int nvml_clock_mem = 2;         // NVML_CLOCK_MEM
+constexpr int nvml_temperature_gpu = 0;   // NVML_TEMPERATURE_GPU
+constexpr unsigned int nvml_enabled = 1;  // NVML_FEATURE_ENABLED, NVML_DEVICE_MIG_ENABLE
 
 using init_fn = nvml_return (*)();
 using driver_version_fn = nvml_return (*)(char*, unsigned int);
 using handle_by_uuid_fn = nvml_return (*)(const char*, nvml_device*);
 using clock_info_fn = nvml_return (*)(nvml_device, int, unsigned int*);
 using event_reasons_fn = nvml_return (*)(nvml_device, unsigned long long*);
+using temperature_fn = nvml_return (*)(nvml_device, int, unsigned int*);
+// nvmlEnableState_t (ECC) and MIG's modes are 32-bit; (current, pending).
+using mode_pair_fn = nvml_return (*)(nvml_device, unsigned int*, unsigned int*);
+using milliwatts_fn = nvml_return (*)(nvml_device, unsigned int*);
 // nvmlProcessInfo_t of the _v3 query (NVML's layout, declared here: kopt does not need nvml.h).
 struct nvml_process_info {
   unsigned int pid;
@@ -33,7 +41,27 @@ Fn symbol(void* handle, const char* name) {
   return handle == nullptr ? nullptr : reinterpret_cast<Fn>(::dlsym(handle, name));
 }
 
+std::optional<int> as_int(bool answered, unsigned int value) {
+  return answered ? std::optional<int>(static_cast<int>(value)) : std::nullopt;
+}
+
 }  // namespace
+
+const char* to_string(mig_mode mode) {
+  switch (mode) {
+    case mig_mode::disabled:
+      return "disabled";
+    case mig_mode::enabled:
+      return "enabled";
+    case mig_mode::not_supported:
+      return "not_supported";
+  }
+  return "unknown";
+}
+
+bool clock_events_throttle(unsigned long long mask) {
+  return (mask & ~0x3ULL) != 0;
+}
 
 std::string describe_clock_event_reasons(unsigned long long mask) {
   static constexpr std::array<std::pair<unsigned long long, const char*>, 9> names = {{
@@ -76,11 +104,26 @@ std::string nvml_library::driver_version() const {
              : "";
 }
 
-std::optional<sm_clocks> nvml_library::clocks(const std::string& uuid) const {
-  if (!m_available || uuid.empty()) return std::nullopt;
+void* nvml_library::device_handle(const std::string& uuid) const {
+  if (!m_available || uuid.empty()) return nullptr;
   nvml_device device = nullptr;
   const auto by_uuid = symbol<handle_by_uuid_fn>(m_handle, "nvmlDeviceGetHandleByUUID");
-  if (by_uuid == nullptr || by_uuid(uuid.c_str(), &device) != nvml_success) return std::nullopt;
+  return by_uuid != nullptr && by_uuid(uuid.c_str(), &device) == nvml_success ? device : nullptr;
+}
+
+std::optional<unsigned long long> nvml_library::clock_event_mask(void* device) const {
+  // Newer drivers name it "clocks event reasons"; older ones "throttle reasons".
+  auto reasons = symbol<event_reasons_fn>(m_handle, "nvmlDeviceGetCurrentClocksEventReasons");
+  if (reasons == nullptr)
+    reasons = symbol<event_reasons_fn>(m_handle, "nvmlDeviceGetCurrentClocksThrottleReasons");
+  unsigned long long mask = 0;
+  if (reasons == nullptr || reasons(device, &mask) != nvml_success) return std::nullopt;
+  return mask;
+}
+
+std::optional<sm_clocks> nvml_library::clocks(const std::string& uuid) const {
+  nvml_device device = device_handle(uuid);
+  if (device == nullptr) return std::nullopt;
   sm_clocks result;
   unsigned int mhz = 0;
   if (const auto now = symbol<clock_info_fn>(m_handle, "nvmlDeviceGetClockInfo");
@@ -91,23 +134,46 @@ std::optional<sm_clocks> nvml_library::clocks(const std::string& uuid) const {
       max != nullptr && max(device, nvml_clock_sm, &mhz) == nvml_success) {
     result.sm_max_mhz = static_cast<int>(mhz);
   }
-  // Newer drivers name it "clocks event reasons"; older ones "throttle reasons".
-  auto reasons = symbol<event_reasons_fn>(m_handle, "nvmlDeviceGetCurrentClocksEventReasons");
-  if (reasons == nullptr) reasons = symbol<event_reasons_fn>(m_handle, "nvmlDeviceGetCurrentClocksThrottleReasons");
-  unsigned long long mask = 0;
-  if (reasons != nullptr && reasons(device, &mask) == nvml_success) {
-    result.event_reasons = describe_clock_event_reasons(mask);
-    result.throttled = (mask & ~0x3ULL) != 0;
+  if (const auto mask = clock_event_mask(device)) {
+    result.event_reasons = describe_clock_event_reasons(*mask);
+    result.throttled = clock_events_throttle(*mask);
   }
   return result;
 }
 
+std::optional<device_state> nvml_library::state(const std::string& uuid) const {
+  nvml_device device = device_handle(uuid);
+  if (device == nullptr) return std::nullopt;
+  device_state state;
+  unsigned int value = 0;
+  unsigned int pending = 0;
+  const auto now = symbol<clock_info_fn>(m_handle, "nvmlDeviceGetClockInfo");
+  const auto max = symbol<clock_info_fn>(m_handle, "nvmlDeviceGetMaxClockInfo");
+  state.sm_now_mhz = as_int(now != nullptr && now(device, nvml_clock_sm, &value) == nvml_success, value);
+  state.sm_max_mhz = as_int(max != nullptr && max(device, nvml_clock_sm, &value) == nvml_success, value);
+  state.memory_max_mhz = as_int(max != nullptr && max(device, nvml_clock_mem, &value) == nvml_success, value);
+  const auto temperature = symbol<temperature_fn>(m_handle, "nvmlDeviceGetTemperature");
+  state.temperature_c = as_int(
+      temperature != nullptr && temperature(device, nvml_temperature_gpu, &value) == nvml_success, value);
+  state.clock_event_mask = clock_event_mask(device);
+  if (const auto ecc = symbol<mode_pair_fn>(m_handle, "nvmlDeviceGetEccMode");
+      ecc != nullptr && ecc(device, &value, &pending) == nvml_success) {
+    state.ecc_enabled = value == nvml_enabled;
+  }
+  if (const auto mig = symbol<mode_pair_fn>(m_handle, "nvmlDeviceGetMigMode"); mig != nullptr) {
+    const nvml_return rc = mig(device, &value, &pending);
+    if (rc == nvml_success) state.mig = value == nvml_enabled ? mig_mode::enabled : mig_mode::disabled;
+    if (rc == nvml_error_not_supported) state.mig = mig_mode::not_supported;
+  }
+  const auto power = symbol<milliwatts_fn>(m_handle, "nvmlDeviceGetEnforcedPowerLimit");
+  state.power_limit_mw = as_int(power != nullptr && power(device, &value) == nvml_success, value);
+  return state;
+}
+
 std::optional<std::vector<unsigned>> nvml_library::compute_process_ids(const std::string& uuid) const {
-  if (!m_available || uuid.empty()) return std::nullopt;
-  nvml_device device = nullptr;
-  const auto by_uuid = symbol<handle_by_uuid_fn>(m_handle, "nvmlDeviceGetHandleByUUID");
+  nvml_device device = device_handle(uuid);
   const auto running = symbol<running_processes_fn>(m_handle, "nvmlDeviceGetComputeRunningProcesses_v3");
-  if (by_uuid == nullptr || running == nullptr || by_uuid(uuid.c_str(), &device) != nvml_success) return std::nullopt;
+  if (device == nullptr || running == nullptr) return std::nullopt;
   std::vector<nvml_process_info> infos(64);
   auto count = static_cast<unsigned int>(infos.size());
   if (running(device, &count, infos.data()) != nvml_success) return std::nullopt;

@@ -27,6 +27,20 @@ int attribute(const cuda::driver_api& api, CUdevice_attribute which, CUdevice de
   return api.device_get_attribute(&value, which, device) == CUDA_SUCCESS ? value : 0;
 }
 
+void add_nvml_state(gpu_device& device, const cuda::nvml_library& nvml) {
+  const auto state = nvml.state(device.uuid);
+  if (!state) return;
+  device.sm_clock_max_mhz = state->sm_max_mhz.value_or(0);
+  device.sm_clock_now_mhz = state->sm_now_mhz.value_or(0);
+  if (state->clock_event_mask)
+    device.clock_event_reasons = cuda::describe_clock_event_reasons(*state->clock_event_mask);
+  device.memory_clock_max_mhz = state->memory_max_mhz;
+  device.temperature_c = state->temperature_c;
+  device.ecc_enabled = state->ecc_enabled;
+  device.mig_mode = state->mig;
+  device.power_limit_mw = state->power_limit_mw;
+}
+
 }  // namespace
 
 gpu_probe_result probe_gpus() {
@@ -64,11 +78,7 @@ gpu_probe_result probe_gpus() {
     device.l2_bytes = attribute(api, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, handle);
     size_t memory = 0;
     if (api.device_total_mem(&memory, handle) == CUDA_SUCCESS) device.memory_bytes = static_cast<std::int64_t>(memory);
-    if (const auto clocks = nvml.clocks(device.uuid)) {
-      device.sm_clock_max_mhz = clocks->sm_max_mhz;
-      device.sm_clock_now_mhz = clocks->sm_now_mhz;
-      device.clock_event_reasons = clocks->event_reasons;
-    }
+    add_nvml_state(device, nvml);
     result.devices.push_back(device);
   }
   return result;
@@ -84,7 +94,12 @@ json to_json(const gpu_device& d) {
               {"l2_bytes", d.l2_bytes},
               {"sm_clock_max_mhz", d.sm_clock_max_mhz},
               {"sm_clock_now_mhz", d.sm_clock_now_mhz},
-              {"clock_event_reasons", d.clock_event_reasons}};
+              {"clock_event_reasons", d.clock_event_reasons},
+              {"memory_clock_max_mhz", json_or_null(d.memory_clock_max_mhz)},
+              {"temperature_c", json_or_null(d.temperature_c)},
+              {"ecc_enabled", json_or_null(d.ecc_enabled)},
+              {"mig_mode", d.mig_mode ? json(cuda::to_string(*d.mig_mode)) : json(nullptr)},
+              {"power_limit_mw", json_or_null(d.power_limit_mw)}};
 }
 
 }  // namespace kopt::env

@@ -9,6 +9,7 @@
 
 #include "compile/arch.h"
 #include "core/json_io.h"
+#include "cuda/nvml_library.h"
 
 namespace kopt::env {
 
@@ -23,6 +24,13 @@ struct gpu_device {
   int sm_clock_max_mhz = 0;              // [MHz] from NVML when available
   int sm_clock_now_mhz = 0;              // [MHz] from NVML when available
   std::string clock_event_reasons;       // NVML's active reasons, "" when none or unknown
+  // From NVML, nullopt where it cannot tell: with the fields above, what decides whether two
+  // GPUs time a kernel alike (gpu_identity.h).
+  std::optional<int> memory_clock_max_mhz;  // [MHz]
+  std::optional<int> temperature_c;         // [°C] at the probe
+  std::optional<bool> ecc_enabled;          // current mode
+  std::optional<cuda::mig_mode> mig_mode;   // current mode
+  std::optional<int> power_limit_mw;        // [mW] the enforced limit
 };
 
 struct gpu_probe_result {

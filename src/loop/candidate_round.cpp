@@ -4,17 +4,18 @@
 
 #include <fmt/format.h>
 
-#include "core/error.h"
 #include "core/files.h"
 #include "core/hash.h"
-#include "core/text.h"
 #include "core/utc_time.h"
-#include "loop/outcome_records.h"
+#include "loop/candidate_evaluation.h"
 #include "loop/iteration_redo.h"
+#include "loop/outcome_records.h"
+#include "loop/round_on_gpus.h"
 #include "loop/run_directory.h"
 #include "loop/run_ledger.h"
 #include "loop/run_summaries.h"
 #include "loop/strategy_tags.h"
+#include "loop/top_two_recomparison.h"
 #include "loop/version_judgement.h"
 #include "memory/strategy_fingerprint.h"
 
@@ -22,8 +23,6 @@ namespace kopt::loop {
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr const char* candidate_summary_name = "candidate_summary.md";
 
 // Hard links where the file system allows them (a full.ncu-rep is large), else copies; what a
 // killed call published before is replaced.
@@ -56,33 +55,12 @@ void publish_chosen(const fs::path& run_dir, const candidate_record& c, const fs
   write_file_atomic(run_dir / snapshot, read_text_file(run_dir / c.snapshot, "candidate snapshot"));
 }
 
-// Measures candidate `c` of round `k` from its snapshot, written into the kernel file.
-void evaluate_candidate(const step_context& ctx, std::int64_t k, candidate_record& c) {
-  const fs::path snapshot = ctx.run.dir / c.snapshot;
-  const std::string source = read_text_file(snapshot, "candidate snapshot");
-  if (sha256_hex(source) != c.source_sha256) {
-    throw error(
-        fmt::format("{} changed after kopt took it from the agent (its SHA-256 differs from the manifest's): "
-                    "the run's files are kopt's; restore it, or start a new run",
-                    snapshot.string()));
-  }
-  // What a killed call left of this candidate's evidence.
-  for (const auto& entry : fs::directory_iterator(snapshot.parent_path())) {
-    const std::string name = entry.path().filename().string();
-    if (name != snapshot.filename() && name != candidate_proposal_name) fs::remove_all(entry.path());
-  }
-  ctx.say(fmt::format("iteration v{}, candidate {}: {}", k, c.candidate,
-                      c.tags.empty() ? "(no tags)" : join(c.tags, ", ")));
-  write_file_atomic(ctx.settings.target.kernel, source);
-  judge_version(ctx, k, snapshot.parent_path(), c,
-                fmt::format("candidate {} of iteration v{}", c.candidate, k));
-}
-
 step_outcome close_round(const step_context& ctx) {
   run_manifest& m = ctx.run.manifest;
   iteration_record r = std::move(*m.open_round);
   m.open_round.reset();
-  const int chosen = chosen_candidate(r.candidates);
+  const std::optional<top_two_choice> recompared = recompare_top_two(ctx, r);
+  const int chosen = recompared ? recompared->chosen : chosen_candidate(r.candidates);
   const candidate_record c = *r.find_candidate(chosen);
   const fs::path folder = iteration_dir(ctx.run.dir, r.iteration);
   const fs::path snapshot =
@@ -92,7 +70,8 @@ step_outcome close_round(const step_context& ctx) {
   static_cast<version_record&>(r) = c;
   r.snapshot = snapshot.string();
   r.chosen_candidate = chosen;
-  r.reason = fmt::format("cand_{} of {}: {}", chosen, r.candidates.size(), c.reason);
+  r.reason = fmt::format("cand_{} of {}: {}{}", chosen, r.candidates.size(), c.reason,
+                         recompared ? "; " + recompared->said : "");
   if (r.eligible && (r.outcome == version_outcome::baseline || r.outcome == version_outcome::positive))
     m.best = r.iteration;
   for (candidate_record& other : r.candidates) {
@@ -173,20 +152,7 @@ void start_round(const step_context& ctx, std::int64_t k, const std::vector<hand
 }
 
 step_outcome finish_round(const step_context& ctx) {
-  run_manifest& m = ctx.run.manifest;
-  const std::int64_t k = m.open_round->iteration;
-  for (std::size_t i = 0; i < m.open_round->candidates.size(); ++i) {
-    candidate_record& c = m.open_round->candidates[i];
-    if (!c.finished_at.empty()) continue;  // committed by an earlier call: not measured again
-    evaluate_candidate(ctx, k, c);
-    block_if_failed(m, c);
-    c.finished_at = utc_timestamp();
-    m.updated_at = c.finished_at;
-    write_file_atomic(ctx.run.dir / fs::path(c.snapshot).parent_path() / candidate_summary_name,
-                      candidate_summary_markdown(m, k, c));
-    commit_run_manifest(ctx.run.dir, m, ctx.store);  // the commit point of this candidate
-    record_candidate_in_memory(m, *m.open_round, c, ctx.store);
-  }
+  evaluate_open_round(ctx);
   return close_round(ctx);
 }
 

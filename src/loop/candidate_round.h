@@ -13,7 +13,8 @@
 //                     optimization_proposal.md
 //
 // The chosen candidate is the positive one with the largest improvement (the smallest ratio of
-// medians), which becomes the best; in a round with no positive candidate, the fastest that
+// medians; two from different GPUs whose intervals overlap are first compared with each other on
+// one GPU: top_two_recomparison.h), which becomes the best; in a round with no positive candidate, the fastest that
 // passed the judge (with no best yet, it becomes the baseline); when none passed, the first.
 
 #include <cstdint>
@@ -29,8 +30,8 @@ namespace kopt::loop {
 void start_round(const step_context& ctx, std::int64_t iteration,
                  const std::vector<handed_candidate>& candidates);
 
-// Evaluates the open round's candidates that are not committed yet, one commit each, then
-// closes the round.
+// Evaluates the open round's candidates that are not committed yet, one commit each, on one GPU
+// or on several at once (round_on_gpus.h), then closes the round.
 step_outcome finish_round(const step_context& ctx);
 
 // Which candidate the iteration's record and top-level files are (see above); `candidates` is

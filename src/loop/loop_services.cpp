@@ -11,9 +11,23 @@ loop_services gpu_services(pipeline::measuring_worker& worker) {
     return pipeline::run_profile(request, worker);
   };
   services.analyze = pipeline::run_analysis;
+  services.probe_gpus = [&worker] { return worker.probe_gpus(); };
   services.compare = [&worker](const pipeline::comparison_request& request) {
     return pipeline::run_comparison(request, worker);
   };
+  return services;
+}
+
+loop_services gpu_services(std::shared_ptr<pipeline::measuring_worker> worker) {
+  loop_services services = gpu_services(*worker);
+  // Each step keeps the worker alive as long as any copy of the steps.
+  const auto owning = [worker](auto step) {
+    return [worker, step](const auto& request) { return step(request); };
+  };
+  services.bench = owning(services.bench);
+  services.profile = owning(services.profile);
+  services.compare = owning(services.compare);
+  services.probe_gpus = [worker] { return worker->probe_gpus(); };
   return services;
 }
 

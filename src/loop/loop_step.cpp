@@ -116,7 +116,7 @@ step_outcome run_single_version(const step_context& ctx, std::int64_t k) {
   r.tags = strategy_tags_for(ctx.run.dir, k);
   if (!r.tags.empty()) r.fingerprint = memory::strategy_fingerprint(m.backend, r.tags);
 
-  judge_version(ctx, k, dir, r, fmt::format("iteration v{}", k));
+  judge_version(ctx, k, dir, r, fmt::format("iteration v{}", k), blocked_strategy(ctx, r));
   if (r.eligible && (r.outcome == version_outcome::baseline || r.outcome == version_outcome::positive))
     m.best = k;
   block_if_failed(m, r);

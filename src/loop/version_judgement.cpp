@@ -101,21 +101,6 @@ fs::path checked_library(const fs::path& folder, const std::string& sha256, cons
   return library;
 }
 
-// A version as a comparison in turns holds it open: its snapshot, checked against the manifest
-// (for Triton the snapshot is the code that runs), and a compiled version's kept library.
-pipeline::compared_version held_open(const step_context& ctx, const version_record& r, const fs::path& folder,
-                                     const std::string& what) {
-  const fs::path snapshot = ctx.run.dir / r.snapshot;
-  if (!pipeline::is_triton_backend(ctx.run.manifest.backend)) {
-    return {snapshot, checked_library(folder, r.library_sha256, what)};
-  }
-  std::string failure;
-  checked_snapshot(ctx.run.dir, r.snapshot, r.source_sha256, failure);
-  if (!failure.empty())
-    throw error(fmt::format("{}: {}; the run's files are kopt's: start a new run", what, failure));
-  return {snapshot, {}};
-}
-
 // Against the best so far (what the proposal told the agent to build from): both held open in
 // their own measuring processes and timed in turns where the backend allows, else from the two
 // versions' own bench samples.
@@ -143,6 +128,7 @@ void compare_with_parent(const step_context& ctx, version_record& r, const fs::p
   write_json_file(evidence_dir / comparison_file_name, pipeline::to_json(turns));
   json record = pipeline::summary_json(turns);
   record["file"] = comparison_file_name;
+  record["gpu"] = ctx.settings.target.gpu;  // a round on several GPUs compares each candidate where it ran
   r.comparison = std::move(record);
   if (turns.failed_version == 0) {
     r.outcome = version_outcome::rejected;
@@ -180,12 +166,29 @@ json compare_then_profile(const step_context& ctx, const fs::path& evidence_dir,
 
 }  // namespace
 
-void judge_version(const step_context& ctx, std::int64_t iteration, const fs::path& evidence_dir,
-                   version_record& r, const std::string& what) {
-  run_manifest& m = ctx.run.manifest;
+pipeline::compared_version held_open(const step_context& ctx, const version_record& r, const fs::path& folder,
+                                     const std::string& what) {
+  const fs::path snapshot = ctx.run.dir / r.snapshot;
+  if (!pipeline::is_triton_backend(ctx.run.manifest.backend)) {
+    return {snapshot, checked_library(folder, r.library_sha256, what)};
+  }
+  std::string failure;
+  checked_snapshot(ctx.run.dir, r.snapshot, r.source_sha256, failure);
+  if (!failure.empty())
+    throw error(fmt::format("{}: {}; the run's files are kopt's: start a new run", what, failure));
+  return {snapshot, {}};
+}
+
+std::string blocked_strategy(const step_context& ctx, const version_record& r) {
+  const run_manifest& m = ctx.run.manifest;
   // A version whose proposal listed no tag names no strategy: there is nothing to block.
-  const std::string blocked =
-      names_no_strategy(r.tags) ? "" : blocked_reason(m, ctx.store, scope_of(m, m.arch, ""), r.fingerprint);
+  return names_no_strategy(r.tags) ? ""
+                                   : blocked_reason(m, ctx.store, scope_of(m, m.arch, ""), r.fingerprint);
+}
+
+void judge_version(const step_context& ctx, std::int64_t iteration, const fs::path& evidence_dir,
+                   version_record& r, const std::string& what, const std::string& blocked) {
+  run_manifest& m = ctx.run.manifest;
   version_evaluation e;
   std::optional<std::string> moved;
   json compare_seconds = json::object();  // {"compare": s} once compared

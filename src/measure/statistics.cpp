@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numeric>
 
+#include <boost/math/distributions/binomial.hpp>
+
 namespace kopt::measure {
 
 double quantile_of_sorted(const std::vector<double>& sorted, double q) {
@@ -16,11 +18,12 @@ double quantile_of_sorted(const std::vector<double>& sorted, double q) {
 
 namespace {
 
-// P(B = i) for B ~ Binomial(n, 1/2), from logarithms so that large n does not overflow.
+// P(B = i) for B ~ Binomial(n, 1/2). Boost.Math's, not std::lgamma's logarithms: lgamma writes
+// the global signgam, and the candidates of a round on several GPUs are summarized on their own
+// threads.
 double binomial_half_pmf(std::size_t n, std::size_t i) {
-  const double log_choose = std::lgamma(static_cast<double>(n) + 1.0) - std::lgamma(static_cast<double>(i) + 1.0) -
-                            std::lgamma(static_cast<double>(n - i) + 1.0);
-  return std::exp(log_choose + static_cast<double>(n) * std::log(0.5));
+  return boost::math::pdf(boost::math::binomial_distribution<double>(static_cast<double>(n), 0.5),
+                          static_cast<double>(i));
 }
 
 }  // namespace

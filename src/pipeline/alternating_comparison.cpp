@@ -135,6 +135,8 @@ json to_json(const turns_outcome& o) {
   document["seconds"] = o.seconds;
   document["timer_tick_ms"] = o.timer_tick_ms;
   document["warnings"] = o.warnings;
+  document["gpu_at_start"] = o.gpu_at_start ? env::to_json(*o.gpu_at_start) : json(nullptr);
+  document["gpu_at_end"] = o.gpu_at_end ? env::to_json(*o.gpu_at_end) : json(nullptr);
   document["round_ratios"] = o.round_ratios;
   json blocks = json::array();
   for (const block_record& b : o.blocks) {

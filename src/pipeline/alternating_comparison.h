@@ -9,10 +9,12 @@
 // margin) or the budget ends (inconclusive, and said so).
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/json_io.h"
+#include "env/gpu_identity.h"
 #include "measure/outcome.h"
 #include "pipeline/block_timing.h"
 
@@ -48,6 +50,10 @@ struct turns_outcome {
   double timer_tick_ms = 0;
   std::vector<std::string> warnings;  // another process on the GPU during a block, once each
   double seconds = 0;                 // [s] of wall time for the rounds
+  // The GPU it ran on (UUID, SM clock, temperature, clock-event reasons) just before the first
+  // round and just after the last: a record names its device, and a clock that fell is seen.
+  std::optional<env::gpu_state> gpu_at_start;
+  std::optional<env::gpu_state> gpu_at_end;
 };
 
 // Version 0 of `session` is the candidate, version 1 the incumbent. `expected_ms`: a median of

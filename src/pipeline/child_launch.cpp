@@ -1,5 +1,7 @@
 #include "pipeline/child_launch.h"
 
+#include <atomic>
+
 #include <unistd.h>
 
 #include <chrono>
@@ -20,7 +22,8 @@ namespace fs = std::filesystem;
 namespace {
 
 int next_number() {
-  static int number = 0;
+  static std::atomic<int> number =
+      0;  // the versions of a round on several GPUs launch from their own threads
   return ++number;
 }
 

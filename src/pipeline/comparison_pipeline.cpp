@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "env/gpu_identity.h"
 #include "kernel/backend.h"
 #include "pipeline/child_jobs.h"
 #include "pipeline/measuring_child.h"
@@ -47,7 +48,10 @@ turns_outcome run_comparison(const comparison_request& request, measuring_worker
       worker.open_block_timing({blocks_job(base, request.candidate.source, request.candidate.library, 1),
                                 blocks_job(base, request.incumbent.source, request.incumbent.library, 1)},
                                *device, request.block_timeout_s);  // each beside the other's process
+  const env::gpu_state before = env::gpu_state_now(*device);
   turns_outcome outcome = compare_in_turns(*session, request.expected_ms, request.settings);
+  outcome.gpu_at_start = before;
+  outcome.gpu_at_end = env::gpu_state_now(*device);
   const std::vector<std::string> late = session->close();
   for (std::size_t i = 0; i < late.size(); ++i) note_failure(outcome, static_cast<int>(i), late[i]);
   return outcome;

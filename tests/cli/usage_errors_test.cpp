@@ -207,5 +207,35 @@ TEST(UsageErrors, WithJsonEveryErrorIsAJsonObjectOnStdout) {
   }
 }
 
+// --gpus spreads a round's candidates: without a round, beside --gpu, misspelled or on a machine
+// without a GPU it is refused before anything runs, with what to write instead.
+TEST(UsageErrors, GpusIsRefusedWhereItCannotSpreadARound) {
+  const std::string kernel = (testing::source_dir() / "examples" / "softmax_naive.cu").string();
+  const std::vector<std::string> loop = {"loop", kernel, "--rows=4096", "--cols=1024", "--max-iterations", "1"};
+  const auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = loop;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_kopt(args, {{"CUDA_VISIBLE_DEVICES", ""}});
+  };
+  const auto alone = with({"--gpus", "all"});
+  EXPECT_EQ(alone.exit_code, 2);
+  EXPECT_EQ(first_line(alone.stderr_text),
+            "kopt: error: --gpus spreads the candidates of a round over GPUs: give --agent CMD --candidates K (K > 1)");
+  const std::vector<std::string> round = {"--agent", "true", "--candidates", "2"};
+  auto both = round;
+  both.insert(both.end(), {"--gpus", "0,1", "--gpu", "1"});
+  EXPECT_EQ(first_line(with(both).stderr_text), "kopt: error: give --gpu or --gpus, not both");
+  auto typo = round;
+  typo.insert(typo.end(), {"--gpus", "0,x"});
+  const auto mistyped = with(typo);
+  EXPECT_EQ(mistyped.exit_code, 2);
+  EXPECT_NE(first_line(mistyped.stderr_text).find("\"x\""), std::string::npos) << mistyped.stderr_text;
+  auto none = round;
+  none.insert(none.end(), {"--gpus", "all"});
+  const auto no_gpu = with(none);
+  EXPECT_EQ(no_gpu.exit_code, 2);
+  EXPECT_EQ(first_line(no_gpu.stderr_text).rfind("kopt: error: --gpus all: ", 0), 0u) << no_gpu.stderr_text;
+}
+
 }  // namespace
 }  // namespace kopt

@@ -4,6 +4,8 @@
 // killed in the middle resumes without measuring again what it had committed.
 #include "loop/candidate_round.h"
 
+#include <algorithm>
+#include <deque>
 #include <filesystem>
 #include <stdexcept>
 
@@ -309,6 +311,172 @@ TEST_F(CandidateRound, AKilledRoundIsFinishedByAPlainCallToo) {
   EXPECT_EQ(step.record->iteration, 1);
   EXPECT_EQ(step.record->chosen_candidate, 2);
   EXPECT_FALSE(read_run_manifest(run_dir).open_round);
+}
+
+// The round's candidates on several GPUs at once (--gpus): each GPU a scripted one of its own.
+class CandidateRoundOnGpus : public CandidateRound {
+ protected:
+  // The steps of GPU 0 (m_gpu) with `others` more GPUs, numbered 1..others.
+  loop_services on_gpus(int others) {
+    m_others.resize(static_cast<std::size_t>(others));
+    loop_services steps = m_gpu.services();
+    for (int g = 1; g <= others; ++g)
+      steps.other_gpus.push_back({g, m_others[static_cast<std::size_t>(g - 1)].services()});
+    return steps;
+  }
+  std::vector<std::string> outcomes_of(const iteration_record& round) const {
+    std::vector<std::string> out;
+    for (const auto& c : round.candidates) out.push_back(enum_name(c.outcome));
+    return out;
+  }
+  bool work_files_left() const {
+    for (const auto& entry : fs::directory_iterator(m_kernel.parent_path())) {
+      if (entry.path().filename().string().rfind(".softmax.kopt-cand", 0) == 0) return true;
+    }
+    return false;
+  }
+  std::deque<scripted_gpu> m_others;  // a deque: the services keep pointers to their GPU
+};
+
+TEST_F(CandidateRoundOnGpus, TwoGpusGiveTheRoundTheOneGpuRoundGives) {
+  prepare(1, 1, 1.3, "retile_64");
+  prepare(1, 2, 0.8, "vectorized_float4_io");
+  prepare(1, 3, 0.5, "skip_max_pass", "// fails validation");
+  prepare(1, 4, 0.6, "two_rows_per_block");
+  const agent_loop_outcome one = run_agent_loop(settings(1), agent(4), m_gpu.services());
+  ASSERT_FALSE(one.failed) << one.stop_reason;
+  const run_manifest a = read_run_manifest(one.last.run_dir);
+  fs::remove_all(m_work.path() / "optimize_runs");
+  fs::remove(m_work.path() / "memory.db");
+  write_file_atomic(m_kernel, softmax_version(1.0));
+  const int benches_on_0 = m_gpu.bench_calls;
+  const int compares_on_0 = m_gpu.compare_calls;
+
+  const agent_loop_outcome two = run_agent_loop(settings(1), agent(4), on_gpus(1));
+  ASSERT_FALSE(two.failed) << two.stop_reason;
+  const run_manifest b = read_run_manifest(two.last.run_dir);
+  ASSERT_EQ(b.iterations.size(), 2u);
+  EXPECT_EQ(outcomes_of(b.iterations[1]), outcomes_of(a.iterations[1]));
+  EXPECT_EQ(outcomes_of(b.iterations[1]),
+            (std::vector<std::string>{"negative", "positive", "rejected", "positive"}));
+  EXPECT_EQ(b.iterations[1].chosen_candidate, a.iterations[1].chosen_candidate);
+  EXPECT_EQ(b.iterations[1].chosen_candidate, 4);
+  EXPECT_EQ(b.best, 1);
+  EXPECT_EQ(b.blocked.size(), 2u);
+  EXPECT_EQ(outcomes().size(), 4u) << "one outcome per candidate in the memory";
+  EXPECT_GE(m_others[0].bench_calls, 1) << "the second GPU measured candidates";
+  EXPECT_GE(m_gpu.bench_calls - benches_on_0, 2) << "v0 and at least one candidate on the first";
+  EXPECT_EQ(m_gpu.bench_calls - benches_on_0 + m_others[0].bench_calls, 5) << "v0 and each candidate once";
+  EXPECT_EQ(m_others[0].compare_calls + m_gpu.compare_calls - compares_on_0, 3)
+      << "each candidate that passed the judge compared on the GPU it was measured on";
+  EXPECT_EQ(sha256_hex(read_text_file(m_kernel)), b.iterations[1].source_sha256)
+      << "the kernel file holds the best";
+  EXPECT_FALSE(work_files_left());
+}
+
+TEST_F(CandidateRoundOnGpus, EightGpusTakeARoundOfThreeEachOnItsOwnGpu) {
+  prepare(1, 1, 0.9, "a");
+  prepare(1, 2, 0.7, "b");
+  prepare(1, 3, 1.2, "c");
+  const agent_loop_outcome out = run_agent_loop(settings(1), agent(3), on_gpus(7));
+  ASSERT_FALSE(out.failed) << out.stop_reason;
+  const run_manifest m = read_run_manifest(out.last.run_dir);
+  EXPECT_EQ(outcomes_of(m.iterations[1]), (std::vector<std::string>{"positive", "positive", "negative"}));
+  EXPECT_EQ(m.iterations[1].chosen_candidate, 2);
+  // v0 on GPU 0; the round's three handed out at once to the first three free GPUs.
+  EXPECT_EQ(m_gpu.bench_calls, 2);
+  EXPECT_EQ(m_others[0].bench_calls, 1);
+  EXPECT_EQ(m_others[1].bench_calls, 1);
+  for (std::size_t g = 2; g < 7; ++g) EXPECT_EQ(m_others[g].bench_calls, 0) << "GPU " << g + 1;
+}
+
+TEST_F(CandidateRoundOnGpus, AGpuThatFailsMidRoundIsDroppedAndTheRoundEndsOnTheOthers) {
+  prepare(1, 1, 0.9, "a");
+  prepare(1, 2, 0.7, "b");
+  prepare(1, 3, 1.2, "c");
+  loop_services steps = on_gpus(2);
+  // GPU 1 falls off the bus: its measurement fails and the worker no longer lists it.
+  steps.other_gpus[0].services.bench = [](const pipeline::bench_request&) -> pipeline::bench_outcome {
+    throw error("the CUDA driver found no usable GPU: cuInit: CUDA_ERROR_NO_DEVICE");
+  };
+  steps.other_gpus[0].services.probe_gpus = [] { return env::gpu_probe_result{}; };
+  std::vector<std::string> said;
+  const agent_loop_outcome out = run_agent_loop(settings(1), agent(3), steps,
+                                                [&said](const std::string& line) { said.push_back(line); });
+  ASSERT_FALSE(out.failed) << out.stop_reason;
+  const run_manifest m = read_run_manifest(out.last.run_dir);
+  EXPECT_EQ(outcomes_of(m.iterations[1]), (std::vector<std::string>{"positive", "positive", "negative"}));
+  EXPECT_EQ(m.iterations[1].chosen_candidate, 2);
+  EXPECT_EQ(outcomes().size(), 3u);
+  EXPECT_EQ(m_gpu.bench_calls + m_others[1].bench_calls, 4) << "v0 and the three candidates, none twice";
+  const auto dropped = std::find_if(said.begin(), said.end(), [](const std::string& line) {
+    return line.rfind("GPU 1 failed while it measured candidate 2", 0) == 0;
+  });
+  EXPECT_NE(dropped, said.end()) << "the user is told which GPU was dropped";
+  EXPECT_FALSE(work_files_left());
+}
+
+TEST_F(CandidateRoundOnGpus, AnErrorOnAGpuThatStillAnswersLeavesTheRoundOpenForTheNextCall) {
+  prepare(1, 1, 0.9, "a");
+  prepare(1, 2, 0.7, "b");
+  loop_services steps = on_gpus(1);
+  steps.other_gpus[0].services.bench = [](const pipeline::bench_request&) -> pipeline::bench_outcome {
+    throw error("the GPU lock of GPU 1 could not be taken");
+  };
+  steps.other_gpus[0].services.probe_gpus = [] {
+    env::gpu_probe_result probe;
+    probe.devices.resize(2);
+    probe.devices[1].ordinal = 1;
+    return probe;
+  };
+  EXPECT_THROW(run_agent_loop(settings(1), agent(2), steps), error);
+  const fs::path run_dir = fs::directory_iterator(m_work.path() / "optimize_runs")->path();
+  const run_manifest killed = read_run_manifest(run_dir);
+  ASSERT_TRUE(killed.open_round);
+  EXPECT_EQ(enum_name(killed.open_round->candidates[1].outcome), "pending");
+  EXPECT_FALSE(work_files_left());
+
+  // The next call, on one GPU, measures what the round has not committed.
+  loop_settings s = settings(1);
+  s.run_dir = run_dir;
+  const step_outcome step = run_loop_step(s, m_gpu.services());
+  ASSERT_TRUE(step.record);
+  EXPECT_EQ(step.record->chosen_candidate, 2);
+  EXPECT_FALSE(read_run_manifest(run_dir).open_round);
+}
+
+TEST_F(CandidateRoundOnGpus, TwoPositiveCandidatesFromTwoGpusWhoseIntervalsOverlapAreComparedOnOne) {
+  prepare(1, 1, 0.8, "unroll_4");
+  prepare(1, 2, 0.8, "unroll_8");
+  const agent_loop_outcome out = run_agent_loop(settings(1), agent(2), on_gpus(1));
+  ASSERT_FALSE(out.failed) << out.stop_reason;
+  const run_manifest m = read_run_manifest(out.last.run_dir);
+  const iteration_record& round = m.iterations[1];
+  ASSERT_EQ(outcomes_of(round), (std::vector<std::string>{"positive", "positive"}));
+  EXPECT_EQ(round.candidates[0].comparison["gpu"], 0);
+  EXPECT_EQ(round.candidates[1].comparison["gpu"], 1) << "each compared with the best where it ran";
+  const fs::path record = out.last.run_dir / "iter_v1" / "top_two_comparison.json";
+  ASSERT_TRUE(fs::exists(record));
+  const json two = read_json_file(record);
+  EXPECT_EQ(two["gpu"], 0) << "the two compared with each other on one GPU";
+  EXPECT_EQ(two["outcome"], "neutral") << two.dump();
+  EXPECT_EQ(m_gpu.compare_calls, 2) << "candidate 1 against the best, then the two against each other";
+  EXPECT_NE(round.reason.find("against cand_"), std::string::npos) << round.reason;
+  // Equal speeds: the comparison cannot prefer either, so the smaller ratio stands.
+  const int smaller = round.candidates[0].comparison["ratio"].get<double>() <=
+                              round.candidates[1].comparison["ratio"].get<double>()
+                          ? 1
+                          : 2;
+  EXPECT_EQ(round.chosen_candidate, smaller);
+}
+
+TEST_F(CandidateRoundOnGpus, OnOneGpuTheRatiosAloneChoose) {
+  prepare(1, 1, 0.8, "unroll_4");
+  prepare(1, 2, 0.8, "unroll_8");
+  const agent_loop_outcome out = run_agent_loop(settings(1), agent(2), m_gpu.services());
+  ASSERT_FALSE(out.failed) << out.stop_reason;
+  EXPECT_FALSE(fs::exists(out.last.run_dir / "iter_v1" / "top_two_comparison.json"));
+  EXPECT_EQ(m_gpu.compare_calls, 2) << "each candidate against the best, nothing more";
 }
 
 TEST(ChosenCandidate, PositiveWithTheSmallestRatioElseTheFastestThatPassedElseTheFirst) {

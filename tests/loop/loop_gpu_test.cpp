@@ -243,7 +243,8 @@ TEST(LoopOnGpu, AVersionRightOnlyAtTheBenchmarkedShapeIsRejectedByCheckDims) {
   EXPECT_NE(refused.stderr_text.find("--check-dims"), std::string::npos) << refused.stderr_text;
 }
 
-TEST(LoopOnGpu, ARoundOfTwoCandidatesKeepsTheFasterAndRecordsBoth) {
+// A round of a faster and an unchanged candidate, run with `extra` options.
+void check_round_of_two(const std::vector<std::string>& extra) {
   scratch_dir work;
   write_softmax_run(work.path());
   const fs::path round = work.path() / "versions" / "v1";
@@ -254,6 +255,7 @@ TEST(LoopOnGpu, ARoundOfTwoCandidatesKeepsTheFasterAndRecordsBoth) {
   write_file(round / "cand_2.md", "## Strategy tags\n\n- comment_only\n");
   std::vector<std::string> args = softmax_loop(work.path(), "1");
   args.insert(args.end(), {"--candidates", "2"});
+  args.insert(args.end(), extra.begin(), extra.end());
 
   const auto r = run_kopt(args);
   ASSERT_EQ(r.exit_code, 0) << r.stdout_text << r.stderr_text;
@@ -267,6 +269,12 @@ TEST(LoopOnGpu, ARoundOfTwoCandidatesKeepsTheFasterAndRecordsBoth) {
   EXPECT_TRUE(unchanged == "neutral" || unchanged == "inconclusive") << v1.dump();
   EXPECT_EQ(v1["chosen_candidate"], 1);
   EXPECT_EQ(v1["outcome"], "positive");
+  for (const auto& c : v1["candidates"]) {
+    // Each comparison names the GPU it ran on, with its state at the start and the end.
+    EXPECT_EQ(c["comparison"]["gpu"], 0) << c.dump();
+    EXPECT_EQ(c["comparison"]["gpu_at_start"]["uuid"].get<std::string>().rfind("GPU-", 0), 0u) << c.dump();
+    EXPECT_EQ(c["comparison"]["gpu_at_end"]["ordinal"], 0) << c.dump();
+  }
   EXPECT_EQ(manifest["best"], 1);
   for (int j = 1; j <= 2; ++j) {
     const fs::path dir = run_dir / "iter_v1" / ("cand_" + std::to_string(j));
@@ -292,6 +300,11 @@ TEST(LoopOnGpu, ARoundOfTwoCandidatesKeepsTheFasterAndRecordsBoth) {
   EXPECT_NE(memory.stdout_text.find("one_block_per_row"), std::string::npos) << memory.stdout_text;
   EXPECT_NE(memory.stdout_text.find("comment_only"), std::string::npos) << memory.stdout_text;
 }
+
+TEST(LoopOnGpu, ARoundOfTwoCandidatesKeepsTheFasterAndRecordsBoth) { check_round_of_two({}); }
+
+// --gpus all on a machine of one GPU: the round takes its one slot and ends as without it.
+TEST(LoopOnGpu, ARoundOnEveryGpuOfAOneGpuMachineEndsAsOnOne) { check_round_of_two({"--gpus", "all"}); }
 
 TEST(LoopOnGpu, TheBestOfAShortLoopIsConfirmedFromItsSnapshot) {
   scratch_dir work;

@@ -1,0 +1,78 @@
+#include "loop/candidate_evaluation.h"
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "core/files.h"
+#include "core/hash.h"
+#include "core/text.h"
+#include "core/utc_time.h"
+#include "loop/outcome_records.h"
+#include "loop/run_directory.h"
+#include "loop/run_ledger.h"
+#include "loop/run_summaries.h"
+#include "loop/version_judgement.h"
+
+namespace kopt::loop {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Removes the work file however the evaluation ends.
+class work_file {
+ public:
+  work_file(fs::path path, const std::string& source) : m_path(std::move(path)) {
+    write_file_atomic(m_path, source);
+  }
+  ~work_file() {
+    std::error_code ec;
+    fs::remove(m_path, ec);
+  }
+  work_file(const work_file&) = delete;
+  work_file& operator=(const work_file&) = delete;
+
+ private:
+  fs::path m_path;
+};
+
+}  // namespace
+
+fs::path candidate_work_file(const fs::path& kernel, int candidate) {
+  return kernel.parent_path() /
+         fmt::format(".{}.kopt-cand{}{}", kernel.stem().string(), candidate, kernel.extension().string());
+}
+
+void evaluate_candidate(const step_context& ctx, std::int64_t k, candidate_record& c,
+                        const std::string& blocked) {
+  const fs::path snapshot = ctx.run.dir / c.snapshot;
+  const std::string source = read_text_file(snapshot, "candidate snapshot");
+  if (sha256_hex(source) != c.source_sha256) {
+    throw error(
+        fmt::format("{} changed after kopt took it from the agent (its SHA-256 differs from the manifest's): "
+                    "the run's files are kopt's; restore it, or start a new run",
+                    snapshot.string()));
+  }
+  // What a killed call left of this candidate's evidence.
+  for (const auto& entry : fs::directory_iterator(snapshot.parent_path())) {
+    const std::string name = entry.path().filename().string();
+    if (name != snapshot.filename() && name != candidate_proposal_name) fs::remove_all(entry.path());
+  }
+  ctx.say(fmt::format("iteration v{}, candidate {}: {}", k, c.candidate,
+                      c.tags.empty() ? "(no tags)" : join(c.tags, ", ")));
+  const work_file measured(ctx.settings.target.kernel, source);
+  judge_version(ctx, k, snapshot.parent_path(), c,
+                fmt::format("candidate {} of iteration v{}", c.candidate, k), blocked);
+}
+
+void commit_candidate(const step_context& ctx, std::int64_t k, candidate_record& c) {
+  run_manifest& m = ctx.run.manifest;
+  block_if_failed(m, c);
+  c.finished_at = utc_timestamp();
+  m.updated_at = c.finished_at;
+  write_file_atomic(ctx.run.dir / fs::path(c.snapshot).parent_path() / candidate_summary_name,
+                    candidate_summary_markdown(m, k, c));
+  commit_run_manifest(ctx.run.dir, m, ctx.store);  // the commit point of this candidate
+  record_candidate_in_memory(m, *m.open_round, c, ctx.store);
+}
+
+}  // namespace kopt::loop
