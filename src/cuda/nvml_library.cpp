@@ -121,19 +121,18 @@ std::optional<unsigned long long> nvml_library::clock_event_mask(void* device) c
   return mask;
 }
 
+std::optional<int> nvml_library::clock_mhz(void* device, const char* query, int clock) const {
+  const auto read = symbol<clock_info_fn>(m_handle, query);
+  unsigned int mhz = 0;
+  return as_int(read != nullptr && read(device, clock, &mhz) == nvml_success, mhz);
+}
+
 std::optional<sm_clocks> nvml_library::clocks(const std::string& uuid) const {
   nvml_device device = device_handle(uuid);
   if (device == nullptr) return std::nullopt;
   sm_clocks result;
-  unsigned int mhz = 0;
-  if (const auto now = symbol<clock_info_fn>(m_handle, "nvmlDeviceGetClockInfo");
-      now != nullptr && now(device, nvml_clock_sm, &mhz) == nvml_success) {
-    result.sm_now_mhz = static_cast<int>(mhz);
-  }
-  if (const auto max = symbol<clock_info_fn>(m_handle, "nvmlDeviceGetMaxClockInfo");
-      max != nullptr && max(device, nvml_clock_sm, &mhz) == nvml_success) {
-    result.sm_max_mhz = static_cast<int>(mhz);
-  }
+  result.sm_now_mhz = clock_mhz(device, "nvmlDeviceGetClockInfo", nvml_clock_sm).value_or(0);
+  result.sm_max_mhz = clock_mhz(device, "nvmlDeviceGetMaxClockInfo", nvml_clock_sm).value_or(0);
   if (const auto mask = clock_event_mask(device)) {
     result.event_reasons = describe_clock_event_reasons(*mask);
     result.throttled = clock_events_throttle(*mask);
@@ -147,11 +146,9 @@ std::optional<device_state> nvml_library::state(const std::string& uuid) const {
   device_state state;
   unsigned int value = 0;
   unsigned int pending = 0;
-  const auto now = symbol<clock_info_fn>(m_handle, "nvmlDeviceGetClockInfo");
-  const auto max = symbol<clock_info_fn>(m_handle, "nvmlDeviceGetMaxClockInfo");
-  state.sm_now_mhz = as_int(now != nullptr && now(device, nvml_clock_sm, &value) == nvml_success, value);
-  state.sm_max_mhz = as_int(max != nullptr && max(device, nvml_clock_sm, &value) == nvml_success, value);
-  state.memory_max_mhz = as_int(max != nullptr && max(device, nvml_clock_mem, &value) == nvml_success, value);
+  state.sm_now_mhz = clock_mhz(device, "nvmlDeviceGetClockInfo", nvml_clock_sm);
+  state.sm_max_mhz = clock_mhz(device, "nvmlDeviceGetMaxClockInfo", nvml_clock_sm);
+  state.memory_max_mhz = clock_mhz(device, "nvmlDeviceGetMaxClockInfo", nvml_clock_mem);
   const auto temperature = symbol<temperature_fn>(m_handle, "nvmlDeviceGetTemperature");
   state.temperature_c = as_int(
       temperature != nullptr && temperature(device, nvml_temperature_gpu, &value) == nvml_success, value);

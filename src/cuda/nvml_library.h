@@ -56,6 +56,8 @@ class nvml_library {
   // nullptr when NVML or the device is absent.
   void* device_handle(const std::string& uuid) const;
   std::optional<unsigned long long> clock_event_mask(void* device) const;
+  // `query`: nvmlDeviceGetClockInfo (now) or nvmlDeviceGetMaxClockInfo; `clock`: NVML's clock type.
+  std::optional<int> clock_mhz(void* device, const char* query, int clock) const;
 
   bool m_available = false;
   void* m_handle = nullptr;

@@ -445,6 +445,39 @@ TEST_F(CandidateRoundOnGpus, AnErrorOnAGpuThatStillAnswersLeavesTheRoundOpenForT
   EXPECT_FALSE(read_run_manifest(run_dir).open_round);
 }
 
+TEST_F(CandidateRoundOnGpus,
+       ALoopKilledMidRoundOnTwoGpusResumesOnTwoWithoutMeasuringCommittedCandidatesAgain) {
+  prepare(1, 1, 0.8, "first");
+  prepare(1, 2, 0.7, "second");
+  prepare(1, 3, 1.2, "third");
+  prepare(1, 4, 0.9, "fourth");
+  loop_services steps = on_gpus(1);
+  m_others[0].die_in_profile_of = "// v1 c2";
+  EXPECT_THROW(run_agent_loop(settings(1), agent(4), steps), std::runtime_error);
+  const fs::path run_dir = fs::directory_iterator(m_work.path() / "optimize_runs")->path();
+  const run_manifest killed = read_run_manifest(run_dir);
+  ASSERT_TRUE(killed.open_round);
+  EXPECT_EQ(enum_name(killed.open_round->candidates[1].outcome), "pending") << "killed while it was profiled";
+  std::size_t committed = 0;
+  for (const auto& c : killed.open_round->candidates) committed += c.finished_at.empty() ? 0 : 1;
+  EXPECT_GE(committed, 1u) << "candidate 1 finished on GPU 0 before the kill";
+  EXPECT_EQ(outcomes().size(), committed) << "each committed candidate's outcome is in the memory";
+  EXPECT_FALSE(work_files_left());
+
+  m_others[0].die_in_profile_of.clear();
+  const int benches = m_gpu.bench_calls + m_others[0].bench_calls;
+  loop_settings s = settings(1);
+  s.run_dir = run_dir;
+  const agent_loop_outcome out = run_agent_loop(s, agent(4), on_gpus(1));
+  ASSERT_FALSE(out.failed) << out.stop_reason;
+  EXPECT_EQ(static_cast<std::size_t>(m_gpu.bench_calls + m_others[0].bench_calls - benches), 4 - committed)
+      << "only the candidates the killed call had not committed";
+  const run_manifest m = read_run_manifest(run_dir);
+  EXPECT_FALSE(m.open_round);
+  EXPECT_EQ(m.iterations[1].chosen_candidate, 2);
+  EXPECT_EQ(outcomes().size(), 4u);
+}
+
 TEST_F(CandidateRoundOnGpus, TwoPositiveCandidatesFromTwoGpusWhoseIntervalsOverlapAreComparedOnOne) {
   prepare(1, 1, 0.8, "unroll_4");
   prepare(1, 2, 0.8, "unroll_8");
