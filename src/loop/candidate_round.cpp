@@ -98,17 +98,13 @@ step_outcome close_round(const step_context& ctx) {
   return outcome;
 }
 
-double ratio_of(const candidate_record& c) {
-  return c.comparison.is_object() ? c.comparison.value("ratio", 1.0) : 1.0;
-}
-
 }  // namespace
 
 int chosen_candidate(const std::vector<candidate_record>& candidates) {
   const candidate_record* pick = nullptr;
   for (const auto& c : candidates) {
     if (c.eligible && c.outcome == version_outcome::positive &&
-        (pick == nullptr || ratio_of(c) < ratio_of(*pick))) {
+        (pick == nullptr || ratio_against_best(c) < ratio_against_best(*pick))) {
       pick = &c;
     }
   }

@@ -14,10 +14,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-double ratio_against_best(const candidate_record& c) {
-  return c.comparison.value("ratio", 1.0);
-}
-
 // The interval of a candidate's ratio against the best; [ratio, ratio] when the record has none.
 std::pair<double, double> interval_against_best(const candidate_record& c) {
   const json& ci = c.comparison.contains("ratio_ci95") ? c.comparison["ratio_ci95"] : json(nullptr);
@@ -45,6 +41,10 @@ std::vector<const candidate_record*> two_smallest_ratios(const iteration_record&
 }
 
 }  // namespace
+
+double ratio_against_best(const candidate_record& c) {
+  return c.comparison.is_object() ? c.comparison.value("ratio", 1.0) : 1.0;
+}
 
 std::optional<top_two_choice> recompare_top_two(const step_context& ctx, const iteration_record& round) {
   const std::vector<const candidate_record*> two = two_smallest_ratios(round);

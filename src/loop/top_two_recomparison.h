@@ -21,6 +21,9 @@ struct top_two_choice {
   std::string said;  // how the comparison of the two decided, for the iteration's reason
 };
 
+// The candidate's ratio of medians against the best (1 when it was not compared).
+double ratio_against_best(const candidate_record& c);
+
 // Nothing when there are fewer than two positive candidates, the best two ran on the same GPU,
 // or their intervals do not overlap. Otherwise compares them and writes the record into the
 // round's folder (iter_vK/top_two_comparison.json). Throws kopt::error as held_open does.
