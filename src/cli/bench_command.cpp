@@ -1,7 +1,11 @@
-// kopt bench KERNEL [--ref REF] [dims]: the options of pipeline::run_bench (validate against the
-// reference, then time kernel and reference in a measuring child) and the printing of its result.
+// kopt bench KERNEL... [--ref REF] [dims]: the options of pipeline::run_bench (validate against
+// the reference, then time kernel and reference in a measuring child) and the printing of its
+// result. Several kernels are benched one after another, or at once on the GPUs --gpus names,
+// each with its reference on its own GPU.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,9 +15,11 @@
 #include "cli/bench_setup.h"
 #include "cli/commands.h"
 #include "cli/compile_failure.h"
+#include "cli/device_option.h"
 #include "cli/option_checks.h"
 #include "cli/problem_options.h"
 #include "cli/sampling_options.h"
+#include "cli/spread_files.h"
 #include "cli/terminal.h"
 #include "core/error.h"
 #include "core/json_io.h"
@@ -22,6 +28,7 @@
 #include "pipeline/bench_pipeline.h"
 #include "pipeline/bench_text.h"
 #include "pipeline/child_jobs.h"
+#include "pipeline/spread_results.h"
 
 namespace kopt::cli {
 namespace {
@@ -36,6 +43,7 @@ class bench_command final : public command {
   void configure(CLI::App& sub) override {
     m_sub = &sub;
     m_target.add_to(sub);
+    add_gpus_option(sub, m_gpus, "spread the kernels");
     add_sampling_options(sub, m_job.sampling);
     add_seed_option(sub, m_job.seed);
     add_tolerance_options(sub, m_atol, m_rtol, "(default: the reference module's, else by output type)");
@@ -59,6 +67,58 @@ class bench_command final : public command {
   }
 
   int run(const pipeline::services& services) override {
+    const std::vector<std::string>& kernels = m_target.kernels;
+    if (m_profile_mode && kernels.size() > 1) {
+      throw error("--profile-mode runs one kernel inside the profiler window: give one kernel");
+    }
+    const pipeline::bench_request common = common_request(services);
+    std::vector<std::optional<pipeline::bench_outcome>> outcomes(kernels.size());
+    std::vector<int> ran_on(kernels.size(), m_target.gpu);
+    std::vector<int> statuses(kernels.size(), 0);
+    spread_files spread;
+    spread.command = "bench";
+    spread.files = kernels;
+    spread.gpus_option = m_gpus;
+    spread.gpu = m_target.gpu;
+    spread.progress_wanted = m_output.prints_summary();
+    spread.run = [&](std::size_t i, int gpu, pipeline::measuring_worker& worker,
+                     const progress_function& progress) {
+      pipeline::bench_request request = common;
+      request.target.kernel = kernels[i];
+      request.target.gpu = gpu;
+      request.progress = progress;
+      outcomes[i] = pipeline::run_bench(request, worker);
+      ran_on[i] = gpu;
+    };
+    // Each kernel's result is printed as its bench ends; the documents wait for all.
+    spread.finished = [&](std::size_t i, int gpu) { statuses[i] = report(kernels[i], gpu, *outcomes[i]); };
+    run_spread_files(*m_sub, spread, services);
+
+    if (kernels.size() == 1) {
+      if (outcomes[0]->prepared.failed_build) return statuses[0];
+      write_documents(outcomes[0]->document);
+      return statuses[0];
+    }
+    std::vector<pipeline::spread_entry> entries;
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+      const pipeline::bench_outcome& o = *outcomes[i];
+      pipeline::spread_entry entry{kernels[i], ran_on[i], std::nullopt, ""};
+      if (o.prepared.failed_build) {
+        entry.failure = fmt::format("compile failed: {}: {}", o.prepared.failed_build->file,
+                                    o.prepared.failed_build->result.failure_reason);
+      } else {
+        entry.document = o.document;
+      }
+      entries.push_back(std::move(entry));
+    }
+    write_documents(pipeline::spread_document("kopt bench", entries));
+    return *std::max_element(statuses.begin(), statuses.end());
+  }
+
+ private:
+  // Every bench's request but its kernel, GPU and progress: read from the options once, on the
+  // calling thread.
+  pipeline::bench_request common_request(const pipeline::services& services) const {
     pipeline::bench_request request;
     request.target = m_target.to_target(*m_sub);
     request.job = m_profile_mode ? pipeline::profile_settings(m_job, m_profile_calls) : m_job;
@@ -66,25 +126,30 @@ class bench_command final : public command {
     request.rtol = m_rtol;
     request.sanitize = m_sanitize;
     request.reference_timing_folder = m_fresh_reference ? std::nullopt : services.reference_timing_folder;
-    request.progress = progress_on_terminal("bench", m_output.prints_summary());
-    const auto worker = services.make_worker();
-    const pipeline::bench_outcome outcome = pipeline::run_bench(request, *worker);
+    return request;
+  }
+
+  void write_documents(const json& document) const {
+    if (!m_json_out.empty()) write_json_file(m_json_out, document);
+    if (m_output.json) std::printf("%s\n", json_text(document).c_str());
+  }
+
+  // What one kernel's bench printed and its exit status; the JSON documents are written after all.
+  int report(const std::string& kernel, int gpu, const pipeline::bench_outcome& outcome) const {
     const pipeline::prepared_bench& prepared = outcome.prepared;
     if (prepared.failed_build) return report_compile_failure(prepared.failed_build->file, prepared.failed_build->result);
     if (outcome.sanitizer && m_output.prints_summary()) {
       std::fputs(pipeline::sanitizer_text(*outcome.sanitizer).c_str(), stdout);
     }
-
     const pipeline::bench_result& result = outcome.result;
-    if (!m_json_out.empty()) write_json_file(m_json_out, outcome.document);
-    if (m_output.json) {
-      std::printf("%s\n", json_text(outcome.document).c_str());
-    } else if (m_profile_mode) {
-      // Nothing was timed: the profile-mode line below is the result.
+    if (m_output.json || m_profile_mode) {
+      // The document is the result; in profile mode, the line below.
     } else if (m_output.level == verbosity::quiet) {
       if (result.ok() && result.kernel) printer(m_output.level).result(result_line(result));
     } else {
-      std::printf("kernel: %s on %s (%s)\n", m_target.kernel.c_str(), prepared.device.name.c_str(),
+      const std::string where =
+          m_gpus.empty() ? prepared.device.name : fmt::format("{} (GPU {})", prepared.device.name, gpu);
+      std::printf("kernel: %s on %s (%s)\n", kernel.c_str(), where.c_str(),
                   prepared.kernel_build.arch.name.c_str());
       std::fputs(pipeline::bench_text(result).c_str(), stdout);
       if (m_output.level == verbosity::verbose) {
@@ -98,14 +163,15 @@ class bench_command final : public command {
       return static_cast<int>(exit_status::ok);
     }
     if (!result.ok()) {
-      std::fprintf(stderr, "kopt: %s: %s\n", enum_name(result.status).c_str(), result.reason.c_str());
+      const std::string which = m_target.kernels.size() > 1 ? kernel + ": " : "";
+      std::fprintf(stderr, "kopt: %s%s: %s\n", which.c_str(), enum_name(result.status).c_str(),
+                   result.reason.c_str());
       // A Python traceback (run_kernel raised, say) says where.
       if (!result.detail.empty()) std::fprintf(stderr, "%s\n", result.detail.c_str());
     }
     return static_cast<int>(outcome.status);
   }
 
- private:
   // What the kernel printed while measured: said in a line, shown with --verbose (and kept in
   // the result's kernel_output).
   void print_kernel_output(const pipeline::bench_result& result) const {
@@ -122,7 +188,8 @@ class bench_command final : public command {
 
   CLI::App* m_sub = nullptr;
   harness::bench_job m_job;
-  bench_target_options m_target{"kopt bench", "time on"};
+  bench_target_options m_target{"kopt bench", "time on", true};
+  std::string m_gpus;
   std::optional<double> m_atol;  // none: the reference module's, else by output type
   std::optional<double> m_rtol;
   std::string m_sanitize;

@@ -6,10 +6,15 @@
 namespace kopt::cli {
 
 void bench_target_options::add_to(CLI::App& sub) {
-  sub.add_option("kernel", kernel,
-                 "the kernel: a .cu file exposing extern \"C\" void solve(...), or a Triton .py module with "
-                 "setup() and run_kernel()")
-      ->required();
+  const std::string what =
+      "the kernel: a .cu file exposing extern \"C\" void solve(...), or a Triton .py module with setup() and "
+      "run_kernel()";
+  if (several_kernels) {
+    sub.add_option("kernel", kernels, what + "; several are each benched with the same reference and problem")
+        ->required();
+  } else {
+    sub.add_option("kernel", kernel, what)->required();
+  }
   sub.add_option("--ref", ref, "reference: a .py module with reference(**kwargs), or a .cu file with the same solve()");
   sub.add_option("--backend", backend, "cuda, cutlass, triton, or auto (the default: from the file)");
   dimensions.add_to(sub);
@@ -26,18 +31,17 @@ void bench_target_options::add_to(CLI::App& sub) {
 }
 
 pipeline::bench_target bench_target_options::to_target(const CLI::App& sub) const {
-  pipeline::bench_target target;
-  target.kernel = kernel;
-  target.ref = ref;
-  target.backend = backend;
+  pipeline::bench_target target{.kernel = several_kernels ? kernels.front() : kernel,
+                                .ref = ref,
+                                .backend = backend,
+                                .arch = arch,
+                                .defines = defines,
+                                .gpu = gpu,
+                                .nvcc_bin = nvcc_bin,
+                                .timeout_s = timeout,
+                                .command_name = command_name,
+                                .gpu_purpose = gpu_purpose};
   dimensions.fill(target, sub);
-  target.arch = arch;
-  target.defines = defines;
-  target.gpu = gpu;
-  target.nvcc_bin = nvcc_bin;
-  target.timeout_s = timeout;
-  target.command_name = command_name;
-  target.gpu_purpose = gpu_purpose;
   return target;
 }
 

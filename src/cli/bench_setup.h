@@ -16,10 +16,12 @@ namespace kopt::cli {
 struct bench_target_options {
   // `planner` is the command that plans, for its messages ("kopt bench"); `purpose` is what it
   // needs the GPU for ("time on").
-  bench_target_options(std::string planner, std::string purpose)
-      : command_name(std::move(planner)), gpu_purpose(std::move(purpose)) {}
+  // `several`: the kernel positional takes one file or more (kernels), else exactly one (kernel).
+  bench_target_options(std::string planner, std::string purpose, bool several = false)
+      : command_name(std::move(planner)), gpu_purpose(std::move(purpose)), several_kernels(several) {}
 
   std::string kernel;
+  std::vector<std::string> kernels;  // with several_kernels; to_target takes the first
   std::string ref;
   std::string backend;
   dimension_options dimensions;
@@ -30,6 +32,7 @@ struct bench_target_options {
   int timeout = 600;                 // [s] limit of the measuring child
   std::string command_name;
   std::string gpu_purpose;
+  bool several_kernels = false;
 
   // Declares the kernel positional and the options above on `sub`.
   void add_to(CLI::App& sub);

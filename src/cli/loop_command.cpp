@@ -14,6 +14,7 @@
 
 #include "cli/bench_setup.h"
 #include "cli/commands.h"
+#include "cli/device_option.h"
 #include "cli/option_checks.h"
 #include "cli/problem_options.h"
 #include "cli/sampling_options.h"
@@ -27,7 +28,6 @@
 #include "loop/check_shapes.h"
 #include "loop/final_confirmation.h"
 #include "loop/loop_step.h"
-#include "loop/round_gpus.h"
 #include "loop/run_directory.h"
 #include "loop/run_ledger.h"
 #include "loop/run_manifest.h"
@@ -186,10 +186,7 @@ class loop_command final : public command {
                    "with --agent: versions the agent may write per iteration, each evaluated (see docs/loop.md)")
         ->default_val(1)
         ->check(at_least(1, "candidates"));
-    sub.add_option(
-        "--gpus", m_gpus,
-        "with --candidates: measure a round's candidates at once on these GPUs, one each: all, or a "
-        "list such as 0,2,3 (only identical, idle GPUs are used; see docs/loop.md)");
+    add_gpus_option(sub, m_gpus, "with --candidates: spread a round's candidates");
     sub.add_flag("--finish", m_finish,
                  "confirm the best version of the run in --run-dir now (re-judged from its snapshot, under "
                  "compute-sanitizer, compared in turns with v0) and print the answer; see docs/loop.md");
@@ -327,12 +324,10 @@ class loop_command final : public command {
       throw error(
           "--gpus spreads the candidates of a round over GPUs: give --agent CMD --candidates K (K > 1)");
     }
-    if (m_sub->get_option("--gpu")->count() > 0) throw error("give --gpu or --gpus, not both");
-    const loop::round_gpus chosen = loop::choose_round_gpus(m_gpus, worker.probe_gpus());
-    for (const std::string& line : chosen.left_out) std::fprintf(stderr, "kopt: warning: %s\n", line.c_str());
-    m_settings.target.gpu = chosen.ordinals.front();
-    for (std::size_t i = 1; i < chosen.ordinals.size(); ++i) {
-      steps.other_gpus.push_back({chosen.ordinals[i], loop::gpu_services(services.make_worker())});
+    const std::vector<int> gpus = gpus_to_use(*m_sub, m_gpus, m_settings.target.gpu, worker.probe_gpus());
+    m_settings.target.gpu = gpus.front();
+    for (std::size_t i = 1; i < gpus.size(); ++i) {
+      steps.other_gpus.push_back({gpus[i], loop::gpu_services(services.make_worker())});
     }
   }
 

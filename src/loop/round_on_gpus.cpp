@@ -7,8 +7,8 @@
 #include <fmt/format.h>
 
 #include "loop/candidate_evaluation.h"
-#include "loop/round_dispatch.h"
 #include "loop/version_judgement.h"
+#include "pipeline/gpu_dispatch.h"
 
 namespace kopt::loop {
 namespace {
@@ -47,7 +47,7 @@ class round_on_gpus {
       : m_ctx(ctx), m_round(*ctx.run.manifest.open_round), m_tasks(m_round.candidates.size()) {}
 
   void run() {
-    round_dispatch d;
+    pipeline::gpu_dispatch d;
     d.gpus.push_back(m_ctx.settings.target.gpu);
     for (const gpu_steps& other : m_ctx.services.other_gpus) d.gpus.push_back(other.gpu);
     m_several = d.gpus.size() > 1;
@@ -58,13 +58,13 @@ class round_on_gpus {
     d.start = [this](std::size_t i, int gpu) { return start(i, gpu); };
     d.finish = [this](std::size_t i, int gpu) { finish(i, gpu); };
     d.gpu_failed = [this](int gpu) { return gpu_gone(gpu); };
-    d.on_dropped = [this](const dropped_gpu& dropped) {
+    d.on_dropped = [this](const pipeline::dropped_gpu& dropped) {
       say(
           fmt::format("GPU {} failed while it measured candidate {} ({}): not used again in this round; the "
                       "candidate is measured again on another GPU",
-                      dropped.gpu, m_round.candidates[dropped.candidate].candidate, dropped.reason));
+                      dropped.gpu, m_round.candidates[dropped.item].candidate, dropped.reason));
     };
-    dispatch_round(d);
+    pipeline::dispatch_on_gpus(d);
   }
 
  private:
@@ -79,7 +79,7 @@ class round_on_gpus {
     return steps.probe_gpus && steps.probe_gpus().device(gpu) == nullptr;
   }
 
-  candidate_work start(std::size_t i, int gpu) {
+  pipeline::gpu_work start(std::size_t i, int gpu) {
     auto task = std::make_unique<candidate_task>(candidate_task{
         m_ctx.settings, {m_ctx.run.dir, m_ctx.run.manifest, nullptr, false}, m_round.candidates[i], ""});
     task->settings.target.gpu = gpu;

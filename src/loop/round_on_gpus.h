@@ -1,6 +1,6 @@
 #pragma once
 // The open round's candidates that are not committed yet, measured on the settings' GPU and on
-// the services' other GPUs at once (round_dispatch.h), each committed as it finishes. Each
+// the services' other GPUs at once (pipeline/gpu_dispatch.h), each committed as it finishes. Each
 // candidate is judged, timed, compared in turns with the incumbent and, when faster, profiled
 // on the one GPU it was handed to, never across GPUs. With one GPU the candidates take their
 // turns in order, and a strategy that an earlier candidate of the round blocked rejects a later

@@ -103,12 +103,11 @@ void profile_steps(const loop_settings& settings, const loop_services& services,
                    const fs::path& dir, const step_progress& progress, version_evaluation& e,
                    phase_clock& clock) {
   say(progress, "profile: one Nsight Compute pass (--set full)");
-  pipeline::profile_request profile_request;
-  profile_request.target = settings.target;
-  profile_request.job = settings.job;
-  profile_request.capture = settings.capture;
-  profile_request.out = dir;
-  profile_request.ncu_bin = settings.ncu_bin;
+  const pipeline::profile_request profile_request{.target = settings.target,
+                                                  .job = settings.job,
+                                                  .capture = settings.capture,
+                                                  .out = dir,
+                                                  .ncu_bin = settings.ncu_bin};
   const pipeline::profile_outcome profiled = services.profile(profile_request);
   clock.done("profile");
   if (profiled.failure) {

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "cli/command_line.h"
+#include "cli/recorded_command_run.h"
 #include "pipeline/bench_result.h"
 #include "pipeline/recorded_worker.h"
 #include "support/captured_output.h"
@@ -22,24 +23,7 @@ namespace kopt::cli {
 namespace {
 namespace fs = std::filesystem;
 using pipeline::recorded_worker;
-
-class RecordedCommands : public ::testing::Test {
- protected:
-  void SetUp() override { ::setenv("KOPT_CACHE_DIR", m_cache.path().c_str(), 1); }
-
-  // The command line, run with a worker that records what it was asked and answers as `worker` does.
-  testing::captured_run run(const std::vector<std::string>& words, recorded_worker& worker) const {
-    pipeline::services services;
-    services.make_worker = [&worker] { return std::make_unique<pipeline::lent_worker>(worker); };
-    services.reference_timing_folder = m_cache.path() / "reference_timing";
-    return testing::run_captured([&] { return run_command_line(words, "kopt (test)", services); });
-  }
-
-  static std::string example(const char* name) { return (testing::source_dir() / "examples" / name).string(); }
-
-  testing::scratch_dir m_cache;
-  testing::scratch_dir m_out;
-};
+using RecordedCommands = recorded_command_test;
 
 TEST_F(RecordedCommands, BenchsOptionsReachTheJobAndTheVerdictAndItPrintsTheDocumentsFigures) {
   recorded_worker worker(pipeline::recorded_h200(), pipeline::two_children(1.0f));

@@ -1,8 +1,8 @@
-// A round's candidates over 1, 2 and 8 GPUs (loop/round_dispatch.h), with work that records
+// A round's candidates over 1, 2 and 8 GPUs (pipeline/gpu_dispatch.h), with work that records
 // where and when it ran: every candidate finishes exactly once, on the calling thread; no GPU
 // runs two at once; a free GPU takes the next candidate; a GPU that stops answering is dropped
 // and its candidate measured on another; an error that is not the GPU's stops the round.
-#include "loop/round_dispatch.h"
+#include "pipeline/gpu_dispatch.h"
 
 #include <algorithm>
 #include <atomic>
@@ -17,7 +17,7 @@
 
 #include "core/error.h"
 
-namespace kopt::loop {
+namespace kopt::pipeline {
 namespace {
 
 using namespace std::chrono_literals;
@@ -29,7 +29,7 @@ class recorded_round {
     m_round.gpus = std::move(gpus);
     for (std::size_t i = 0; i < candidates; ++i) m_round.pending.push_back(i);
     m_caller = std::this_thread::get_id();
-    m_round.start = [this](std::size_t index, int gpu) -> candidate_work {
+    m_round.start = [this](std::size_t index, int gpu) -> gpu_work {
       EXPECT_EQ(std::this_thread::get_id(), m_caller) << "hand-outs happen on the calling thread";
       return [this, index, gpu] { work(index, gpu); };
     };
@@ -41,7 +41,7 @@ class recorded_round {
     m_round.on_dropped = [this](const dropped_gpu& d) { dropped.push_back(d); };
   }
 
-  void run() { dispatch_round(m_round); }
+  void run() { dispatch_on_gpus(m_round); }
 
   std::vector<std::pair<std::size_t, int>> finished;  // (candidate, GPU) in the order committed
   std::vector<dropped_gpu> dropped;
@@ -71,7 +71,7 @@ class recorded_round {
     if (failure != fail_with.end()) throw error("the GPU stopped answering");
   }
 
-  round_dispatch m_round;
+  gpu_dispatch m_round;
   std::thread::id m_caller;
   std::mutex m_mutex;
   int m_running = 0;
@@ -84,7 +84,7 @@ std::set<std::size_t> candidates_of(const std::vector<std::pair<std::size_t, int
   return seen;
 }
 
-TEST(RoundDispatch, OneGpuTakesTheCandidatesOneAfterAnotherInOrder) {
+TEST(GpuDispatch, OneGpuTakesTheCandidatesOneAfterAnotherInOrder) {
   recorded_round round({0}, 5);
   round.run();
   ASSERT_EQ(round.finished.size(), 5u);
@@ -92,7 +92,7 @@ TEST(RoundDispatch, OneGpuTakesTheCandidatesOneAfterAnotherInOrder) {
   EXPECT_EQ(round.most_at_once, 1);
 }
 
-TEST(RoundDispatch, TwoGpusMeasureTwoCandidatesAtOnceAndEachGpuOneAtATime) {
+TEST(GpuDispatch, TwoGpusMeasureTwoCandidatesAtOnceAndEachGpuOneAtATime) {
   recorded_round round({0, 1}, 8);
   round.each = 50ms;
   round.run();
@@ -106,7 +106,7 @@ TEST(RoundDispatch, TwoGpusMeasureTwoCandidatesAtOnceAndEachGpuOneAtATime) {
   EXPECT_GE(8 - on_gpu_1, 2);
 }
 
-TEST(RoundDispatch, EightGpusTakeARoundOfThreeAllAtOnce) {
+TEST(GpuDispatch, EightGpusTakeARoundOfThreeAllAtOnce) {
   recorded_round round({0, 1, 2, 3, 4, 5, 6, 7}, 3);
   round.each = 200ms;
   round.run();
@@ -117,7 +117,7 @@ TEST(RoundDispatch, EightGpusTakeARoundOfThreeAllAtOnce) {
   EXPECT_EQ(used, (std::set<int>{0, 1, 2})) << "the first free GPUs, in the order given";
 }
 
-TEST(RoundDispatch, AGpuThatStopsAnsweringIsDroppedAndItsCandidateMeasuredOnAnother) {
+TEST(GpuDispatch, AGpuThatStopsAnsweringIsDroppedAndItsCandidateMeasuredOnAnother) {
   recorded_round round({0, 1}, 6);
   round.fail_with[{1, 1}] = "error";
   round.gone = {1};
@@ -126,12 +126,12 @@ TEST(RoundDispatch, AGpuThatStopsAnsweringIsDroppedAndItsCandidateMeasuredOnAnot
   EXPECT_EQ(candidates_of(round.finished).size(), 6u);
   ASSERT_EQ(round.dropped.size(), 1u);
   EXPECT_EQ(round.dropped[0].gpu, 1);
-  EXPECT_EQ(round.dropped[0].candidate, 1u);
+  EXPECT_EQ(round.dropped[0].item, 1u);
   EXPECT_EQ(round.dropped[0].reason, "the GPU stopped answering");
   for (const auto& [index, gpu] : round.finished) EXPECT_EQ(gpu, 0) << "candidate " << index;
 }
 
-TEST(RoundDispatch, AnErrorOnAGpuThatStillAnswersIsTheRunsAndStopsTheRound) {
+TEST(GpuDispatch, AnErrorOnAGpuThatStillAnswersIsTheRunsAndStopsTheRound) {
   recorded_round round({0, 1}, 6);
   round.fail_with[{1, 1}] = "error";
   EXPECT_THROW(round.run(), error);
@@ -140,7 +140,7 @@ TEST(RoundDispatch, AnErrorOnAGpuThatStillAnswersIsTheRunsAndStopsTheRound) {
   EXPECT_EQ(candidates_of(round.finished).count(1), 0u);
 }
 
-TEST(RoundDispatch, WhenEveryGpuIsGoneTheErrorIsThrownAndNothingRunsBehindTheCaller) {
+TEST(GpuDispatch, WhenEveryGpuIsGoneTheErrorIsThrownAndNothingRunsBehindTheCaller) {
   recorded_round round({0, 1}, 4);
   round.fail_with[{0, 0}] = "error";
   round.fail_with[{1, 1}] = "error";
@@ -150,7 +150,7 @@ TEST(RoundDispatch, WhenEveryGpuIsGoneTheErrorIsThrownAndNothingRunsBehindTheCal
   EXPECT_TRUE(round.finished.empty());
 }
 
-TEST(RoundDispatch, AKilledEvaluationEndsTheRoundAfterTheOthersReturn) {
+TEST(GpuDispatch, AKilledEvaluationEndsTheRoundAfterTheOthersReturn) {
   recorded_round round({0, 1, 2}, 6);
   round.each = 50ms;
   round.fail_with[{0, 0}] = "other";
@@ -160,4 +160,4 @@ TEST(RoundDispatch, AKilledEvaluationEndsTheRoundAfterTheOthersReturn) {
 }
 
 }  // namespace
-}  // namespace kopt::loop
+}  // namespace kopt::pipeline

@@ -1,4 +1,4 @@
-#include "loop/round_dispatch.h"
+#include "pipeline/gpu_dispatch.h"
 
 #include <condition_variable>
 #include <deque>
@@ -8,10 +8,10 @@
 
 #include "core/error.h"
 
-namespace kopt::loop {
+namespace kopt::pipeline {
 namespace {
 
-// What a candidate's thread hands back.
+// What an item's thread hands back.
 struct returned_work {
   std::size_t index = 0;
   int gpu = 0;
@@ -20,7 +20,7 @@ struct returned_work {
   std::string reason;
 };
 
-// The threads' side: each running candidate reports once, and the calling thread waits for it.
+// The threads' side: each running item reports once, and the calling thread waits for it.
 class returns {
  public:
   void add(returned_work work) {
@@ -42,7 +42,7 @@ class returns {
   std::deque<returned_work> m_done;
 };
 
-returned_work run_work(std::size_t index, int gpu, const candidate_work& work) {
+returned_work run_work(std::size_t index, int gpu, const gpu_work& work) {
   returned_work r{index, gpu, nullptr, false, ""};
   try {
     work();
@@ -58,10 +58,10 @@ returned_work run_work(std::size_t index, int gpu, const candidate_work& work) {
 
 class dispatcher {
  public:
-  explicit dispatcher(const round_dispatch& round)
-      : m_round(round),
-        m_queue(round.pending.begin(), round.pending.end()),
-        m_free(round.gpus.begin(), round.gpus.end()) {}
+  explicit dispatcher(const gpu_dispatch& dispatch)
+      : m_dispatch(dispatch),
+        m_queue(dispatch.pending.begin(), dispatch.pending.end()),
+        m_free(dispatch.gpus.begin(), dispatch.gpus.end()) {}
 
   ~dispatcher() {
     for (std::thread& t : m_threads) t.join();
@@ -84,9 +84,9 @@ class dispatcher {
     while (!m_fatal && !m_queue.empty() && !m_free.empty()) {
       const std::size_t index = m_queue.front();
       const int gpu = m_free.front();
-      candidate_work work;
+      gpu_work work;
       try {
-        work = m_round.start(index, gpu);
+        work = m_dispatch.start(index, gpu);
       } catch (...) {
         m_fatal = std::current_exception();
         return;
@@ -103,32 +103,32 @@ class dispatcher {
     --m_running;
     if (!r.thrown) {
       try {
-        m_round.finish(r.index, r.gpu);
+        m_dispatch.finish(r.index, r.gpu);
         m_free.push_back(r.gpu);
       } catch (...) {
         if (!m_fatal) m_fatal = std::current_exception();
       }
       return;
     }
-    if (!r.kopt_error || !m_round.gpu_failed || !gpu_failed(r.gpu)) {
+    if (!r.kopt_error || !m_dispatch.gpu_failed || !gpu_failed(r.gpu)) {
       if (!m_fatal) m_fatal = r.thrown;
       return;
     }
-    // The GPU failed, not the candidate: it is measured again, from the start, on another GPU.
+    // The GPU failed, not the item: it runs again, from the start, on another GPU.
     m_last_gpu_error = r.thrown;
     m_queue.push_front(r.index);
-    if (m_round.on_dropped) m_round.on_dropped({r.gpu, r.index, r.reason});
+    if (m_dispatch.on_dropped) m_dispatch.on_dropped({r.gpu, r.index, r.reason});
   }
 
   bool gpu_failed(int gpu) {
     try {
-      return m_round.gpu_failed(gpu);
+      return m_dispatch.gpu_failed(gpu);
     } catch (...) {
       return true;  // asking it failed too
     }
   }
 
-  const round_dispatch& m_round;
+  const gpu_dispatch& m_dispatch;
   std::deque<std::size_t> m_queue;
   std::deque<int> m_free;
   int m_running = 0;
@@ -140,10 +140,10 @@ class dispatcher {
 
 }  // namespace
 
-void dispatch_round(const round_dispatch& round) {
-  if (round.pending.empty()) return;
-  if (round.gpus.empty()) throw error("a round of candidates needs at least one GPU to measure on");
-  dispatcher(round).run();
+void dispatch_on_gpus(const gpu_dispatch& dispatch) {
+  if (dispatch.pending.empty()) return;
+  if (dispatch.gpus.empty()) throw error("work spread over GPUs needs at least one GPU to run on");
+  dispatcher(dispatch).run();
 }
 
-}  // namespace kopt::loop
+}  // namespace kopt::pipeline

@@ -1,13 +1,13 @@
-#include "loop/round_gpus.h"
+#include "pipeline/gpu_choice.h"
 
 #include <fmt/format.h>
 
 #include "core/error.h"
 #include "env/gpu_identity.h"
 
-namespace kopt::loop {
+namespace kopt::pipeline {
 
-round_gpus choose_round_gpus(const std::string& gpus_option, const env::gpu_probe_result& probe) {
+chosen_gpus choose_gpus(const std::string& gpus_option, const env::gpu_probe_result& probe) {
   const env::gpu_selection selection = env::parse_gpu_selection(gpus_option);  // a typo first, on any machine
   if (!probe.has_gpu()) {
     throw error(fmt::format("--gpus {}: {}", gpus_option,
@@ -17,7 +17,7 @@ round_gpus choose_round_gpus(const std::string& gpus_option, const env::gpu_prob
   env::gpu_group group = env::identical_gpu_group(probe, named);
   // None of this kopt's own processes is on a GPU yet: every compute process there is another program's.
   group = env::without_busy_gpus(probe, group, env::compute_process_counts(probe, group.ordinals));
-  round_gpus chosen;
+  chosen_gpus chosen;
   chosen.ordinals = group.ordinals;
   for (const env::gpu_refusal& refused : group.refused) chosen.left_out.push_back(refused.reason);
   if (chosen.ordinals.empty()) {
@@ -27,4 +27,4 @@ round_gpus choose_round_gpus(const std::string& gpus_option, const env::gpu_prob
   return chosen;
 }
 
-}  // namespace kopt::loop
+}  // namespace kopt::pipeline
