@@ -15,7 +15,7 @@ Each comparison is its own `kopt compare` process; A/A and slower alternate so t
 
 Usage (GPU machine, repository root):
   python3 benchmarks/loop_verdicts.py --kopt PATH [--rounds N] [--case NAME] [--minutes M] [--keep DIR]
-                                      [--kinds both|aa|slower]
+                                      [--kinds both|aa|slower] [--gpus-too SPEC]
 --minutes ends a case's comparisons M minutes after its start, calibration included (the table
 counts those done); --keep writes
 every comparison's whole record (round ratios, samples) to DIR.
@@ -83,9 +83,9 @@ CASES = {
 }
 
 
-def compare(kopt, baseline, candidate, dims, keep=None):
-    """`kopt compare BASELINE CANDIDATE DIMS... --json`: (document, wall seconds)."""
-    command = [kopt, "compare", baseline, candidate, *dims, "--json"]
+def compare(kopt, baseline, candidate, dims, keep=None, extra=()):
+    """`kopt compare BASELINE CANDIDATE DIMS... EXTRA... --json`: (document, wall seconds)."""
+    command = [kopt, "compare", baseline, candidate, *dims, *extra, "--json"]
     if keep:
         command += ["--json-out", keep]
     started = time.perf_counter()
@@ -162,7 +162,7 @@ def rate(documents, wanted):
     return f"{hits}/{len(documents)} = {hits / max(1, len(documents)):.0%} [{low:.0%}, {high:.0%}]"
 
 
-def run_case(kopt, case, rounds, work, minutes, keep, kinds, tag):
+def run_case(kopt, case, rounds, work, minutes, keep, kinds, tag, variants):
     deadline = time.monotonic() + minutes * 60  # the calibration counts too
     kernel = os.path.abspath(case.kernel)
     name = case.name
@@ -172,30 +172,41 @@ def run_case(kopt, case, rounds, work, minutes, keep, kinds, tag):
     knob, achieved = calibrate_slowdown(kopt, case, slow_file, case.first_knob(median_ms))
     print(f"{name}: {knob} {case.unit} make it {achieved:.4f}x as slow (mean of {CALIBRATION_RUNS} comparisons)",
           file=sys.stderr, flush=True)
-    aa, slower, walls = [], [], []
+    # Each variant of the command (plain, and spread with --gpus) takes its turn in every round,
+    # so that drift hits all of them alike.
+    results = {label: ([], [], []) for label, _ in variants}  # label -> (A/A, slower, walls)
     for i in range(rounds):
         if time.monotonic() > deadline:
             print(f"{name}: --minutes {minutes} reached after {i} rounds", file=sys.stderr, flush=True)
             break
-        for kind, candidate, documents in (("A/A", kernel, aa), ("slower", slow_file, slower)):
-            if kind not in kinds:
-                continue
-            record = os.path.join(keep, f"{tag}_{i + 1}_{'aa' if kind == 'A/A' else 'slower'}.json") if keep else None
-            document, wall = compare(kopt, kernel, candidate, case.dims, record)
-            documents.append(document)
-            walls.append(wall)
-            # One line per comparison on stderr: what a run cut short still leaves.
-            spread = placement_spread(document)
-            shown = " ".join(f"{v[0]} {spread[v] * 100:.2f} %" for v in spread if spread[v] is not None)
-            print(f"{name} {i + 1} {kind}: {document['outcome']} ratio {document['ratio']:.4f} "
-                  f"[{document['ratio_ci95'][0]:.4f}, {document['ratio_ci95'][1]:.4f}] {document['rounds']} rounds, "
-                  f"wall {wall:.2f} s, placement spread {shown or 'n/a'}", file=sys.stderr, flush=True)
+        for label, extra in variants:
+            aa, slower, walls = results[label]
+            for kind, candidate, documents in (("A/A", kernel, aa), ("slower", slow_file, slower)):
+                if kind not in kinds:
+                    continue
+                record = (os.path.join(keep, f"{tag}{label.replace(' ', '_')}_{i + 1}_"
+                                       f"{'aa' if kind == 'A/A' else 'slower'}.json") if keep else None)
+                document, wall = compare(kopt, kernel, candidate, case.dims, record, extra)
+                documents.append(document)
+                walls.append(wall)
+                # One line per comparison on stderr: what a run cut short still leaves.
+                spread = placement_spread(document)
+                shown = " ".join(f"{v[0]} {spread[v] * 100:.2f} %" for v in spread if spread[v] is not None)
+                print(f"{name}{label} {i + 1} {kind}: {document['outcome']} ratio {document['ratio']:.4f} "
+                      f"[{document['ratio_ci95'][0]:.4f}, {document['ratio_ci95'][1]:.4f}] "
+                      f"{document['rounds']} rounds, wall {wall:.2f} s, placement spread {shown or 'n/a'}",
+                      file=sys.stderr, flush=True)
+    for label, _ in variants:
+        print_row(f"{name}{label}", median_ms, knob, case.unit, achieved, *results[label])
+
+
+def print_row(name, median_ms, knob, unit, achieved, aa, slower, walls):
     aa_ratios = sorted(d["ratio"] for d in aa) or [math.nan]
     slow_ratios = sorted(d["ratio"] for d in slower) or [math.nan]
     rounds_used = sorted(d["rounds"] for d in aa + slower)
     print(f"| {name} | {median_ms * 1000:.2f} | {len(aa)} / {len(slower)} | {rate(aa, ('positive', 'negative'))} | "
           f"{rate(aa, ('inconclusive',))} | {aa_ratios[0]:.4f}-{aa_ratios[-1]:.4f} | "
-          f"{knob} {case.unit} ({achieved:.4f}x when calibrated): median ratio {statistics.median(slow_ratios):.4f} "
+          f"{knob} {unit} ({achieved:.4f}x when calibrated): median ratio {statistics.median(slow_ratios):.4f} "
           f"(min {slow_ratios[0]:.4f}) | "
           f"{rate(slower, ('negative',))} | {(aa + slower)[0]['margin'] * 100:.2f} % | "
           f"{statistics.median(rounds_used)} ({rounds_used[0]}-{rounds_used[-1]}) | {statistics.median(walls):.2f} s |")
@@ -219,6 +230,9 @@ def main():
     parser.add_argument("--keep", help="a folder for every comparison's whole record")
     parser.add_argument("--kinds", choices=["both", "aa", "slower"], default="both",
                         help="which comparisons to run (default both, alternating)")
+    parser.add_argument("--gpus-too", metavar="SPEC",
+                        help="also run every comparison spread with --gpus SPEC, alternating with the plain one, "
+                             "and give each its row")
     args = parser.parse_args()
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
@@ -229,7 +243,8 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         for key in args.case or sorted(CASES):
             kinds = {"both": ("A/A", "slower"), "aa": ("A/A",), "slower": ("slower",)}[args.kinds]
-            run_case(args.kopt, CASES[key], args.rounds, work, args.minutes, args.keep, kinds, key)
+            variants = [("", [])] + ([(f" --gpus {args.gpus_too}", ["--gpus", args.gpus_too])] if args.gpus_too else [])
+            run_case(args.kopt, CASES[key], args.rounds, work, args.minutes, args.keep, kinds, key, variants)
 
 
 if __name__ == "__main__":

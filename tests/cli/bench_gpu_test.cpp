@@ -94,6 +94,27 @@ TEST(BenchOnGpu, CorrectKernelPasses) {
   EXPECT_EQ(o.exit_code, 0) << o.stderr_first_line;
 }
 
+// Several kernels at once, spread over every GPU of the machine (one slot on a one-GPU machine):
+// each is judged against the reference on its own GPU, so a wrong one fails alone.
+TEST(BenchOnGpu, SeveralKernelsOnEveryGpuAreEachJudgedWithTheReferenceOnTheirGpu) {
+  scratch_dir dir;
+  const auto right = dir.write("right.cu", kernel_with_body("  if (i < n) y[i] = x[i] + x[i];"));
+  const auto wrong = dir.write("wrong.cu", kernel_with_body("  if (i < n) y[i] = x[i] * 3.0f;"));
+  const auto reference = dir.write("ref.cu", reference_source);
+  const auto json_out = dir.path() / "several.json";
+  const auto r = run_kopt({"bench", right.string(), wrong.string(), "--ref", reference.string(), "--N=1000003",
+                           "--max-seconds", "1", "--gpus", "all", "--json-out", json_out.string()});
+  EXPECT_EQ(r.exit_code, 1) << "the wrong kernel fails the command: " << r.stderr_text;
+  const nlohmann::json document = nlohmann::json::parse(std::ifstream(json_out));
+  ASSERT_EQ(document["results"].size(), 2U) << document.dump().substr(0, 2000);
+  const nlohmann::json& passed = document["results"][0]["document"];
+  const nlohmann::json& failed = document["results"][1]["document"];
+  EXPECT_EQ(passed["status"], "ok") << passed.dump().substr(0, 2000);
+  EXPECT_TRUE(passed["speedup_vs_reference"].is_number()) << "kernel and reference timed on one GPU";
+  EXPECT_EQ(failed["status"], "failed") << failed.dump().substr(0, 2000);
+  EXPECT_NE(r.stderr_text.find(wrong.string() + ": failed"), std::string::npos) << r.stderr_text;
+}
+
 // Without --ref the outputs are not judged, so they are shown: the first elements of every
 // buffer after the first call (y = 2x there, seen in the numbers).
 TEST(BenchOnGpu, WithoutAReferenceTheBuffersArePreviewed) {

@@ -108,6 +108,34 @@ TEST(CompareOnGpu, ATimingWrittenToKoptsChannelByTheKernelIsAForgery) {
   EXPECT_NE(c.stderr_text.find("forged result"), std::string::npos) << c.stderr_text;
 }
 
+// Several candidates at once, spread over every GPU of the machine (one slot on a one-GPU
+// machine): each is compared with the baseline wholly on the GPU its entry names, and each keeps
+// the verdict it has alone.
+TEST(CompareOnGpu, SeveralCandidatesOnEveryGpuKeepTheirOwnVerdicts) {
+  const std::string spin =
+      "__global__ void added_delay() { const long long t = clock64(); while (clock64() - t < 4000) {} }\n";
+  scratch_dir dir;
+  const auto base = dir.write("base.cu", vector_add());
+  const auto same = dir.write("same.cu", vector_add());
+  const auto slower = dir.write("slower.cu", vector_add_with("    added_delay<<<1, 32>>>();", spin));
+  const auto out = dir.path() / "several.json";
+  const auto r = run_kopt({"compare", base.string(), same.string(), slower.string(), "--N=1048576", "--gpus", "all",
+                           "--json-out", out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const nlohmann::json document = nlohmann::json::parse(std::ifstream(out));
+  ASSERT_EQ(document["results"].size(), 2U) << document.dump().substr(0, 2000);
+  const nlohmann::json& alike = document["results"][0];
+  const nlohmann::json& delayed = document["results"][1];
+  EXPECT_EQ(alike["file"], same.string());
+  const std::string outcome = alike["document"]["outcome"];
+  EXPECT_TRUE(outcome == "neutral" || outcome == "inconclusive") << alike.dump().substr(0, 2000);
+  EXPECT_EQ(delayed["document"]["outcome"], "negative") << delayed.dump().substr(0, 2000);
+  for (const nlohmann::json& entry : document["results"]) {
+    EXPECT_GE(entry["gpu"].get<int>(), 0);
+    EXPECT_FALSE(entry["document"]["gpu_at_start"].is_null()) << "each comparison names the GPU it ran on";
+  }
+}
+
 // Triton versions taking turns in kopt's Python runner: the module against itself must never be
 // called faster or slower, and a version that launches its kernel twice per call is slower. With
 // one buffer set per runner, the first failed in 2 of 3 runs on an H100 (the candidate read 2 %
