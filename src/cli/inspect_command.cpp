@@ -10,9 +10,9 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
-#include "cli/option_checks.h"
 #include "cli/dimension_args.h"
 #include "cli/kernel_flags.h"
+#include "cli/option_checks.h"
 #include "cli/terminal.h"
 #include "compile/shell_safety.h"
 #include "core/error.h"
@@ -20,6 +20,7 @@
 #include "core/json_io.h"
 #include "core/text.h"
 #include "kernel/buffer_plan.h"
+#include "kernel/tune_space.h"
 
 namespace kopt::cli {
 namespace {
@@ -100,6 +101,23 @@ std::string format_plan(const kernel::kernel_plan& plan) {
   return out;
 }
 
+// The tune() parameters and how many of their configurations the restrictions leave here.
+std::string tune_text(const kernel::planned_tune_space& tune) {
+  const kernel::tune_space& space = tune.space;
+  std::vector<std::string> parameters;
+  for (const kernel::tune_parameter& p : space.parameters()) {
+    std::vector<std::string> values;
+    for (const int64_t v : p.values) values.push_back(std::to_string(v));
+    parameters.push_back(fmt::format("{} in {{{}}}", p.name, join(values, ", ")));
+  }
+  std::string out = fmt::format("\ntune     {}: {} configurations, {} allowed at these dimensions\n",
+                                join(parameters, ", "), space.size(), tune.allowed);
+  for (const kernel::restrict_item& r : space.restrictions()) {
+    out += fmt::format("         restrict({}) (line {})\n", r.condition.text(), r.line);
+  }
+  return out;
+}
+
 // --quiet: the plan in one line.
 std::string plan_line(const kernel::kernel_plan& plan) {
   if (!plan.solve) {
@@ -159,12 +177,16 @@ class inspect_command final : public command {
     compile::check_defines(m_defines);
     const kernel::kernel_plan plan = kernel::plan_kernel(m_kernel, source, requested, dims,
                                                          m_ptr_size, kopt_flag_names(*m_sub), m_defines);
+    // What kopt tune would try at these dimensions.
+    const kernel::planned_tune_space tune = kernel::plan_tune_space(plan, source);
     if (m_output.json) {
-      std::fputs((json_text(with_schema("inspect", 1, kernel::to_json(plan))) + "\n").c_str(), stdout);
+      std::fputs((json_text(with_schema("inspect", 1, kernel::inspect_document(plan, tune))) + "\n").c_str(),
+                 stdout);
     } else if (m_output.level == verbosity::quiet) {
       printer(m_output.level).result(plan_line(plan));
     } else {
       std::fputs(format_plan(plan).c_str(), stdout);
+      if (!tune.space.empty()) std::fputs(tune_text(tune).c_str(), stdout);
       if (m_output.level == verbosity::verbose) std::fputs(plan_reasons(plan).c_str(), stdout);
     }
     return static_cast<int>(exit_status::ok);

@@ -1,5 +1,6 @@
 #include "kernel/annotation.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <cstdlib>
@@ -17,7 +18,8 @@ namespace {
 
 constexpr std::string_view annotation_marker = "kopt:";
 constexpr std::string_view expected_items =
-    "expected NAME[COUNT], in(...), out(...), inout(...), range(...), values(...) or normal(...)";
+    "expected NAME[COUNT], in(...), out(...), inout(...), range(...), values(...), normal(...), tune(...) or "
+    "restrict(...)";
 
 struct annotation_text {
   std::string text;  // after "kopt:", to the end of its line
@@ -127,6 +129,8 @@ class item_parser {
       }
       return;
     }
+    if (item == "tune") return add_tune(name, args, written);
+    if (item == "restrict") return add_restriction(name, inside, written);
     values_item values;
     values.text = written;
     values.line = name.line;
@@ -152,6 +156,52 @@ class item_parser {
       duplicate(name.line, "value distribution", values.buffer, first->line);
     }
     m_out.values.push_back(std::move(values));
+  }
+
+  void add_tune(const token& name, const std::vector<std::vector<token>>& args, const std::string& written) {
+    if (args.size() < 2) {
+      fail(name.line, fmt::format("kopt annotation {} takes a macro name and at least one value: write "
+                                  "tune(BLOCK, 64, 128, 256)",
+                                  written));
+    }
+    if (args[0].size() != 1 || !args[0][0].is_identifier()) {
+      fail(name.line, fmt::format("kopt annotation {}: expected the macro's name first, found '{}'", written,
+                                  slice(args[0])));
+    }
+    tune_item tune{args[0][0].text, {}, written, name.line};
+    if (const tune_item* first = m_out.tune_of(tune.name)) {
+      fail(name.line,
+           fmt::format("second tune() of {} in kopt annotations (the first is at line {}): keep one",
+                       tune.name, first->line));
+    }
+    for (std::size_t i = 1; i < args.size(); ++i) {
+      const std::string text = slice(args[i]);
+      int64_t value = 0;
+      try {
+        // A constant: no name has a value here.
+        value = int_expression::parse(args[i], text).evaluate([](std::string_view) { return std::nullopt; });
+      } catch (const expression_error& e) {
+        fail(name.line, fmt::format("kopt annotation {}: the value {} is not an integer constant ({})",
+                                    written, text, e.what()));
+      }
+      if (std::find(tune.values.begin(), tune.values.end(), value) != tune.values.end()) {
+        fail(name.line, fmt::format("kopt annotation {}: the value {} is listed twice", written, value));
+      }
+      tune.values.push_back(value);
+    }
+    m_out.tunes.push_back(std::move(tune));
+  }
+
+  void add_restriction(const token& name, std::span<const token> inside, const std::string& written) {
+    if (inside.empty()) {
+      fail(name.line,
+           fmt::format("kopt annotation {} has no condition: write restrict(BLOCK * VEC <= 1024)", written));
+    }
+    try {
+      m_out.restrictions.push_back({int_expression::parse(inside, slice(inside)), name.line});
+    } catch (const expression_error& e) {
+      fail(name.line, fmt::format("kopt annotation {}: {}", written, e.what()));
+    }
   }
 
   std::string buffer_name(const std::vector<token>& arg, const std::string& written) const {
@@ -217,6 +267,13 @@ const Item* find_item(const std::vector<Item>& items, std::string_view buffer) {
   return nullptr;
 }
 
+const tune_item* find_tune(const std::vector<tune_item>& items, std::string_view name) {
+  for (const auto& item : items) {
+    if (item.name == name) return &item;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 std::string_view to_string(buffer_role role) { return enumerator_name(role); }
@@ -227,6 +284,9 @@ const size_item* annotation_set::size_of(std::string_view buffer) const { return
 const role_item* annotation_set::role_of(std::string_view buffer) const { return find_item(roles, buffer); }
 const values_item* annotation_set::values_of(std::string_view buffer) const {
   return find_item(values, buffer);
+}
+const tune_item* annotation_set::tune_of(std::string_view name) const {
+  return find_tune(tunes, name);
 }
 
 annotation_set parse_annotations(const std::vector<comment>& comments, std::string_view file_label) {

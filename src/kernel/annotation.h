@@ -6,10 +6,12 @@
 //
 // Items: NAME[COUNT] (element count, an integer expression of the dimensions),
 // in(...) / out(...) / inout(...) (roles), range(NAME, LO, HI) (uniform in [LO, HI)),
-// values(NAME, V1, V2, ...) (drawn from the list), normal(NAME, MEAN, STD).
+// values(NAME, V1, V2, ...) (drawn from the list), normal(NAME, MEAN, STD); for kopt tune,
+// tune(MACRO, V1, V2, ...) and restrict(CONDITION).
 // parse_annotations checks the syntax only; check_annotations checks the items against
 // solve()'s signature. Both throw kopt::error naming the file and line.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -59,15 +61,33 @@ struct values_item {
   int line = 0;
 };
 
+// tune(NAME, V1, V2, ...): a -D macro kopt tune may set to each of the values (docs/annotations.md).
+struct tune_item {
+  std::string name;
+  std::vector<int64_t> values;  // distinct, in the order written
+  std::string text;             // the item as written, for messages
+  int line = 0;
+};
+
+// restrict(CONDITION): a tune configuration is tried only where CONDITION, an expression of the
+// tune parameters and solve()'s integer scalars, is not 0.
+struct restrict_item {
+  int_expression condition;
+  int line = 0;
+};
+
 struct annotation_set {
   std::vector<size_item> sizes;
   std::vector<role_item> roles;
   std::vector<values_item> values;
+  std::vector<tune_item> tunes;
+  std::vector<restrict_item> restrictions;
 
   bool empty() const { return sizes.empty() && roles.empty() && values.empty(); }
   const size_item* size_of(std::string_view buffer) const;
   const role_item* role_of(std::string_view buffer) const;
   const values_item* values_of(std::string_view buffer) const;
+  const tune_item* tune_of(std::string_view name) const;
 };
 
 // Reads every comment line whose text starts with `kopt:`, to that line's end: a `//`

@@ -106,6 +106,32 @@ void check_annotations(const annotation_set& annotations, const signature& solve
   for (const auto& item : annotations.values) {
     check.numbers(item, check.buffer(item.buffer, item.line));
   }
+  for (const auto& item : annotations.tunes) {
+    if (solve.find(item.name) != nullptr) {
+      check.fail(item.line,
+                 fmt::format("kopt annotation {} names {}, a parameter of solve(): tune() sets a -D "
+                             "macro of the build; pass dimensions as --{}=VALUE",
+                             item.text, item.name, item.name));
+    }
+  }
+  for (const auto& item : annotations.restrictions) {
+    for (const std::string& name : item.condition.names()) {
+      if (annotations.tune_of(name) != nullptr) continue;
+      const parameter* p = solve.find(name);
+      if (p != nullptr && !p->is_pointer && p->element.is_integer()) continue;
+      std::vector<std::string> known;
+      for (const tune_item& tune : annotations.tunes) known.push_back(tune.name);
+      for (const parameter* scalar : integer_scalars(solve)) known.push_back(scalar->name);
+      check.fail(item.line,
+                 fmt::format("kopt annotation restrict({}) names '{}', which is neither a tune() "
+                             "parameter nor an integer parameter of solve() (known: {})",
+                             item.condition.text(), name, known.empty() ? "none" : join(known, ", ")));
+    }
+  }
+  if (!annotations.restrictions.empty() && annotations.tunes.empty()) {
+    check.fail(annotations.restrictions.front().line,
+               "kopt annotation restrict(...) without any tune(...): declare the parameters it restricts");
+  }
 }
 
 }  // namespace kopt::kernel

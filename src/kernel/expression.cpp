@@ -49,7 +49,7 @@ class expression_parser {
 
   void run() {
     if (m_tokens.empty()) throw expression_error("expected an integer expression, found nothing");
-    parse_sum();
+    parse_or();
     if (m_pos < m_tokens.size()) {
       throw expression_error(fmt::format("unexpected {} after a complete expression",
                                          describe(current())));
@@ -94,6 +94,44 @@ class expression_parser {
     return add(std::move(n));
   }
 
+  // The C operators below + and -, each yielding 1 or 0: || over && over == != over < <= > >=.
+  size_t parse_or() {
+    size_t lhs = parse_and();
+    while (at("||")) {
+      ++m_pos;
+      lhs = binary('|', lhs, parse_and());
+    }
+    return lhs;
+  }
+
+  size_t parse_and() {
+    size_t lhs = parse_equality();
+    while (at("&&")) {
+      ++m_pos;
+      lhs = binary('&', lhs, parse_equality());
+    }
+    return lhs;
+  }
+
+  size_t parse_equality() {
+    size_t lhs = parse_relation();
+    while (at("==") || at("!=")) {
+      const char op = m_tokens[m_pos++].text[0];  // '=' or '!'
+      lhs = binary(op, lhs, parse_relation());
+    }
+    return lhs;
+  }
+
+  size_t parse_relation() {
+    size_t lhs = parse_sum();
+    while (at("<") || at("<=") || at(">") || at(">=")) {
+      const std::string& op = m_tokens[m_pos++].text;
+      // '<' and '>' for the strict ones, 'l' and 'g' for <= and >=.
+      lhs = binary(op.size() == 1 ? op[0] : (op[0] == '<' ? 'l' : 'g'), lhs, parse_sum());
+    }
+    return lhs;
+  }
+
   size_t parse_sum() {
     size_t lhs = parse_product();
     while (at("+") || at("-")) {
@@ -118,10 +156,10 @@ class expression_parser {
       ++m_pos;
       return parse_unary();
     }
-    if (at("-")) {
-      ++m_pos;
+    if (at("-") || at("!")) {
       int_expression::node n;
-      n.kind = int_expression::node_kind::negate;
+      n.kind = at("-") ? int_expression::node_kind::negate : int_expression::node_kind::logical_not;
+      ++m_pos;
       n.args = {parse_unary()};
       return add(std::move(n));
     }
@@ -144,7 +182,7 @@ class expression_parser {
     }
     if (t->is("(")) {
       ++m_pos;
-      const size_t inner = parse_sum();
+      const size_t inner = parse_or();
       expect(")", "to close '('");
       return inner;
     }
@@ -169,9 +207,9 @@ class expression_parser {
     int_expression::node n;
     n.kind = int_expression::node_kind::call;
     n.name = function;
-    n.args.push_back(parse_sum());
+    n.args.push_back(parse_or());
     expect(",", fmt::format("between the two arguments of {}()", function));
-    n.args.push_back(parse_sum());
+    n.args.push_back(parse_or());
     expect(")", fmt::format("after the second argument of {}() (it takes two)", function));
     return add(std::move(n));
   }
@@ -232,6 +270,8 @@ int64_t int_expression::evaluate_node(const node& n, const std::vector<int64_t>&
       if (!value) throw expression_error(fmt::format("unknown name '{}'", n.name));
       return *value;
     }
+    case node_kind::logical_not:
+      return values[n.args[0]] == 0 ? 1 : 0;
     case node_kind::negate: {
       const int64_t value = values[n.args[0]];
       if (value == std::numeric_limits<int64_t>::min()) {
@@ -246,6 +286,26 @@ int64_t int_expression::evaluate_node(const node& n, const std::vector<int64_t>&
   if (n.kind == node_kind::call) {
     if (n.name == "min") return std::min(a, b);
     if (n.name == "max") return std::max(a, b);
+  }
+  switch (n.kind == node_kind::binary ? n.op : 0) {
+    case '<':
+      return a < b ? 1 : 0;
+    case 'l':
+      return a <= b ? 1 : 0;
+    case '>':
+      return a > b ? 1 : 0;
+    case 'g':
+      return a >= b ? 1 : 0;
+    case '=':
+      return a == b ? 1 : 0;
+    case '!':
+      return a != b ? 1 : 0;
+    case '&':
+      return (a != 0 && b != 0) ? 1 : 0;
+    case '|':
+      return (a != 0 || b != 0) ? 1 : 0;
+    default:
+      break;
   }
   const char op = n.kind == node_kind::call ? 'c' : n.op;
   if ((op == '/' || op == '%' || op == 'c') && b == 0) {

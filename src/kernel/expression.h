@@ -3,11 +3,17 @@
 // ranges: `M*K`, `(rows + 1) * cols`, `cdiv(N, 4) * 4`, `min(a, b)`, `max(a, b)`.
 //
 // Grammar (usual C precedence, left to right):
-//   expr    := term (('+' | '-') term)*
+//   expr    := and ('||' and)*
+//   and     := eq ('&&' eq)*
+//   eq      := rel (('==' | '!=') rel)*
+//   rel     := sum (('<' | '<=' | '>' | '>=') sum)*
+//   sum     := term (('+' | '-') term)*
 //   term    := unary (('*' | '/' | '%') unary)*
-//   unary   := ('-' | '+') unary | primary
+//   unary   := ('-' | '+' | '!') unary | primary
 //   primary := INTEGER | NAME | FUNC '(' expr ',' expr ')' | '(' expr ')'
 //   FUNC    := cdiv | min | max
+// Comparisons, ! and the logical operators yield 1 or 0 as in C (tune restrictions are written
+// with them: `BLOCK_M * VEC <= 1024 && BLOCK_M >= 64`); both sides of && and || are evaluated.
 // INTEGER is decimal or 0x-hex, with optional C++14 digit separators (1'048'576).
 // Evaluation is in int64: `/` and `%` truncate toward zero as in C, cdiv(a, b) is the
 // quotient rounded up; overflow and division by zero are errors, never wrapped values.
@@ -54,12 +60,12 @@ class int_expression {
   const std::string& text() const { return m_text; }
 
  private:
-  enum class node_kind { literal, name, negate, binary, call };
+  enum class node_kind { literal, name, negate, logical_not, binary, call };
   struct node {
     node_kind kind = node_kind::literal;
     int64_t value = 0;           // literal
     std::string name;            // name, or the function of a call
-    char op = 0;                 // binary: + - * / %
+    char op = 0;                 // binary: + - * / %, < l(<=) > g(>=) =(==) !(!=) &(&&) |(||)
     std::vector<size_t> args;    // indices into m_nodes
   };
   friend class expression_parser;

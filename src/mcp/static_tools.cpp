@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/files.h"
 #include "kernel/buffer_plan.h"
+#include "kernel/tune_space.h"
 #include "mcp/tool.h"
 #include "memory/memory_store.h"
 #include "memory/strategy_summaries.h"
@@ -26,15 +27,21 @@ tool_output inspect(const tool_call& call) {
   compile::check_defines(defines);
   const std::optional<kernel::backend> requested =
       kernel::parse_backend_request(string_argument(call.arguments, "backend"));
-  const kernel::kernel_plan plan = kernel::plan_kernel(kernel_file, read_text_file(kernel_file, "kernel file"), requested,
-                                                       dimension_arguments(call.arguments), std::nullopt, {}, defines);
+  const std::string source = read_text_file(kernel_file, "kernel file");
+  const kernel::kernel_plan plan = kernel::plan_kernel(
+      kernel_file, source, requested, dimension_arguments(call.arguments), std::nullopt, {}, defines);
+  const kernel::planned_tune_space tune = kernel::plan_tune_space(plan, source);
   std::string summary = fmt::format("{}: backend {}", kernel_file.filename().string(), kernel::to_string(plan.backend));
   for (const auto& b : plan.buffers) {
     summary += fmt::format("\n  {} {}: {} elements, {}", kernel::to_string(b.role), b.param.name, b.elements,
                            b.param.element.name);
   }
   for (const auto& note : plan.notes) summary += "\n  note: " + note;
-  return {summary, kernel::to_json(plan)};
+  if (!tune.space.empty()) {
+    summary += fmt::format("\n  tune: {} configurations, {} allowed at these dimensions", tune.space.size(),
+                           tune.allowed);
+  }
+  return {summary, kernel::inspect_document(plan, tune)};
 }
 
 tool_output compile_kernel(const tool_call& call) {

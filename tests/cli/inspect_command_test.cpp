@@ -121,6 +121,35 @@ TEST_F(InspectCommand, JsonOutput) {
   EXPECT_EQ(j["total_bytes"], 12000);
 }
 
+// The tune() parameters a kernel declares, and how many configurations its restrictions leave
+// at the dimensions given: in the text and in the JSON's tune object.
+TEST_F(InspectCommand, ListsTheTuneSpaceAndWhatTheRestrictionsLeaveAtTheseDimensions) {
+  const std::string tiled =
+      "// kopt: A[N] B[N] C[N]\n"
+      "// kopt: tune(BLOCK, 64, 128, 256) tune(VEC, 1, 2, 4)\n"
+      "// kopt: restrict(BLOCK * VEC <= 512) restrict(N % (BLOCK * VEC) == 0)\n"
+      "extern \"C\" void solve(const float* A, const float* B, float* C, int N) {}\n";
+  const auto text = inspect(tiled, {"--N=1024"});
+  ASSERT_EQ(text.exit_code, 0) << text.stderr_text;
+  EXPECT_NE(text.stdout_text.find("tune     BLOCK in {64, 128, 256}, VEC in {1, 2, 4}: 9 configurations, 8 "
+                                  "allowed at these dimensions"),
+            std::string::npos)
+      << text.stdout_text;
+  EXPECT_NE(text.stdout_text.find("restrict(BLOCK * VEC <= 512) (line 3)"), std::string::npos)
+      << text.stdout_text;
+  const auto as_json = inspect(tiled, {"--N=1152", "--json"});
+  ASSERT_EQ(as_json.exit_code, 0) << as_json.stderr_text;
+  const nlohmann::json tune = nlohmann::json::parse(as_json.stdout_text)["tune"];
+  EXPECT_EQ(tune["configurations"], 9);
+  // 1152 = 2^7 * 9: divisible by 64 and 128 only, each with VEC 1 (and 64 with VEC 2).
+  EXPECT_EQ(tune["allowed"], 3) << tune.dump();
+  EXPECT_EQ(tune["parameters"][0]["name"], "BLOCK");
+  EXPECT_EQ(tune["restrictions"][1], "N % (BLOCK * VEC) == 0");
+  const auto plain = inspect(vector_add, {"--N=1024", "--json"});
+  EXPECT_FALSE(nlohmann::json::parse(plain.stdout_text).contains("tune"))
+      << "no tune() declared, no tune object";
+}
+
 TEST_F(InspectCommand, DimensionStylesAndPtrSize) {
   const std::string unannotated =
       "extern \"C\" void solve(const float* x, float* y, int M, int N, float alpha) {}\n";

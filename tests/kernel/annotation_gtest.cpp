@@ -113,10 +113,10 @@ TEST(Annotation, CommasBetweenItemsAndOddSpacing) {
 TEST(AnnotationErrors, MalformedItems) {
   EXPECT_EQ(parse_error("// kopt: A[M*K] 42\n"),
             "k.cu:1: malformed kopt annotation at '42': expected NAME[COUNT], in(...), out(...), "
-            "inout(...), range(...), values(...) or normal(...)");
+            "inout(...), range(...), values(...), normal(...), tune(...) or restrict(...)");
   EXPECT_EQ(parse_error("\n// kopt: A\n"),
             "k.cu:2: malformed kopt annotation at 'A': expected NAME[COUNT], in(...), out(...), "
-            "inout(...), range(...), values(...) or normal(...)");
+            "inout(...), range(...), values(...), normal(...), tune(...) or restrict(...)");
   EXPECT_EQ(parse_error("// kopt: A[M*K\n"),
             "k.cu:1: malformed kopt annotation: the '[' after A is never closed");
   EXPECT_EQ(parse_error("// kopt: A[]\n"),
@@ -125,7 +125,7 @@ TEST(AnnotationErrors, MalformedItems) {
             "k.cu:1: kopt annotation A[M*]: expected a number, a name or '(' after '*'");
   EXPECT_EQ(parse_error("// kopt: size(A, N)\n"),
             "k.cu:1: unknown kopt annotation item 'size(...)': expected NAME[COUNT], in(...), "
-            "out(...), inout(...), range(...), values(...) or normal(...)");
+            "out(...), inout(...), range(...), values(...), normal(...), tune(...) or restrict(...)");
 }
 
 TEST(AnnotationErrors, WrongArguments) {

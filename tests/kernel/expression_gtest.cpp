@@ -35,6 +35,24 @@ TEST(Expression, PrecedenceAndAssociativity) {
   EXPECT_EQ(eval("+5"), 5);
 }
 
+// Comparisons and the logical operators, as tune restrictions write them: 1 or 0, with C's
+// precedence (|| below && below == != below < <= > >= below + -).
+TEST(Expression, ComparisonsAndLogicalOperatorsYieldOneOrZeroWithCsPrecedence) {
+  const std::map<std::string, int64_t> dims = {{"BLOCK", 128}, {"VEC", 4}, {"N", 1000}};
+  EXPECT_EQ(eval("BLOCK * VEC <= 512", dims), 1);
+  EXPECT_EQ(eval("BLOCK * VEC < 512", dims), 0);
+  EXPECT_EQ(eval("BLOCK >= 64 && VEC != 3", dims), 1);
+  EXPECT_EQ(eval("BLOCK > 256 || N % BLOCK == 0", dims), 0);
+  EXPECT_EQ(eval("1 || 0 && 0"), 1) << "&& binds tighter than ||";
+  EXPECT_EQ(eval("1 + 1 == 2"), 1) << "+ binds tighter than ==";
+  EXPECT_EQ(eval("2 < 3 == 1"), 1) << "< binds tighter than ==";
+  EXPECT_EQ(eval("!(BLOCK > 64)", dims), 0);
+  EXPECT_EQ(eval("!0 + 1"), 2);
+  EXPECT_EQ(eval("(VEC == 4) * 10", dims), 10);
+  EXPECT_EQ(eval("min(BLOCK > 1, 5)", dims), 1);
+  EXPECT_EQ(error_of("BLOCK <= ", dims), "expected a number, a name or '(' after '<='");
+}
+
 TEST(Expression, NamesFromTheCaller) {
   const std::map<std::string, int64_t> dims = {{"M", 64}, {"K", 32}, {"rows", 3}, {"cols", 5}};
   EXPECT_EQ(eval("M*K", dims), 2048);

@@ -72,6 +72,22 @@ TEST(McpTools, PreflightSaysReadyOrWhatToDoInTheToolsWords) {
   EXPECT_EQ(text_of(result).find("-bin"), std::string::npos) << text_of(result);
 }
 
+// The inspect tool gives what `kopt inspect --json` gives, the tune space included.
+TEST(McpTools, InspectListsTheTuneSpaceAsTheCommandDoes) {
+  const testing::scratch_dir dir;
+  dir.write("tiled.cu",
+            "// kopt: A[N] B[N] C[N] tune(BLOCK, 64, 128) tune(VEC, 1, 4) restrict(BLOCK * VEC <= 256)\n"
+            "extern \"C\" void solve(const float* A, const float* B, float* C, int N) {}\n");
+  const json result =
+      call(workspace(dir.path()), "inspect", {{"kernel", "tiled.cu"}, {"dims", {{"N", 4096}}}});
+  ASSERT_EQ(result["isError"], false) << result.dump();
+  const json& tune = result["structuredContent"]["tune"];
+  EXPECT_EQ(tune["configurations"], 4);
+  EXPECT_EQ(tune["allowed"], 3) << tune.dump();
+  EXPECT_NE(text_of(result).find("tune: 4 configurations, 3 allowed at these dimensions"), std::string::npos)
+      << text_of(result);
+}
+
 TEST(McpTools, FixesAreWordedAsTheToolsArguments) {
   EXPECT_EQ(in_tool_words("missing dimension: solve() parameter N has no value; pass --N=VALUE"),
             "missing dimension: solve() parameter N has no value; pass dims {\"N\": VALUE}");
