@@ -13,6 +13,7 @@ std::unique_ptr<command> make_compile_command();
 std::unique_ptr<command> make_bench_command();
 std::unique_ptr<command> make_profile_command();
 std::unique_ptr<command> make_compare_command();
+std::unique_ptr<command> make_tune_command();
 std::unique_ptr<command> make_skills_command();
 std::unique_ptr<command> make_mcp_command();
 std::unique_ptr<command> make_harness_command();

@@ -1,0 +1,102 @@
+// kopt tune KERNEL --ref REF [dims]: the configurations of the kernel's tune() parameters
+// (docs/annotations.md), each benched and judged as kopt bench does, the fastest two compared in
+// turns; the table, tune_runs/tune_<timestamp>/tune_result.json and the tuned kernel
+// (tune/tune_run.h, docs/tune.md).
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "cli/bench_setup.h"
+#include "cli/commands.h"
+#include "cli/option_checks.h"
+#include "cli/problem_options.h"
+#include "cli/sampling_options.h"
+#include "cli/terminal.h"
+#include "core/error.h"
+#include "core/files.h"
+#include "core/json_io.h"
+#include "core/text.h"
+#include "tune/tune_order.h"
+#include "tune/tune_run.h"
+
+namespace kopt::cli {
+namespace {
+
+class tune_command final : public command {
+ public:
+  void configure(CLI::App& sub) override {
+    m_sub = &sub;
+    m_target.add_to(sub);
+    add_sampling_options(sub, m_request.bench.job.sampling);
+    add_seed_option(sub, m_request.bench.job.seed);
+    add_tolerance_options(sub, m_atol, m_rtol, "(default: the reference module's, else by output type)");
+    sub.add_option("--strategy", m_request.strategy,
+                   "the order configurations are measured in: " + join(tune::tune_strategies(), " or "))
+        ->default_val("exhaustive");
+    sub.add_option("--budget", m_budget, "measure at most this many configurations (cache hits are free)")
+        ->check(at_least(1, "configurations"));
+    sub.add_option("--strategy-seed", m_request.seed, "the random strategy's seed")
+        ->default_val(0)
+        ->check(at_least<std::uint64_t>(0, "a seed"));
+    sub.add_option("--compare-seconds", m_request.comparison.max_seconds,
+                   "time the comparison in turns of the fastest two may take [s]")
+        ->default_val(m_request.comparison.max_seconds)
+        ->check(seconds_limit<double>());
+    sub.add_option("--out", m_out, "the folder for tune_<timestamp>/ (default: tune_runs beside the kernel)");
+    sub.add_flag("--fresh", m_fresh,
+                 "measure every configuration again, ignoring results kept from earlier tunes");
+    add_output_flags(sub, m_output, "print the tune result as JSON", false);
+    sub.footer(
+        "Declare the parameters in the kernel: // kopt: tune(BLOCK, 64, 128, 256) restrict(BLOCK <= N); "
+        "kopt inspect lists them (docs/annotations.md). Exit 0 with a winner, 1 when no configuration "
+        "passed the judge.");
+  }
+
+  int run(const pipeline::services& services) override {
+    tune::tune_request request = m_request;
+    request.bench.target = m_target.to_target(*m_sub);
+    request.bench.atol = m_atol;
+    request.bench.rtol = m_rtol;
+    request.bench.reference_timing_folder = services.reference_timing_folder;
+    request.budget = m_budget;
+    request.runs_root = m_out;
+    if (!m_fresh) request.cache_folder = cache_root() / "tune";
+    request.progress = progress_on_terminal("tune", m_output.prints_summary());
+    const auto worker = services.make_worker();
+    const tune::tune_outcome outcome = tune::run_tune(request, *worker);
+    if (m_output.json) {
+      std::printf("%s\n", json_text(tune::to_json(outcome.result)).c_str());
+    } else {
+      const printer print(m_output.level);
+      print.line(tune::tune_text(outcome.result));
+      print.result(fmt::format("tune folder: {} (tune_result.json)", outcome.run_dir.string()));
+    }
+    if (!outcome.result.winner) {
+      std::fprintf(stderr, "kopt: no configuration passed the judge (see the table's reasons)\n");
+      return static_cast<int>(exit_status::kernel_failed);
+    }
+    return static_cast<int>(exit_status::ok);
+  }
+
+ private:
+  CLI::App* m_sub = nullptr;
+  bench_target_options m_target{"kopt tune", "tune on"};
+  tune::tune_request m_request;
+  std::optional<double> m_atol;
+  std::optional<double> m_rtol;
+  std::optional<int> m_budget;
+  std::string m_out;
+  bool m_fresh = false;
+  output_choice m_output;
+};
+
+}  // namespace
+
+std::unique_ptr<command> make_tune_command() {
+  return std::make_unique<tune_command>();
+}
+
+}  // namespace kopt::cli

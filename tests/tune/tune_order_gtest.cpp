@@ -1,0 +1,53 @@
+// The orders kopt tune measures configurations in, and the kernel text a configuration is
+// written into.
+#include "tune/tune_order.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "tune/tuned_source.h"
+
+namespace kopt::tune {
+namespace {
+
+TEST(TuneOrder, ExhaustiveTakesTheConfigurationsAsListed) {
+  EXPECT_EQ(tune_order(4, "exhaustive", 9), (std::vector<std::size_t>{0, 1, 2, 3}));
+}
+
+TEST(TuneOrder, RandomIsAPermutationFixedByTheSeed) {
+  const std::vector<std::size_t> a = tune_order(50, "random", 7);
+  EXPECT_EQ(a, tune_order(50, "random", 7)) << "a repeated tune measures the same configurations";
+  EXPECT_NE(a, tune_order(50, "random", 8));
+  std::vector<std::size_t> sorted = a;
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<std::size_t> all(50);
+  std::iota(all.begin(), all.end(), std::size_t{0});
+  EXPECT_EQ(sorted, all) << "every configuration once";
+  EXPECT_NE(a, all) << "not the listed order";
+  // A budget's first ten come from all over the space, not from its start.
+  EXPECT_GT(*std::max_element(a.begin(), a.begin() + 10), 25U);
+}
+
+TEST(TuneOrder, AnUnknownStrategyNamesTheKnownOnes) {
+  try {
+    tune_order(3, "bayes", 0);
+    FAIL() << "no error";
+  } catch (const error& e) {
+    EXPECT_EQ(e.headline(), "--strategy bayes: kopt tune knows exhaustive and random");
+  }
+}
+
+TEST(TunedSource, TheValuesComeFirstGuardedSoThatACommandLineDefinitionStillWins) {
+  const kernel::tune_configuration c{{{"BLOCK", 128}, {"VEC", 4}}};
+  EXPECT_EQ(tuned_source("// kernel\n", c),
+            "// kopt tune: BLOCK=128 VEC=4\n"
+            "#ifndef BLOCK\n#define BLOCK 128\n#endif\n"
+            "#ifndef VEC\n#define VEC 4\n#endif\n"
+            "// kernel\n");
+}
+
+}  // namespace
+}  // namespace kopt::tune
