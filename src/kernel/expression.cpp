@@ -1,6 +1,7 @@
 #include "kernel/expression.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <limits>
 
@@ -94,61 +95,42 @@ class expression_parser {
     return add(std::move(n));
   }
 
-  // The C operators below + and -, each yielding 1 or 0: || over && over == != over < <= > >=.
-  size_t parse_or() {
-    size_t lhs = parse_and();
-    while (at("||")) {
+  // The binary operators by precedence, lowest first, each level left-associative:
+  // || over && over == != over < <= > >= over + - over * / %. The comparisons and the logical
+  // operators yield 1 or 0. A node's op is one character: 'l' for <=, 'g' for >=, '=' for ==,
+  // '!' for !=, '&' for &&, '|' for ||, else the operator itself.
+  struct binary_operator {
+    std::string_view spelling;
+    char op;
+  };
+  static constexpr std::array<std::array<binary_operator, 4>, 6> levels = {{
+      {{{"||", '|'}}},
+      {{{"&&", '&'}}},
+      {{{"==", '='}, {"!=", '!'}}},
+      {{{"<", '<'}, {"<=", 'l'}, {">", '>'}, {">=", 'g'}}},
+      {{{"+", '+'}, {"-", '-'}}},
+      {{{"*", '*'}, {"/", '/'}, {"%", '%'}}},
+  }};
+
+  // The operator of `level` at the current token, or 0.
+  char operator_at(std::size_t level) const {
+    for (const binary_operator& o : levels[level]) {
+      if (!o.spelling.empty() && at(o.spelling)) return o.op;
+    }
+    return 0;
+  }
+
+  size_t parse_level(std::size_t level) {
+    if (level == levels.size()) return parse_unary();
+    size_t lhs = parse_level(level + 1);
+    while (const char op = operator_at(level)) {
       ++m_pos;
-      lhs = binary('|', lhs, parse_and());
+      lhs = binary(op, lhs, parse_level(level + 1));
     }
     return lhs;
   }
 
-  size_t parse_and() {
-    size_t lhs = parse_equality();
-    while (at("&&")) {
-      ++m_pos;
-      lhs = binary('&', lhs, parse_equality());
-    }
-    return lhs;
-  }
-
-  size_t parse_equality() {
-    size_t lhs = parse_relation();
-    while (at("==") || at("!=")) {
-      const char op = m_tokens[m_pos++].text[0];  // '=' or '!'
-      lhs = binary(op, lhs, parse_relation());
-    }
-    return lhs;
-  }
-
-  size_t parse_relation() {
-    size_t lhs = parse_sum();
-    while (at("<") || at("<=") || at(">") || at(">=")) {
-      const std::string& op = m_tokens[m_pos++].text;
-      // '<' and '>' for the strict ones, 'l' and 'g' for <= and >=.
-      lhs = binary(op.size() == 1 ? op[0] : (op[0] == '<' ? 'l' : 'g'), lhs, parse_sum());
-    }
-    return lhs;
-  }
-
-  size_t parse_sum() {
-    size_t lhs = parse_product();
-    while (at("+") || at("-")) {
-      const char op = m_tokens[m_pos++].text[0];
-      lhs = binary(op, lhs, parse_product());
-    }
-    return lhs;
-  }
-
-  size_t parse_product() {
-    size_t lhs = parse_unary();
-    while (at("*") || at("/") || at("%")) {
-      const char op = m_tokens[m_pos++].text[0];
-      lhs = binary(op, lhs, parse_unary());
-    }
-    return lhs;
-  }
+  size_t parse_or() { return parse_level(0); }
 
   size_t parse_unary() {
     const nesting guard(m_depth);
