@@ -1,6 +1,6 @@
-// The tools that need a GPU: bench, compare, profile and loop_step. Each runs the same pipeline as the
-// command of its name, through measuring children (whose output never reaches the protocol
-// channel), and a cancelled call kills its child.
+// The tools that need a GPU: bench, compare, profile and loop_step (and tune, tune_tool.cpp). Each runs the
+// same pipeline as the command of its name, through measuring children (whose output never reaches the
+// protocol channel), and a cancelled call kills its child.
 #include <optional>
 #include <set>
 
@@ -25,25 +25,9 @@ namespace kopt::mcp {
 namespace {
 namespace fs = std::filesystem;
 
-json reference_schema() {
-  return json{{"type", "string"},
-              {"description", "the reference in the workspace: a .py module with reference(**kwargs), or a .cu file "
-                              "with the same solve()"}};
-}
-
-pipeline::bench_target target_of(const tool_call& call, const char* command) {
-  pipeline::bench_target target;
-  target.kernel = call.root.resolve(string_argument(call.arguments, "kernel"));
-  if (const std::string ref = string_argument(call.arguments, "ref"); !ref.empty()) target.ref = call.root.resolve(ref);
-  target.dims = dimension_arguments(call.arguments);
-  target.defines = string_list_argument(call.arguments, "defines");
-  target.command_name = command;
-  return target;
-}
-
 tool_output bench(const tool_call& call) {
   pipeline::bench_request request;
-  request.target = target_of(call, "kopt bench");
+  request.target = bench_target_of(call, "kopt bench");
   request.job.sampling.hot = call.arguments.value("hot", false);
   if (call.arguments.contains("min_seconds"))
     request.job.sampling.min_seconds = call.arguments["min_seconds"].get<double>();
@@ -83,7 +67,7 @@ tool_output bench(const tool_call& call) {
 
 tool_output profile(const tool_call& call) {
   pipeline::profile_request request;
-  request.target = target_of(call, "kopt profile");
+  request.target = bench_target_of(call, "kopt profile");
   request.target.gpu_purpose = "profile on";
   if (const std::string out = string_argument(call.arguments, "out"); !out.empty()) request.out = call.root.resolve(out);
   call.progress("profiling with Nsight Compute (one --set full pass)");
@@ -163,7 +147,7 @@ std::vector<fs::path> remove_runs_left_by(const fs::path& kernel, const std::set
 
 tool_output loop_step(const tool_call& call) {
   loop::loop_settings settings;
-  settings.target = target_of(call, "kopt loop");
+  settings.target = bench_target_of(call, "kopt loop");
   settings.max_iterations = call.arguments.at("max_iterations").get<std::int64_t>();
   if (const std::string run_dir = string_argument(call.arguments, "run_dir"); !run_dir.empty()) {
     settings.run_dir = call.root.resolve(run_dir);
@@ -289,8 +273,10 @@ std::vector<tool> gpu_tools() {
        json{{"type", "number"}, {"description", "time for the rounds [s], then inconclusive"}}}};
   return {
       {"compare",
-       "Is the candidate faster than the baseline? Both CUDA/CUTLASS versions are built, held open in their own "
-       "measuring processes and timed in turns until the 95 % interval of the median ratio says positive, negative or "
+       "Is the candidate faster than the baseline? Both CUDA/CUTLASS versions are built, held open in their "
+       "own "
+       "measuring processes and timed in turns until the 95 % interval of the median ratio says positive, "
+       "negative or "
        "neutral (or inconclusive at the budget). Only timing: bench validates. Needs a GPU.",
        input_object(compare_properties, json::array({"baseline", "candidate"})), compare,
        output_object(json{{"outcome", string_schema()},
@@ -306,8 +292,10 @@ std::vector<tool> gpu_tools() {
                      json::array({"outcome", "ratio", "ratio_ci95", "stop", "rounds"})),
        true},
       {"bench",
-       "Validate a kernel against its reference, then time both from the GPU's timestamps, under a judge that catches "
-       "cheating kernels: status, medians with intervals, the speedup with its verdict, warnings. Needs a GPU.",
+       "Validate a kernel against its reference, then time both from the GPU's timestamps, under a judge "
+       "that catches "
+       "cheating kernels: status, medians with intervals, the speedup with its verdict, warnings. Needs a "
+       "GPU.",
        input_object(bench_properties, json::array({"kernel"})), bench,
        output_object(json{{"status", string_schema()},
                           {"reason", string_schema()},
@@ -320,13 +308,16 @@ std::vector<tool> gpu_tools() {
                           {"warnings", array_schema(string_schema())},
                           {"gpu", string_schema()},
                           {"kernel_output", nullable(json{{"type", "object"},
-                                                          {"description", "what the kernel's process printed (its "
-                                                                          "printf), the last 32 KiB of each stream"}})},
-                          {"result", json{{"type", "object"}, {"description", "the whole bench result (detail: full)"}}}},
+                                                          {"description",
+                                                           "what the kernel's process printed (its "
+                                                           "printf), the last 32 KiB of each stream"}})},
+                          {"result", json{{"type", "object"},
+                                          {"description", "the whole bench result (detail: full)"}}}},
                      json::array({"status", "reason", "kernel_ms", "reference_ms", "warnings"})),
        true},
       {"profile",
-       "One Nsight Compute pass (--set full) over exactly the kernel's launches; writes the report and its CSV pages "
+       "One Nsight Compute pass (--set full) over exactly the kernel's launches; writes the report and its "
+       "CSV pages "
        "(then call analyze on ncu_raw.csv). Needs a GPU and ncu.",
        input_object(profile_properties, json::array({"kernel"})), profile,
        output_object(json{{"out", string_schema()},
@@ -335,8 +326,10 @@ std::vector<tool> gpu_tools() {
                      json::array({"out", "files", "kernels"})),
        false},
       {"loop_step",
-       "One iteration of the optimization loop on the kernel file as it is now: judge, time, profile, diagnose, "
-       "compare with the best version, record the strategy; writes the next optimization_proposal.md. Needs a GPU.",
+       "One iteration of the optimization loop on the kernel file as it is now: judge, time, profile, "
+       "diagnose, "
+       "compare with the best version, record the strategy; writes the next optimization_proposal.md. Needs "
+       "a GPU.",
        input_object(loop_properties, json::array({"kernel", "max_iterations"})), loop_step,
        output_object(json{{"run_dir", string_schema()},
                           {"iteration", json{{"type", "integer"}}},
@@ -348,10 +341,12 @@ std::vector<tool> gpu_tools() {
                           {"proposal", string_schema()},
                           {"notices", array_schema(string_schema())},
                           {"confirmation", nullable(json{{"type", "object"},
-                                                         {"description", "the final confirmation, at the run's last "
-                                                                         "iteration (confirmation.json)"}})}},
+                                                         {"description",
+                                                          "the final confirmation, at the run's last "
+                                                          "iteration (confirmation.json)"}})}},
                      json::array({"run_dir"})),
        false},
+      tune_tool(),
   };
 }
 

@@ -13,6 +13,7 @@
 #include "core/json_io.h"
 #include "kernel/dimensions.h"
 #include "mcp/workspace.h"
+#include "pipeline/bench_preparation.h"
 #include "pipeline/services.h"
 
 namespace kopt::mcp {
@@ -49,6 +50,13 @@ std::vector<tool> static_tools();
 std::vector<tool> gpu_tools();
 tool report_tool();     // one of the static tools (report_tool.cpp)
 tool preflight_tool();  // one of the static tools (preflight_tool.cpp)
+tool tune_tool();       // one of the GPU tools (tune_tool.cpp)
+
+// The kernel, reference, dimensions and definitions a measuring tool was given, as the target of
+// the command of its name ("kopt bench"), its paths resolved in the workspace.
+pipeline::bench_target bench_target_of(const tool_call& call, const char* command);
+// The "ref" argument's schema.
+json reference_schema();
 
 // "" when `arguments` fits `schema` (the subset of JSON Schema the tools use: object, type,
 // required, enum, properties, additionalProperties: false, items); else the first problem

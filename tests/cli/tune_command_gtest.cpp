@@ -14,6 +14,7 @@
 #include "core/files.h"
 #include "support/recorded_children.h"
 #include "support/recorded_h200.h"
+#include "support/recorded_tune.h"
 #include "support/timings.h"
 #include "tune/tune_result.h"
 
@@ -22,44 +23,10 @@ namespace {
 namespace fs = std::filesystem;
 using pipeline::recorded_worker;
 using TuneCommand = recorded_command_test;
-
-// The example's vector add with two tune macros: five configurations pass the restriction.
-std::string tunable_vector_add(const std::string& example_file) {
-  return "// kopt: tune(BLOCK, 64, 128, 256) tune(VEC, 1, 2) restrict(BLOCK * VEC <= 256)\n"
-         "#ifndef BLOCK\n#define BLOCK 128\n#endif\n#ifndef VEC\n#define VEC 1\n#endif\n" +
-         read_text_file(example_file, "example");
-}
-
-std::string configuration_of(const harness::bench_job& job) {
-  std::string text;
-  for (const std::string& d : job.defines) text += (text.empty() ? "" : " ") + d;
-  return text;
-}
-
-// Children timed as `median_us` says for their configuration; "BLOCK=64 VEC=1" leaves wrong
-// outputs. Blocks in turns: the file holding `faster_in_turns`'s values is 3 % faster.
-recorded_worker::responder by_configuration(const std::map<std::string, double>& median_us) {
-  return [=](const harness::bench_job& job) {
-    const bool wrong = configuration_of(job) == "BLOCK=64 VEC=1";
-    pipeline::wrapped_child_run run = pipeline::two_children(wrong ? 3.0f : 1.0f)(job);
-    if (job.kind == harness::job_kind::kernel && median_us.count(configuration_of(job)) > 0) {
-      harness::child_report report = pipeline::kernel_report_ok();
-      report.kernel = testing::timing_around(median_us.at(configuration_of(job)) / 1000, 82);
-      run.result = to_document(report);
-    }
-    return run;
-  };
-}
-
-void time_turns(recorded_worker& worker, const std::string& faster_in_turns) {
-  worker.respond_to_blocks([faster_in_turns](const harness::bench_job& job, int calls) {
-    const std::string source = read_text_file(job.kernel_source, "tuned kernel");
-    const double ms =
-        source.find("// kopt tune: " + faster_in_turns + "\n") != std::string::npos ? 0.0194 : 0.020;
-    return pipeline::timing_block{
-        testing::timing_of_samples(std::vector<double>(static_cast<std::size_t>(calls), ms)), "", ""};
-  });
-}
+using pipeline::by_configuration;
+using pipeline::configuration_of;
+using pipeline::time_turns;
+using pipeline::tunable_vector_add;
 
 const std::map<std::string, double> medians = {{"BLOCK=64 VEC=1", 10.0},
                                                {"BLOCK=64 VEC=2", 16.0},

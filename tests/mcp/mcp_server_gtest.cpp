@@ -47,7 +47,7 @@ TEST(McpServer, ArgumentsAreCheckedAgainstTheToolsSchema) {
 }
 
 TEST(McpServer, EveryToolHasADescriptionAndAnObjectSchemaThatNamesWhatItRequires) {
-  ASSERT_EQ(tool_table().size(), 11u);
+  ASSERT_EQ(tool_table().size(), 12u);
   for (const tool& t : tool_table()) {
     EXPECT_GE(t.description.size(), 40u) << t.name;
     EXPECT_EQ(t.input_schema["type"], "object") << t.name;

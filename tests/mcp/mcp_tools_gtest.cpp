@@ -39,7 +39,7 @@ TEST(McpTools, EveryToolDeclaresItsOutputAndWhetherItOnlyReads) {
   const testing::scratch_dir dir;
   const json listed = answer(json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/list"}}, workspace(dir.path()));
   const json& tools = listed["result"]["tools"];
-  ASSERT_EQ(tools.size(), 11u);
+  ASSERT_EQ(tools.size(), 12u);
   std::map<std::string, bool> read_only;
   for (const json& t : tools) {
     EXPECT_EQ(t["outputSchema"]["type"], "object") << t["name"];
@@ -53,7 +53,8 @@ TEST(McpTools, EveryToolDeclaresItsOutputAndWhetherItOnlyReads) {
   for (const char* reader : {"preflight", "inspect", "compile", "kb", "memory_query", "bench", "compare"}) {
     EXPECT_TRUE(read_only.at(reader)) << reader;
   }
-  for (const char* writer : {"analyze", "profile", "loop_step", "report"}) EXPECT_FALSE(read_only.at(writer)) << writer;
+  for (const char* writer : {"analyze", "profile", "loop_step", "report", "tune"})
+    EXPECT_FALSE(read_only.at(writer)) << writer;
 }
 
 TEST(McpTools, PreflightSaysReadyOrWhatToDoInTheToolsWords) {

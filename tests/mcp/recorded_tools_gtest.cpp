@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/files.h"
 #include "mcp/server.h"
 #include "mcp/workspace.h"
 #include "pipeline/bench_result.h"
@@ -15,7 +16,9 @@
 #include "support/kopt_process.h"
 #include "support/recorded_children.h"
 #include "support/recorded_h200.h"
+#include "support/recorded_tune.h"
 #include "support/timings.h"
+#include "tune/tune_result.h"
 
 namespace kopt::mcp {
 namespace {
@@ -78,6 +81,38 @@ TEST_F(RecordedTools, BenchsArgumentsReachTheJobAndItAnswersWithTheDocumentsFigu
   EXPECT_EQ(document.correctness.atol, std::optional<double>(1e-5)) << "the verdict compared with the tolerances given";
   const std::string text = result["content"][0]["text"];
   EXPECT_EQ(text.rfind("passed\n", 0), 0U) << text;
+}
+
+// The tune tool runs kopt tune: its arguments reach the search, and it answers with the result
+// the run folder keeps.
+TEST_F(RecordedTools, TuneSearchesTheDeclaredSpaceAndAnswersWithTheTuneResult) {
+  pipeline::recorded_worker worker(pipeline::recorded_h200(),
+                                   pipeline::by_configuration({{"BLOCK=64 VEC=2", 16.0},
+                                                               {"BLOCK=128 VEC=1", 20.0},
+                                                               {"BLOCK=128 VEC=2", 15.0},
+                                                               {"BLOCK=256 VEC=1", 21.0}}));
+  pipeline::time_turns(worker, "BLOCK=128 VEC=2");
+  write_file_atomic(
+      m_workspace.path() / "tiled_add.cu",
+      pipeline::tunable_vector_add((testing::source_dir() / "examples" / "vector_add.cu").string()));
+  const json result = call("tune",
+                           {{"kernel", "tiled_add.cu"},
+                            {"ref", "vector_add_ref.cu"},
+                            {"dims", {{"N", 1048576}}},
+                            {"strategy", "random"},
+                            {"strategy_seed", 2},
+                            {"budget", 4}},
+                           worker);
+  ASSERT_EQ(result.value("isError", true), false) << result.dump().substr(0, 2000);
+  const tune::tune_result tuned = tune::read_tune_result(result["structuredContent"], "structuredContent");
+  EXPECT_EQ(tuned.strategy, "random");
+  EXPECT_EQ(tuned.seed, 2U);
+  EXPECT_EQ(tuned.measured.size(), 4U) << "the budget";
+  ASSERT_TRUE(tuned.winner.has_value());
+  EXPECT_EQ(tuned.winner->configuration.empty(), false);
+  EXPECT_TRUE(fs::exists(fs::path(tuned.run_dir) / "tune_result.json"));
+  EXPECT_NE(result["content"][0]["text"].get<std::string>().find("4 of 5 allowed configurations measured"),
+            std::string::npos);
 }
 
 TEST_F(RecordedTools, ComparesArgumentsReachTheVersionsHeldOpenInTurns) {

@@ -1,0 +1,65 @@
+// The tune tool: kopt tune over MCP (tune/tune_run.h), the same run folder, cache and result.
+#include <string>
+
+#include "core/files.h"
+#include "mcp/tool.h"
+#include "tune/tune_order.h"
+#include "tune/tune_run.h"
+
+namespace kopt::mcp {
+namespace {
+
+tool_output tune(const tool_call& call) {
+  tune::tune_request request;
+  request.bench.target = bench_target_of(call, "kopt tune");
+  request.bench.reference_timing_folder = call.services.reference_timing_folder;
+  if (call.arguments.contains("max_seconds")) {
+    request.bench.job.sampling.max_seconds = call.arguments["max_seconds"].get<double>();
+  }
+  request.strategy = call.arguments.value("strategy", std::string("exhaustive"));
+  if (call.arguments.contains("budget")) request.budget = call.arguments["budget"].get<int>();
+  request.seed = call.arguments.value("strategy_seed", std::uint64_t{0});
+  if (call.arguments.contains("compare_seconds")) {
+    request.comparison.max_seconds = call.arguments["compare_seconds"].get<double>();
+  }
+  if (!call.arguments.value("fresh", false)) request.cache_folder = cache_root() / "tune";
+  call.progress("each configuration built, judged and timed; then the fastest two in turns");
+  request.progress = call.progress;
+  const auto worker = call.services.make_worker();
+  const tune::tune_outcome outcome = tune::run_tune(request, *worker);
+  return {tune::tune_text(outcome.result), tune::to_json(outcome.result)};
+}
+
+}  // namespace
+
+tool tune_tool() {
+  json properties = json{{"kernel", kernel_schema()},
+                         {"ref", reference_schema()},
+                         {"dims", dims_schema()},
+                         {"defines", defines_schema()}};
+  properties.update(json{
+      {"strategy",
+       json{{"type", "string"}, {"enum", tune::tune_strategies()}, {"description", "the order measured"}}},
+      {"budget",
+       json{{"type", "integer"}, {"minimum", 1}, {"description", "configurations measured, at most"}}},
+      {"strategy_seed",
+       json{{"type", "integer"}, {"minimum", 0}, {"description", "the random strategy's seed"}}},
+      {"max_seconds", json{{"type", "number"}, {"description", "sampling limit per configuration [s]"}}},
+      {"compare_seconds", json{{"type", "number"}, {"description", "time for the fastest two in turns [s]"}}},
+      {"fresh", json{{"type", "boolean"}, {"description", "measure again what earlier tunes kept"}}}});
+  return {
+      "tune",
+      "Search a kernel's tune(MACRO, V...) parameters (kopt inspect lists them): every allowed configuration "
+      "built with its -D values, judged against the reference and timed; the fastest two compared in turns "
+      "name "
+      "the winner, written into a tuned copy of the kernel. Needs a GPU.",
+      input_object(properties, json::array({"kernel", "ref"})),
+      tune,
+      output_object(json{{"run_dir", string_schema()},
+                         {"measured", array_schema(json{{"type", "object"}})},
+                         {"winner", nullable(json{{"type", "object"}})}},
+                    json::array({"run_dir", "measured", "winner"})),
+      false};
+}
+
+}  // namespace kopt::mcp
