@@ -176,6 +176,12 @@ tune_outcome run_tune(const tune_request& request, pipeline::measuring_worker& w
         "file)");
   }
   const kernel::kernel_plan plan = pipeline::plan_target(target);
+  if (!plan.solve) {
+    throw error(
+        fmt::format("{} is a Triton module: kopt tune searches the -D macros of a CUDA or CUTLASS kernel's "
+                    "tune(...) annotations; Triton @autotune configurations are not searched yet",
+                    target.kernel.string()));
+  }
   const kernel::planned_tune_space tune =
       kernel::plan_tune_space(plan, read_text_file(target.kernel, "kernel source"));
   if (tune.space.empty()) {

@@ -140,6 +140,12 @@ TEST_F(TuneCommand, AKernelWithoutTuneParametersOrWithoutAReferenceIsAUsageError
   EXPECT_EQ(none_left.status, 2);
   EXPECT_NE(none_left.err.find("--strategy greedy: kopt tune knows exhaustive and random"), std::string::npos)
       << none_left.err;
+  const testing::captured_run triton = run(
+      {"tune", example("triton_softmax.py"), "--ref", example("softmax_ref.py"), "--rows=64", "--cols=64"},
+      worker);
+  EXPECT_EQ(triton.status, 2);
+  EXPECT_NE(triton.err.find("is a Triton module: kopt tune searches the -D macros"), std::string::npos)
+      << triton.err;
   EXPECT_TRUE(worker.runs().empty()) << "nothing was measured";
 }
 
