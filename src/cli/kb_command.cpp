@@ -10,6 +10,7 @@
 #include "analyze/bottleneck.h"
 #include "analyze/knowledge_base.h"
 #include "cli/commands.h"
+#include "cli/diagnosis_query_options.h"
 #include "core/error.h"
 #include "core/json_io.h"
 #include "core/text.h"
@@ -50,8 +51,7 @@ class kb_command final : public command {
     m_show = sub.add_subcommand("show", "one entry in full");
     m_show->add_option("id", m_id, "the entry's id (see kopt kb list)")->required();
     m_match = sub.add_subcommand("match", "the entries for a bottleneck class and backend");
-    m_match->add_option("--class", m_class, "launch, occupancy, latency, dram, l2, l1, compute or mixed")->required();
-    m_match->add_option("--backend", m_backend, "cuda, cutlass or triton")->required();
+    add_diagnosis_query_options(*m_match, m_class, m_backend);
     for (CLI::App* action : {m_list, m_show, m_match}) action->add_flag("--json", m_json, "print JSON");
   }
 

@@ -11,6 +11,7 @@
 #include "analyze/bottleneck.h"
 #include "analyze/knowledge_base.h"
 #include "cli/commands.h"
+#include "cli/diagnosis_query_options.h"
 #include "cli/terminal.h"
 #include "core/error.h"
 #include "core/json_io.h"
@@ -18,10 +19,10 @@
 #include "memory/memory_copy.h"
 #include "memory/memory_files.h"
 #include "memory/memory_location.h"
-#include "memory/toolkit_export.h"
 #include "memory/memory_store.h"
 #include "memory/outcome_document.h"
 #include "memory/strategy_summaries.h"
+#include "memory/toolkit_export.h"
 
 namespace kopt::cli {
 namespace {
@@ -62,8 +63,7 @@ class memory_command final : public command {
     m_show = sub.add_subcommand("show", "one strategy's every outcome, with its scope and evidence");
     m_show->add_option("fingerprint", m_fingerprint, "its fingerprint (see kopt memory list)")->required();
     m_query = sub.add_subcommand("query", "what worked for a bottleneck on a backend, best first");
-    m_query->add_option("--backend", m_backend, "cuda, cutlass or triton")->required();
-    m_query->add_option("--class", m_class, "the bottleneck class (kopt analyze): dram, compute, ...")->required();
+    add_diagnosis_query_options(*m_query, m_class, m_backend);
     m_query->add_option("--arch", m_arch, "only on this architecture (sm_90a, ...)");
     m_export = sub.add_subcommand("export", "write every outcome to a file");
     m_export->add_option("file", m_file, "where to write (JSON)")->required();
