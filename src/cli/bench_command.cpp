@@ -102,14 +102,8 @@ class bench_command final : public command {
     std::vector<pipeline::spread_entry> entries;
     for (std::size_t i = 0; i < kernels.size(); ++i) {
       const pipeline::bench_outcome& o = *outcomes[i];
-      pipeline::spread_entry entry{kernels[i], ran_on[i], std::nullopt, ""};
-      if (o.prepared.failed_build) {
-        entry.failure = fmt::format("compile failed: {}: {}", o.prepared.failed_build->file,
-                                    o.prepared.failed_build->result.failure_reason);
-      } else {
-        entry.document = o.document;
-      }
-      entries.push_back(std::move(entry));
+      entries.push_back(pipeline::spread_entry_of(kernels[i], ran_on[i], o.prepared.failed_build,
+                                                  [&o] { return o.document; }));
     }
     write_documents(pipeline::spread_document("kopt bench", entries));
     return *std::max_element(statuses.begin(), statuses.end());

@@ -101,16 +101,9 @@ class compare_command final : public command {
     bool failed = false;
     for (std::size_t i = 0; i < m_candidates.size(); ++i) {
       const pipeline::file_comparison& c = *compared[i];
-      pipeline::spread_entry entry{m_candidates[i], ran_on[i], std::nullopt, ""};
-      if (c.failed_build) {
-        failed = true;
-        entry.failure = fmt::format("compile failed: {}: {}", c.failed_build->file,
-                                    c.failed_build->result.failure_reason);
-      } else {
-        failed = failed || !c.turns.failure.empty();
-        entry.document = pipeline::to_json(c.turns);
-      }
-      entries.push_back(std::move(entry));
+      failed = failed || c.failed_build || !c.turns.failure.empty();
+      entries.push_back(pipeline::spread_entry_of(m_candidates[i], ran_on[i], c.failed_build,
+                                                  [&c] { return pipeline::to_json(c.turns); }));
     }
     // One candidate keeps the document of one comparison (a build failure has none).
     if (one && compared[0]->failed_build) return static_cast<int>(exit_status::kernel_failed);

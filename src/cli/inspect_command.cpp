@@ -91,7 +91,7 @@ std::string tune_text(const kernel::planned_tune_space& tune) {
     parameters.push_back(fmt::format("{} in {{{}}}", p.name, join(values, ", ")));
   }
   std::string out = fmt::format("\ntune     {}: {} configurations, {} allowed at these dimensions\n",
-                                join(parameters, ", "), space.size(), tune.allowed);
+                                join(parameters, ", "), space.size(), tune.allowed.size());
   for (const kernel::restrict_item& r : space.restrictions()) {
     out += fmt::format("         restrict({}) (line {})\n", r.condition.text(), r.line);
   }

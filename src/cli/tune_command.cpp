@@ -16,7 +16,6 @@
 #include "cli/sampling_options.h"
 #include "cli/terminal.h"
 #include "core/error.h"
-#include "core/files.h"
 #include "core/json_io.h"
 #include "core/text.h"
 #include "tune/tune_order.h"
@@ -63,7 +62,7 @@ class tune_command final : public command {
     request.bench.reference_timing_folder = services.reference_timing_folder;
     request.budget = m_budget;
     request.runs_root = m_out;
-    if (!m_fresh) request.cache_folder = cache_root() / "tune";
+    if (!m_fresh) request.cache_folder = tune::default_tune_cache_folder();
     request.progress = progress_on_terminal("tune", m_output.prints_summary());
     const auto worker = services.make_worker();
     const tune::tune_outcome outcome = tune::run_tune(request, *worker);

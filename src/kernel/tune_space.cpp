@@ -92,8 +92,8 @@ tune_space::dimension_lookup dimensions_of(const kernel_plan& plan) {
 planned_tune_space plan_tune_space(const kernel_plan& plan, std::string_view source) {
   if (!plan.solve) return {};
   const std::string label = plan.file.string();
-  planned_tune_space planned{read_tune_space(source, label), 0};
-  planned.allowed = planned.space.allowed(dimensions_of(plan), label).size();
+  planned_tune_space planned{read_tune_space(source, label), {}};
+  planned.allowed = planned.space.allowed(dimensions_of(plan), label);
   return planned;
 }
 
@@ -106,7 +106,7 @@ json to_json(const planned_tune_space& tune) {
   return json{{"parameters", std::move(parameters)},
               {"restrictions", std::move(restrictions)},
               {"configurations", tune.space.size()},
-              {"allowed", tune.allowed}};
+              {"allowed", tune.allowed.size()}};
 }
 
 json inspect_document(const kernel_plan& plan, const planned_tune_space& tune) {

@@ -65,11 +65,11 @@ tune_space read_tune_space(std::string_view source, std::string_view file_label)
 // A planned kernel's integer dimensions by name, for allowed().
 tune_space::dimension_lookup dimensions_of(const kernel_plan& plan);
 
-// The tune space a planned CUDA kernel declares (empty for a Triton module), and how many of its
-// configurations pass the restrictions at the plan's dimensions.
+// The tune space a planned CUDA kernel declares (empty for a Triton module), and the
+// configurations that pass the restrictions at the plan's dimensions.
 struct planned_tune_space {
   tune_space space;
-  std::size_t allowed = 0;
+  std::vector<tune_configuration> allowed;
 };
 planned_tune_space plan_tune_space(const kernel_plan& plan, std::string_view source);
 

@@ -39,7 +39,7 @@ tool_output inspect(const tool_call& call) {
   for (const auto& note : plan.notes) summary += "\n  note: " + note;
   if (!tune.space.empty()) {
     summary += fmt::format("\n  tune: {} configurations, {} allowed at these dimensions", tune.space.size(),
-                           tune.allowed);
+                           tune.allowed.size());
   }
   return {summary, kernel::inspect_document(plan, tune)};
 }

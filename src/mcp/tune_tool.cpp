@@ -1,7 +1,6 @@
 // The tune tool: kopt tune over MCP (tune/tune_run.h), the same run folder, cache and result.
 #include <string>
 
-#include "core/files.h"
 #include "mcp/tool.h"
 #include "tune/tune_order.h"
 #include "tune/tune_run.h"
@@ -22,7 +21,7 @@ tool_output tune(const tool_call& call) {
   if (call.arguments.contains("compare_seconds")) {
     request.comparison.max_seconds = call.arguments["compare_seconds"].get<double>();
   }
-  if (!call.arguments.value("fresh", false)) request.cache_folder = cache_root() / "tune";
+  if (!call.arguments.value("fresh", false)) request.cache_folder = tune::default_tune_cache_folder();
   call.progress("each configuration built, judged and timed; then the fastest two in turns");
   request.progress = call.progress;
   const auto worker = call.services.make_worker();

@@ -44,16 +44,15 @@ fs::path create_tune_dir(const tune_request& request) {
 // What makes a configuration's result the same as an earlier one's: the sources, the problem,
 // the configuration and the other definitions, the protocol and tolerances, the GPU, its
 // driver, the compiler named and kopt itself.
-std::string cache_key(const tune_request& request, const kernel::tune_configuration& c,
+json cache_key_fields(const tune_request& request, std::string_view kernel_source,
                       const env::gpu_probe_result& gpus) {
   const pipeline::bench_target& t = request.bench.target;
   const env::gpu_device* device = gpus.device(t.gpu);
   json dims = json::array();
   for (const kernel::dimension_arg& d : t.dims) dims.push_back(d.name + "=" + d.value);
   const json fields{{"kopt_version", version_string},
-                    {"kernel", sha256_hex(read_text_file(t.kernel, "kernel source"))},
+                    {"kernel", sha256_hex(kernel_source)},
                     {"reference", sha256_hex(read_text_file(t.ref, "reference"))},
-                    {"configuration", c.text()},
                     {"dimensions", dims},
                     {"ptr_size", t.ptr_size ? json(*t.ptr_size) : json(nullptr)},
                     {"defines", t.defines},
@@ -65,6 +64,12 @@ std::string cache_key(const tune_request& request, const kernel::tune_configurat
                     {"rtol", request.bench.rtol ? json(*request.bench.rtol) : json(nullptr)},
                     {"gpu", device != nullptr ? device->uuid : ""},
                     {"driver", gpus.driver_version}};
+  return fields;
+}
+
+// The fields above, read once a tune, with the configuration.
+std::string cache_key(json fields, const kernel::tune_configuration& c) {
+  fields["configuration"] = c.text();
   return sha256_hex(json_text(fields, -1));
 }
 
@@ -113,12 +118,11 @@ measured_configuration measure(const tune_request& request, const kernel::tune_c
 // The fastest two that passed, by median, compared in turns from files with their values
 // written in: the runner-up wins only when found faster. The winner's file is kept as the tuned
 // kernel.
-tune_winner choose_winner(const tune_request& request,
+tune_winner choose_winner(const tune_request& request, std::string_view source,
                           const std::vector<const measured_configuration*>& ranked,
                           const std::vector<kernel::tune_configuration>& configurations, const fs::path& dir,
                           pipeline::measuring_worker& worker) {
   const fs::path kernel = request.bench.target.kernel;
-  const std::string source = read_text_file(kernel, "kernel source");
   const auto configuration_of = [&](const measured_configuration* m) {
     return *std::find_if(configurations.begin(), configurations.end(),
                          [&](const kernel::tune_configuration& c) { return c.text() == m->configuration; });
@@ -168,6 +172,10 @@ tune_winner choose_winner(const tune_request& request,
 
 }  // namespace
 
+fs::path default_tune_cache_folder() {
+  return cache_root() / "tune";
+}
+
 tune_outcome run_tune(const tune_request& request, pipeline::measuring_worker& worker) {
   const pipeline::bench_target& target = request.bench.target;
   if (target.ref.empty()) {
@@ -182,23 +190,22 @@ tune_outcome run_tune(const tune_request& request, pipeline::measuring_worker& w
                     "tune(...) annotations; Triton @autotune configurations are not searched yet",
                     target.kernel.string()));
   }
-  const kernel::planned_tune_space tune =
-      kernel::plan_tune_space(plan, read_text_file(target.kernel, "kernel source"));
+  const std::string source = read_text_file(target.kernel, "kernel source");
+  const kernel::planned_tune_space tune = kernel::plan_tune_space(plan, source);
   if (tune.space.empty()) {
     throw error(
         fmt::format("{} declares no tune parameters: add // kopt: tune(MACRO, V1, V2, ...) for its -D macros "
                     "(docs/annotations.md)",
                     target.kernel.string()));
   }
-  const std::vector<kernel::tune_configuration> configurations =
-      tune.space.allowed(kernel::dimensions_of(plan), target.kernel.string());
+  const std::vector<kernel::tune_configuration>& configurations = tune.allowed;
   if (configurations.empty()) {
     throw error(
         fmt::format("{}: the restrict() conditions leave none of the {} configurations at these dimensions",
                     target.kernel.string(), tune.space.size()));
   }
   const std::vector<std::size_t> order = tune_order(configurations.size(), request.strategy, request.seed);
-  const env::gpu_probe_result gpus = worker.probe_gpus();
+  const json key_fields = cache_key_fields(request, source, worker.probe_gpus());
   tune_outcome out{{}, create_tune_dir(request)};
   tune_result& r = out.result;
   r = tune_result{
@@ -209,7 +216,7 @@ tune_outcome run_tune(const tune_request& request, pipeline::measuring_worker& w
   int measured = 0;
   for (std::size_t k = 0; k < order.size(); ++k) {
     const kernel::tune_configuration& c = configurations[order[k]];
-    const std::string key = cache_key(request, c, gpus);
+    const std::string key = cache_key(key_fields, c);
     if (std::optional<measured_configuration> earlier = cached(request, key)) {
       r.measured.push_back(std::move(*earlier));
     } else {
@@ -229,7 +236,7 @@ tune_outcome run_tune(const tune_request& request, pipeline::measuring_worker& w
                    [](const measured_configuration* a, const measured_configuration* b) {
                      return *a->median_ms < *b->median_ms;
                    });
-  if (!ranked.empty()) r.winner = choose_winner(request, ranked, configurations, out.run_dir, worker);
+  if (!ranked.empty()) r.winner = choose_winner(request, source, ranked, configurations, out.run_dir, worker);
   write_json_file(result_file, to_json(r));
   return out;
 }

@@ -39,4 +39,7 @@ struct tune_outcome {
 // empty, a missing reference, and as run_bench does for usage and environment problems.
 tune_outcome run_tune(const tune_request& request, pipeline::measuring_worker& worker);
 
+// Where configurations' results are kept between tunes: tune/ in kopt's cache folder.
+std::filesystem::path default_tune_cache_folder();
+
 }  // namespace kopt::tune
