@@ -105,7 +105,7 @@ class bench_command final : public command {
       entries.push_back(pipeline::spread_entry_of(kernels[i], ran_on[i], o.prepared.failed_build,
                                                   [&o] { return o.document; }));
     }
-    write_documents(pipeline::spread_document("kopt bench", entries));
+    write_documents(pipeline::to_json(pipeline::spread_results{"kopt bench", entries}));
     return *std::max_element(statuses.begin(), statuses.end());
   }
 

@@ -107,7 +107,8 @@ class compare_command final : public command {
     }
     // One candidate keeps the document of one comparison (a build failure has none).
     if (one && compared[0]->failed_build) return static_cast<int>(exit_status::kernel_failed);
-    const json document = one ? *entries[0].document : pipeline::spread_document("kopt compare", entries);
+    const json document =
+        one ? *entries[0].document : pipeline::to_json(pipeline::spread_results{"kopt compare", entries});
     if (!m_json_out.empty()) write_json_file(m_json_out, document);
     if (m_json) std::printf("%s\n", json_text(document).c_str());
     return static_cast<int>(failed ? exit_status::kernel_failed : exit_status::ok);

@@ -2,25 +2,28 @@
 
 #include <fmt/format.h>
 
+#include "core/document.h"
+
 namespace kopt::pipeline {
 
 spread_entry spread_entry_of(const std::string& file, int gpu,
                              const std::optional<build_failure>& failed_build,
                              const std::function<json()>& document) {
-  if (!failed_build) return {file, gpu, document(), ""};
+  if (!failed_build) return {file, gpu, document(), std::nullopt};
   return {file, gpu, std::nullopt,
           fmt::format("compile failed: {}: {}", failed_build->file, failed_build->result.failure_reason)};
 }
 
-json spread_document(const std::string& command, const std::vector<spread_entry>& entries) {
-  json results = json::array();
-  for (const spread_entry& e : entries) {
-    results.push_back(json{{"file", e.file},
-                           {"gpu", e.gpu},
-                           {"document", e.document ? *e.document : json(nullptr)},
-                           {"failure", e.failure.empty() ? json(nullptr) : json(e.failure)}});
+json to_json(const spread_results& results) {
+  return to_document(results);
+}
+
+spread_results read_spread_results(const json& document, std::string_view where) {
+  try {
+    return from_document<spread_results>(document);
+  } catch (const document_error& e) {
+    throw e.in(std::string(where), "the file is not the results of several files of this kopt");
   }
-  return json{{"command", command}, {"results", std::move(results)}};
 }
 
 }  // namespace kopt::pipeline

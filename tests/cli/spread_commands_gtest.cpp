@@ -14,6 +14,7 @@
 #include "cli/recorded_command_run.h"
 #include "core/files.h"
 #include "pipeline/bench_result.h"
+#include "pipeline/spread_results.h"
 #include "support/recorded_children.h"
 #include "support/recorded_h200.h"
 #include "support/timings.h"
@@ -59,22 +60,21 @@ TEST_F(SpreadCommands, CompareSpreadsItsCandidatesOverTwoGpusEachComparisonWholl
   const testing::captured_run r = run(words, worker);
   ASSERT_EQ(r.status, 0) << r.err << r.out;
 
-  const json document = json::parse(r.out);
-  EXPECT_EQ(document.at("command"), "kopt compare");
-  const json& results = document.at("results");
+  const pipeline::spread_results document = pipeline::read_spread_results(json::parse(r.out), "--json");
+  EXPECT_EQ(document.command, "kopt compare");
+  const std::vector<pipeline::spread_entry>& results = document.results;
   ASSERT_EQ(results.size(), 3U);
   std::map<std::string, int> gpu_of;
   std::set<int> used;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
-    EXPECT_EQ(results[i].at("file"), candidates[i])
-        << "the results keep the order the candidates were given in";
-    gpu_of[candidates[i]] = results[i].at("gpu").get<int>();
+    EXPECT_EQ(results[i].file, candidates[i]) << "the results keep the order the candidates were given in";
+    gpu_of[candidates[i]] = results[i].gpu;
     used.insert(gpu_of[candidates[i]]);
   }
   EXPECT_EQ(used, (std::set<int>{0, 1})) << "both GPUs compared";
-  EXPECT_EQ(results[0].at("document").at("outcome"), "neutral");
-  EXPECT_EQ(results[1].at("document").at("outcome"), "negative");
-  EXPECT_EQ(results[2].at("document").at("outcome"), "positive");
+  EXPECT_EQ(results[0].document->at("outcome"), "neutral");
+  EXPECT_EQ(results[1].document->at("outcome"), "negative");
+  EXPECT_EQ(results[2].document->at("outcome"), "positive");
 
   // Each comparison held both versions open on the GPU its entry names.
   ASSERT_EQ(worker.opened().size(), 3U);
@@ -105,15 +105,16 @@ TEST_F(SpreadCommands, BenchOfEightKernelsOnEightGpusBenchesEachWithItsReference
   const testing::captured_run r = run(words, worker);
   ASSERT_EQ(r.status, 0) << r.err << r.out;
 
-  const json document = json::parse(r.out);
-  EXPECT_EQ(document.at("command"), "kopt bench");
-  const json& results = document.at("results");
+  const pipeline::spread_results document = pipeline::read_spread_results(json::parse(r.out), "--json");
+  EXPECT_EQ(document.command, "kopt bench");
+  const std::vector<pipeline::spread_entry>& results = document.results;
   ASSERT_EQ(results.size(), 8U);
   std::set<int> used;
   for (std::size_t i = 0; i < kernels.size(); ++i) {
-    EXPECT_EQ(results[i].at("file"), kernels[i]);
-    used.insert(results[i].at("gpu").get<int>());
-    const pipeline::bench_result result = pipeline::read_bench_result(results[i].at("document"), "--json");
+    EXPECT_EQ(results[i].file, kernels[i]);
+    used.insert(results[i].gpu);
+    ASSERT_TRUE(results[i].document.has_value()) << kernels[i];
+    const pipeline::bench_result result = pipeline::read_bench_result(*results[i].document, "--json");
     EXPECT_TRUE(result.ok()) << kernels[i];
     EXPECT_TRUE(result.speedup_vs_reference.has_value()) << kernels[i];
   }
@@ -142,12 +143,12 @@ TEST_F(SpreadCommands, AGpuThatStopsAnsweringIsDroppedAndItsKernelBenchedOnAnoth
                        "not used again; measured again on another GPU"),
             std::string::npos)
       << r.err;
-  const json document = json::parse(r.out);
-  const json& results = document.at("results");
-  ASSERT_EQ(results.size(), 2U);
-  for (const json& entry : results) {
-    EXPECT_EQ(entry.at("gpu"), 0) << entry.at("file");
-    EXPECT_TRUE(pipeline::read_bench_result(entry.at("document"), "--json").ok());
+  const pipeline::spread_results document = pipeline::read_spread_results(json::parse(r.out), "--json");
+  ASSERT_EQ(document.results.size(), 2U);
+  for (const pipeline::spread_entry& entry : document.results) {
+    EXPECT_EQ(entry.gpu, 0) << entry.file;
+    ASSERT_TRUE(entry.document.has_value()) << entry.file;
+    EXPECT_TRUE(pipeline::read_bench_result(*entry.document, "--json").ok());
   }
   for (const pipeline::recorded_run& child : worker.runs()) EXPECT_EQ(child.device.ordinal, 0);
 }
