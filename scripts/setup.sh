@@ -7,7 +7,8 @@
 #     scripts/postgres_server.sh starts for the memory's tests;
 #   - CUTLASS headers (nvidia-cutlass), torch and triton from PyPI into the current Python
 #     environment (pinned to the GPU machine's versions; torch with its CUDA libraries is large),
-#     and the MCP SDK (mcp) whose client tests kopt mcp;
+#     the MCP SDK (mcp) whose client tests kopt mcp, and Optuna and scipy for kopt tune's
+#     model-based strategies;
 #   - checks that the CUDA toolkit (nvcc) is present: it is not installed by this script;
 #   - builds the `install` preset (kopt and its companion files, no tests; ccache when present)
 #     and installs it with `cmake --install` into PREFIX: bin/kopt, lib/, share/kopt/,
@@ -54,6 +55,8 @@ CUTLASS_VERSION=4.2.0.0   # headers for CUTLASS kernels; the GPU test script car
 TORCH_VERSION=2.11.0
 TRITON_VERSION=3.6.0
 MCP_VERSION=2.3.0          # the official MCP SDK, whose stdio client tests kopt mcp
+# kopt tune's model-based strategies: the packages and versions its requirements file pins.
+mapfile -t TUNE_PACKAGES < <(grep -v '^#' python/tune_requirements.txt)
 SYSTEM_PACKAGES=(cmake ninja-build g++ pkg-config python3 python3-pip
                  libcli11-dev nlohmann-json3-dev libboost1.81-dev libfmt-dev libssl-dev libsqlite3-dev libgtest-dev libffi-dev chromium
                  libpq-dev postgresql-15)
@@ -102,10 +105,10 @@ install_packages() {
     echo "kopt builds without it, but compiling kernels needs it." >&2
   fi
 
-  echo "== Python packages (CUTLASS headers, torch ${TORCH_VERSION}, triton ${TRITON_VERSION}, mcp ${MCP_VERSION})"
+  echo "== Python packages (CUTLASS headers, torch ${TORCH_VERSION}, triton ${TRITON_VERSION}, mcp ${MCP_VERSION}, ${TUNE_PACKAGES[*]})"
   python=${KOPT_PYTHON:-python3}
   packages=("nvidia-cutlass==${CUTLASS_VERSION}" "torch==${TORCH_VERSION}" "triton==${TRITON_VERSION}"
-            "mcp==${MCP_VERSION}")
+            "mcp==${MCP_VERSION}" "${TUNE_PACKAGES[@]}")
   if python_packages_present "$python" "${packages[@]}" ||
      { [ -x .venv/bin/python ] && python_packages_present .venv/bin/python "${packages[@]}"; }; then
     echo "all present"

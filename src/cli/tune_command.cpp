@@ -18,8 +18,8 @@
 #include "core/error.h"
 #include "core/json_io.h"
 #include "core/text.h"
-#include "tune/tune_order.h"
 #include "tune/tune_run.h"
+#include "tune/tune_strategy.h"
 
 namespace kopt::cli {
 namespace {
@@ -33,11 +33,14 @@ class tune_command final : public command {
     add_seed_option(sub, m_request.bench.job.seed);
     add_tolerance_options(sub, m_atol, m_rtol, "(default: the reference module's, else by output type)");
     sub.add_option("--strategy", m_request.strategy,
-                   "the order configurations are measured in: " + join(tune::tune_strategies(), " or "))
+                   "how the next configuration is chosen: " + join(tune::tune_strategies(), ", ") +
+                       " (gp and tpe: Optuna's models of what was measured)")
         ->default_val("exhaustive");
     sub.add_option("--budget", m_budget, "measure at most this many configurations (cache hits are free)")
         ->check(at_least(1, "configurations"));
-    sub.add_option("--strategy-seed", m_request.seed, "the random strategy's seed")
+    sub.add_option("--minutes", m_minutes, "start no configuration after this many minutes")
+        ->check(above_zero(static_cast<double>(longest_seconds) / 60, "minutes"));
+    sub.add_option("--strategy-seed", m_request.seed, "the seed of the random, gp and tpe strategies")
         ->default_val(0)
         ->check(at_least<std::uint64_t>(0, "a seed"));
     sub.add_option("--compare-seconds", m_request.comparison.max_seconds,
@@ -61,6 +64,7 @@ class tune_command final : public command {
     request.bench.rtol = m_rtol;
     request.bench.reference_timing_folder = services.reference_timing_folder;
     request.budget = m_budget;
+    request.minutes = m_minutes;
     request.runs_root = m_out;
     if (!m_fresh) request.cache_folder = tune::default_tune_cache_folder();
     request.progress = progress_on_terminal("tune", m_output.prints_summary());
@@ -87,6 +91,7 @@ class tune_command final : public command {
   std::optional<double> m_atol;
   std::optional<double> m_rtol;
   std::optional<int> m_budget;
+  std::optional<double> m_minutes;
   std::string m_out;
   bool m_fresh = false;
   output_choice m_output;

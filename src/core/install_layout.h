@@ -19,6 +19,8 @@ std::filesystem::path install_prefix();
 std::filesystem::path companion_file(std::string_view relative);
 
 inline constexpr std::string_view python_runner_file = "share/kopt/kopt_runner.py";
+// kopt tune's model-based strategy (tune/model_proposer.h).
+inline constexpr std::string_view tune_strategy_file = "share/kopt/kopt_tune_strategy.py";
 inline constexpr std::string_view harness_abi_file = "lib/libkopt_harness_abi.so";
 inline constexpr std::string_view skills_folder = "share/kopt/skills";  // one folder per skill, with its SKILL.md
 // README.md, docs/ and examples/ at their places in the repository, so that a repository-relative

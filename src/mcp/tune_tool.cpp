@@ -1,9 +1,10 @@
 // The tune tool: kopt tune over MCP (tune/tune_run.h), the same run folder, cache and result.
 #include <string>
 
+#include "core/error.h"
 #include "mcp/tool.h"
-#include "tune/tune_order.h"
 #include "tune/tune_run.h"
+#include "tune/tune_strategy.h"
 
 namespace kopt::mcp {
 namespace {
@@ -17,6 +18,9 @@ tool_output tune(const tool_call& call) {
   }
   request.strategy = call.arguments.value("strategy", std::string("exhaustive"));
   if (call.arguments.contains("budget")) request.budget = call.arguments["budget"].get<int>();
+  if (call.arguments.contains("minutes")) request.minutes = call.arguments["minutes"].get<double>();
+  if (request.budget && *request.budget < 1) throw error("budget: measure at least 1 configuration");
+  if (request.minutes && !(*request.minutes > 0)) throw error("minutes: give a time above 0");
   request.seed = call.arguments.value("strategy_seed", std::uint64_t{0});
   if (call.arguments.contains("compare_seconds")) {
     request.comparison.max_seconds = call.arguments["compare_seconds"].get<double>();
@@ -38,11 +42,17 @@ tool tune_tool() {
                          {"defines", defines_schema()}};
   properties.update(json{
       {"strategy",
-       json{{"type", "string"}, {"enum", tune::tune_strategies()}, {"description", "the order measured"}}},
+       json{{"type", "string"},
+            {"enum", tune::tune_strategies()},
+            {"description", "how the next configuration is chosen (gp, tpe: models of what was measured)"}}},
       {"budget",
        json{{"type", "integer"}, {"minimum", 1}, {"description", "configurations measured, at most"}}},
-      {"strategy_seed",
-       json{{"type", "integer"}, {"minimum", 0}, {"description", "the random strategy's seed"}}},
+      {"minutes", json{{"type", "number"},
+                       {"exclusiveMinimum", 0},
+                       {"description", "start no configuration after this many minutes"}}},
+      {"strategy_seed", json{{"type", "integer"},
+                             {"minimum", 0},
+                             {"description", "the seed of the random, gp and tpe strategies"}}},
       {"max_seconds", json{{"type", "number"}, {"description", "sampling limit per configuration [s]"}}},
       {"compare_seconds", json{{"type", "number"}, {"description", "time for the fastest two in turns [s]"}}},
       {"fresh", json{{"type", "boolean"}, {"description", "measure again what earlier tunes kept"}}}});

@@ -6,13 +6,8 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
-#include "core/text.h"
 
 namespace kopt::tune {
-
-std::vector<std::string> tune_strategies() {
-  return {"exhaustive", "random"};
-}
 
 std::vector<std::size_t> tune_order(std::size_t count, const std::string& strategy, std::uint64_t seed) {
   std::vector<std::size_t> order(count);
@@ -25,7 +20,7 @@ std::vector<std::size_t> tune_order(std::size_t count, const std::string& strate
     for (std::size_t i = count; i > 1; --i) std::swap(order[i - 1], order[engine() % i]);
     return order;
   }
-  throw error(fmt::format("--strategy {}: kopt tune knows {}", strategy, join(tune_strategies(), " and ")));
+  throw error(fmt::format("tune_order({}): not a fixed-order strategy: a bug in kopt", strategy));
 }
 
 }  // namespace kopt::tune

@@ -10,11 +10,8 @@
 
 namespace kopt::tune {
 
-// The strategies kopt tune knows, for --strategy's help and its error.
-std::vector<std::string> tune_strategies();
-
-// Indices into the allowed configurations, in the order to measure them. Throws kopt::error
-// for a strategy it does not know, naming the ones it does.
+// Indices into the allowed configurations, in the order to measure them: "exhaustive" or
+// "random" (tune/tune_strategy.h checks the name the user gave).
 std::vector<std::size_t> tune_order(std::size_t count, const std::string& strategy, std::uint64_t seed);
 
 }  // namespace kopt::tune

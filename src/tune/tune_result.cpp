@@ -33,8 +33,9 @@ std::string tune_text(const tune_result& result) {
                                                    (*m.median_ci95_ms)[1] * 1000)
                                      : ""});
   }
-  std::string out = fmt::format("{}: {} of {} allowed configurations measured ({} strategy)\n", result.kernel,
-                                result.measured.size(), result.allowed, result.strategy);
+  std::string out =
+      fmt::format("{}: {} of {} allowed configurations measured ({} strategy; {})\n", result.kernel,
+                  result.measured.size(), result.allowed, result.strategy, result.stopped);
   out += format_table(rows);
   if (!result.winner) return out + "no configuration passed the judge\n";
   const tune_winner& w = *result.winner;

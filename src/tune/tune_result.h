@@ -60,14 +60,16 @@ struct tune_result {
   std::string strategy;
   std::uint64_t seed = 0;
   std::optional<int> budget;
+  std::optional<double> minutes;                 // the time limit given, if any
+  std::string stopped;                           // why no more were measured (tune_stop_reason)
   std::uint64_t configurations = 0;              // the space, before restrictions
   std::uint64_t allowed = 0;                     // left by the restrictions at these dimensions
   std::vector<measured_configuration> measured;  // in the order measured
   std::optional<tune_winner> winner;             // none: no configuration passed
 };
 BOOST_DESCRIBE_STRUCT(tune_result, (),
-                      (kernel, reference, run_dir, dimensions, strategy, seed, budget, configurations,
-                       allowed, measured, winner))
+                      (kernel, reference, run_dir, dimensions, strategy, seed, budget, minutes, stopped,
+                       configurations, allowed, measured, winner))
 
 json to_json(const tune_result& result);
 tune_result read_tune_result(const json& document, std::string_view where);

@@ -1,6 +1,7 @@
 #include "tune/tune_run.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include <fmt/format.h>
 
@@ -17,7 +18,7 @@
 #include "measure/outcome.h"
 #include "pipeline/bench_preparation.h"
 #include "pipeline/comparison_pipeline.h"
-#include "tune/tune_order.h"
+#include "tune/tune_strategy.h"
 #include "tune/tuned_source.h"
 
 namespace kopt::tune {
@@ -204,28 +205,61 @@ tune_outcome run_tune(const tune_request& request, pipeline::measuring_worker& w
         fmt::format("{}: the restrict() conditions leave none of the {} configurations at these dimensions",
                     target.kernel.string(), tune.space.size()));
   }
-  const std::vector<std::size_t> order = tune_order(configurations.size(), request.strategy, request.seed);
+  std::unique_ptr<tune_proposer> proposer =
+      make_tune_proposer(request.strategy, tune, request.seed, request.budget);
   const json key_fields = cache_key_fields(request, source, worker.probe_gpus());
   tune_outcome out{{}, create_tune_dir(request)};
   tune_result& r = out.result;
-  r = tune_result{
-      target.kernel.string(), target.ref.string(), out.run_dir.string(),  {}, request.strategy, request.seed,
-      request.budget,         tune.space.size(),   configurations.size(), {}, std::nullopt};
+  r = tune_result{target.kernel.string(),
+                  target.ref.string(),
+                  out.run_dir.string(),
+                  {},
+                  request.strategy,
+                  request.seed,
+                  request.budget,
+                  request.minutes,
+                  "every allowed configuration measured",
+                  tune.space.size(),
+                  configurations.size(),
+                  {},
+                  std::nullopt};
   for (const kernel::dimension_arg& d : target.dims) r.dimensions.push_back(d.name + "=" + d.value);
   const fs::path result_file = out.run_dir / "tune_result.json";
+  const auto began = std::chrono::steady_clock::now();
+  std::vector<measured_point> so_far;
   int measured = 0;
-  for (std::size_t k = 0; k < order.size(); ++k) {
-    const kernel::tune_configuration& c = configurations[order[k]];
+  while (const std::optional<std::size_t> index = proposer->next(so_far)) {
+    if (std::any_of(so_far.begin(), so_far.end(),
+                    [&](const measured_point& p) { return p.index == *index; })) {
+      throw error(fmt::format("the {} strategy proposed configuration {} twice: a bug in kopt",
+                              request.strategy, configurations[*index].text()));
+    }
+    const kernel::tune_configuration& c = configurations[*index];
     const std::string key = cache_key(key_fields, c);
     if (std::optional<measured_configuration> earlier = cached(request, key)) {
       r.measured.push_back(std::move(*earlier));
     } else {
-      if (request.budget && measured >= *request.budget) break;
-      const std::string label = fmt::format("configuration {} of {} ({})", k + 1, order.size(), c.text());
+      if (request.budget && measured >= *request.budget) {
+        r.stopped = fmt::format("stopped by --budget {}", *request.budget);
+        break;
+      }
+      const std::chrono::duration<double, std::ratio<60>> elapsed = std::chrono::steady_clock::now() - began;
+      if (request.minutes && elapsed.count() >= *request.minutes) {
+        r.stopped = fmt::format("stopped by --minutes {:g}", *request.minutes);
+        break;
+      }
+      const std::string label = fmt::format(
+          "configuration {} of {} ({})", so_far.size() + 1,
+          request.budget
+              ? std::min<std::size_t>(configurations.size(), so_far.size() + *request.budget - measured)
+              : configurations.size(),
+          c.text());
       r.measured.push_back(measure(request, c, label, worker));
       ++measured;
       keep(request, key, r.measured.back());
     }
+    const measured_configuration& m = r.measured.back();
+    so_far.push_back({*index, m.passed() ? m.median_ms : std::nullopt});
     write_json_file(result_file, to_json(r));  // a killed tune leaves what it measured
   }
   std::vector<const measured_configuration*> ranked;

@@ -20,10 +20,11 @@
 namespace kopt::tune {
 
 struct tune_request {
-  pipeline::bench_request bench;  // as kopt bench: kernel, reference (required), dimensions, protocol
-  std::string strategy = "exhaustive";
+  pipeline::bench_request bench;        // as kopt bench: kernel, reference (required), dimensions, protocol
+  std::string strategy = "exhaustive";  // tune/tune_strategy.h
   std::optional<int> budget;        // configurations measured, at most (failures count, cache hits do not)
-  std::uint64_t seed = 0;           // the random strategy's order
+  std::optional<double> minutes;    // no configuration starts after this long [min]
+  std::uint64_t seed = 0;           // the random and tpe strategies' seed
   std::filesystem::path runs_root;  // empty: tune_runs beside the kernel
   std::optional<std::filesystem::path> cache_folder;      // none: nothing is kept between tunes
   pipeline::turns_settings comparison;                    // the winner's comparison in turns

@@ -59,10 +59,10 @@ struct tuned {
 };
 
 tuned tune(const scratch_dir& dir, const fs::path& kernel, const fs::path& cache) {
-  const auto r = run_kopt({"tune", kernel.string(), "--ref",
-                           (testing::source_dir() / "examples" / "vector_add_ref.cu").string(),
-                           "--N=4194305", "--out", (dir.path() / "runs").string(), "--json"},
-                          {{"KOPT_CACHE_DIR", cache.string()}});
+  const auto r = run_kopt(
+      {"tune", kernel.string(), "--ref", (testing::source_dir() / "examples" / "vector_add_ref.cu").string(),
+       "--N=4194305", "--out", (dir.path() / "runs").string(), "--json"},
+      {{"KOPT_CACHE_DIR", cache.string()}});
   tuned t{r.exit_code, r.stderr_text, nullptr};
   if (r.exit_code == 0) t.document = nlohmann::json::parse(r.stdout_text);
   return t;
@@ -104,9 +104,9 @@ TEST(TuneOnGpu, WrongAndCrashingConfigurationsAreNeverChosenAndTheTunedKernelPas
 
   // The tuned kernel, with the winner's values written in, passes the judge on its own.
   const std::string tuned_file = d.at("winner").at("tuned_file");
-  const auto bench = run_kopt({"bench", tuned_file, "--ref",
-                               (testing::source_dir() / "examples" / "vector_add_ref.cu").string(),
-                               "--N=4194305"});
+  const auto bench =
+      run_kopt({"bench", tuned_file, "--ref",
+                (testing::source_dir() / "examples" / "vector_add_ref.cu").string(), "--N=4194305"});
   EXPECT_EQ(bench.exit_code, 0) << bench.stderr_text << bench.stdout_text;
   EXPECT_TRUE(fs::exists(fs::path(d.at("run_dir").get<std::string>()) / "tune_result.json"));
 

@@ -1,6 +1,7 @@
 // The orders kopt tune measures configurations in, and the kernel text a configuration is
 // written into.
 #include "tune/tune_order.h"
+#include "tune/tune_strategy.h"
 
 #include <algorithm>
 #include <numeric>
@@ -33,10 +34,10 @@ TEST(TuneOrder, RandomIsAPermutationFixedByTheSeed) {
 
 TEST(TuneOrder, AnUnknownStrategyNamesTheKnownOnes) {
   try {
-    tune_order(3, "bayes", 0);
+    make_tune_proposer("bayes", kernel::planned_tune_space{}, 0, std::nullopt);
     FAIL() << "no error";
   } catch (const error& e) {
-    EXPECT_EQ(e.headline(), "--strategy bayes: kopt tune knows exhaustive and random");
+    EXPECT_EQ(e.headline(), "--strategy bayes: kopt tune knows exhaustive, random, gp, tpe");
   }
 }
 

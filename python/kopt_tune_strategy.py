@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""kopt tune's model-based strategies: which configuration to measure next, given those measured.
+
+kopt starts it for `kopt tune --strategy gp` or `--strategy tpe`; users never call it. It
+proposes with one of Optuna's samplers: gp, a Gaussian process with expected improvement (needs
+torch and scipy), or tpe, the tree-structured Parzen estimator. Each parameter is the position
+of its value in the list the kernel declares (so that 64 < 128 < 256 keeps its order), the model
+sees every configuration measured so far (a configuration that failed the judge counts as twice
+the slowest that passed), and a proposal the restrictions forbid, or one already measured,
+becomes the nearest allowed configuration not yet measured.
+
+A proposal depends only on the seed and what was measured (the sampler is seeded with both), so
+a tune repeated, or resumed from the cache, proposes the same configurations.
+
+The talk, one JSON line each way on standard input (a socket; replies are written to it):
+  kopt:  {"strategy": "gp" or "tpe", "seed": S, "budget": N or null, "parameters": [{"name": "BLOCK", "values": [64, 128]}, ...],
+          "allowed": [[64, 1], [64, 2], ...]}
+  this:  "ready", or "error: WHY" (a package missing, say) and the process ends
+  kopt:  {"measured": [[INDEX, MEDIAN_MS or null], ...]}   (every configuration so far, by its
+                                                              index in "allowed")
+  this:  {"next": INDEX}, or {"next": null} when every allowed configuration is measured
+End-of-file ends the process."""
+
+import importlib.util
+import json
+import os
+import sys
+import warnings
+
+# The packages each strategy imports; tune_requirements.txt, beside this file, pins their versions.
+PACKAGES = {"tpe": ["optuna"], "gp": ["optuna", "torch", "scipy"]}
+
+
+def pinned():
+    """The pinned requirements, as pip takes them."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tune_requirements.txt")
+    with open(path) as lines:
+        return " ".join(line.strip() for line in lines if line.strip() and not line.startswith("#"))
+
+# The startup trials a sampler draws at random before it models: a quarter of the budget, at least
+# 3 and at most Optuna's default of 10, so that a small budget leaves most evaluations to the model.
+MIN_STARTUP = 3
+MAX_STARTUP = 10
+
+
+def startup_trials(budget, allowed_count):
+    evaluations = budget if budget is not None else allowed_count
+    return max(MIN_STARTUP, min(MAX_STARTUP, evaluations // 4))
+
+
+def positions(space):
+    """Each allowed configuration as the positions of its values, scaled to [0, 1] per parameter."""
+    scaled = []
+    for config in space["allowed"]:
+        point = []
+        for value, parameter in zip(config, space["parameters"]):
+            values = parameter["values"]
+            point.append(values.index(value) / max(1, len(values) - 1))
+        scaled.append(point)
+    return scaled
+
+
+def nearest_unmeasured(point, scaled, measured):
+    """The allowed configuration not yet measured closest to `point` (L1, the lowest index on a tie)."""
+    best, best_distance = None, None
+    for index, candidate in enumerate(scaled):
+        if index in measured:
+            continue
+        distance = sum(abs(a - b) for a, b in zip(point, candidate))
+        if best is None or distance < best_distance:
+            best, best_distance = index, distance
+    return best
+
+
+def sampler_for(strategy, seed, startup):
+    import optuna
+
+    if strategy == "gp":
+        return optuna.samplers.GPSampler(seed=seed, n_startup_trials=startup)
+    return optuna.samplers.TPESampler(seed=seed, n_startup_trials=startup, multivariate=True)
+
+
+def propose(space, history, seed, budget, strategy="gp"):
+    """The index of the next configuration to measure, or None when all are measured.
+    history: [(index, median_ms or None)], in any order."""
+    import optuna
+
+    measured = {index for index, _ in history}
+    if len(measured) >= len(space["allowed"]):
+        return None
+    optuna.logging.set_verbosity(optuna.logging.ERROR)
+    names = [p["name"] for p in space["parameters"]]
+    distributions = {p["name"]: optuna.distributions.IntDistribution(0, len(p["values"]) - 1)
+                     for p in space["parameters"]}
+    passed = [ms for _, ms in history if ms is not None]
+    failed_value = 2 * max(passed) if passed else 1.0
+    sampler = sampler_for(strategy, (seed * 1_000_003 + len(history)) % 2**32,
+                          startup_trials(budget, len(space["allowed"])))
+    study = optuna.create_study(direction="minimize", sampler=sampler)
+    for index, ms in sorted(history):
+        config = space["allowed"][index]
+        params = {p["name"]: p["values"].index(v) for p, v in zip(space["parameters"], config)}
+        study.add_trial(optuna.trial.create_trial(params=params, distributions=distributions,
+                                                  value=ms if ms is not None else failed_value))
+    trial = study.ask(distributions)
+    point = [trial.params[n] / max(1, len(p["values"]) - 1) for n, p in zip(names, space["parameters"])]
+    return nearest_unmeasured(point, positions(space), measured)
+
+
+def check_space(space):
+    parameters = space["parameters"]
+    for config in space["allowed"]:
+        if len(config) != len(parameters) or any(v not in p["values"] for v, p in zip(config, parameters)):
+            raise ValueError(f"the allowed configuration {config} does not fit the parameters")
+
+
+def reply(text):
+    os.write(0, (text + "\n").encode())
+
+
+def main():
+    warnings.simplefilter("ignore")  # Optuna's multivariate TPE is marked experimental
+    space = json.loads(sys.stdin.readline())
+    strategy = space.get("strategy")
+    if strategy not in PACKAGES:
+        reply(f"error: no model-based strategy is called {strategy!r}: a bug in kopt")
+        return 1
+    missing = [name for name in PACKAGES[strategy] if importlib.util.find_spec(name) is None]
+    if missing:
+        reply(f"error: the {strategy} strategy needs {' and '.join(missing)} in the Python kopt runs "
+              f"($KOPT_PYTHON or python3): run scripts/setup.sh, or pip install {pinned()}")
+        return 1
+    try:
+        check_space(space)
+    except (KeyError, TypeError, ValueError) as problem:
+        reply(f"error: {problem}")
+        return 1
+    reply("ready")
+    for line in sys.stdin:
+        history = [(int(index), ms) for index, ms in json.loads(line)["measured"]]
+        reply(json.dumps({"next": propose(space, history, int(space["seed"]), space.get("budget"), strategy)}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,21 @@
+#pragma once
+// The strategies that fix their order before anything is measured (tune/tune_order.h).
+
+#include <cstdint>
+#include <string>
+
+#include "tune/tune_order.h"
+#include "tune/tune_proposer.h"
+
+namespace kopt::tune {
+
+class ordered_proposer final : public tune_proposer {
+ public:
+  ordered_proposer(std::size_t count, const std::string& strategy, std::uint64_t seed);
+  std::optional<std::size_t> next(const std::vector<measured_point>& so_far) override;
+
+ private:
+  std::vector<std::size_t> m_order;
+};
+
+}  // namespace kopt::tune

@@ -1,0 +1,25 @@
+#pragma once
+// What a kopt tune strategy decides: the next configuration to measure, given every one
+// measured so far. A fixed order (exhaustive, random) ignores the results; a model-based
+// strategy (tpe) learns from them.
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+namespace kopt::tune {
+
+// A configuration measured (or read from the cache), by its index among the allowed ones.
+struct measured_point {
+  std::size_t index = 0;
+  std::optional<double> median_ms;  // none: it did not pass the judge
+};
+
+class tune_proposer {
+ public:
+  virtual ~tune_proposer() = default;
+  // The index of an allowed configuration not in `so_far`; none when the strategy has no more.
+  virtual std::optional<std::size_t> next(const std::vector<measured_point>& so_far) = 0;
+};
+
+}  // namespace kopt::tune
