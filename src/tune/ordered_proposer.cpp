@@ -1,19 +1,16 @@
 #include "tune/ordered_proposer.h"
 
-#include <algorithm>
-
 namespace kopt::tune {
 
 ordered_proposer::ordered_proposer(std::size_t count, const std::string& strategy, std::uint64_t seed)
-    : m_order(tune_order(count, strategy, seed)) {}
+    : m_order(tune_order(count, strategy, seed)), m_seen(count, false) {}
 
 std::optional<std::size_t> ordered_proposer::next(const std::vector<measured_point>& so_far) {
-  for (const std::size_t index : m_order) {
-    const bool measured =
-        std::any_of(so_far.begin(), so_far.end(), [&](const measured_point& p) { return p.index == index; });
-    if (!measured) return index;
-  }
-  return std::nullopt;
+  // so_far only grows: mark what is new since the last call, then move past what is marked.
+  for (; m_told < so_far.size(); ++m_told) m_seen.at(so_far[m_told].index) = true;
+  while (m_cursor < m_order.size() && m_seen[m_order[m_cursor]]) ++m_cursor;
+  if (m_cursor == m_order.size()) return std::nullopt;
+  return m_order[m_cursor];
 }
 
 }  // namespace kopt::tune

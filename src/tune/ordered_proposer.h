@@ -16,6 +16,9 @@ class ordered_proposer final : public tune_proposer {
 
  private:
   std::vector<std::size_t> m_order;
+  std::vector<bool> m_seen;  // by index: measured or read from the cache
+  std::size_t m_told = 0;    // how much of so_far is marked in m_seen
+  std::size_t m_cursor = 0;  // m_order before it is all seen
 };
 
 }  // namespace kopt::tune

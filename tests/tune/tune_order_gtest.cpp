@@ -1,6 +1,7 @@
 // The orders kopt tune measures configurations in, and the kernel text a configuration is
 // written into.
 #include "tune/tune_order.h"
+#include "tune/ordered_proposer.h"
 #include "tune/tune_strategy.h"
 
 #include <algorithm>
@@ -48,6 +49,24 @@ TEST(TunedSource, TheValuesComeFirstGuardedSoThatACommandLineDefinitionStillWins
             "#ifndef BLOCK\n#define BLOCK 128\n#endif\n"
             "#ifndef VEC\n#define VEC 4\n#endif\n"
             "// kernel\n");
+}
+
+}  // namespace
+}  // namespace kopt::tune
+
+namespace kopt::tune {
+namespace {
+
+TEST(OrderedProposer, ProposesInItsOrderAndSkipsWhatWasMeasuredOrCached) {
+  ordered_proposer exhaustive(4, "exhaustive", 0);
+  std::vector<measured_point> so_far;
+  EXPECT_EQ(exhaustive.next(so_far), 0U);
+  so_far = {{0, 1.0}, {2, std::nullopt}};  // 2 read from the cache, not proposed
+  EXPECT_EQ(exhaustive.next(so_far), 1U);
+  so_far.push_back({1, 2.0});
+  EXPECT_EQ(exhaustive.next(so_far), 3U);
+  so_far.push_back({3, 0.5});
+  EXPECT_EQ(exhaustive.next(so_far), std::nullopt) << "every configuration seen";
 }
 
 }  // namespace
