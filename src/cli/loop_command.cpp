@@ -25,7 +25,7 @@
 #include "core/json_io.h"
 #include "core/text.h"
 #include "loop/agent_loop.h"
-#include "loop/check_shapes.h"
+#include "kernel/check_shapes.h"
 #include "loop/final_confirmation.h"
 #include "loop/loop_step.h"
 #include "loop/run_directory.h"
@@ -210,7 +210,7 @@ class loop_command final : public command {
     m_settings.memory_db = memory::default_memory_path(m_memory_db);
     m_agent.timeout = std::chrono::seconds(m_agent_timeout_s);
     m_agent.target_speedup = m_target_speedup;
-    m_settings.check_shapes = loop::parse_check_dims_list(m_check_dims, m_settings.target.dims);
+    m_settings.check_shapes = kernel::parse_check_dims_list(m_check_dims, m_settings.target.dims);
     pipeline::check_sampling_times(m_settings.job);
     if (!m_agent.command.empty() && (m_settings.preflight_only || m_iteration)) {
       throw error("--agent runs the iterations itself: leave out --preflight-only and --iteration");

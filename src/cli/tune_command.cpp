@@ -18,6 +18,7 @@
 #include "core/error.h"
 #include "core/json_io.h"
 #include "core/text.h"
+#include "kernel/check_shapes.h"
 #include "tune/tune_run.h"
 #include "tune/tune_strategy.h"
 
@@ -47,6 +48,10 @@ class tune_command final : public command {
                    "time the comparison in turns of the fastest two may take [s]")
         ->default_val(m_request.comparison.max_seconds)
         ->check(seconds_limit<double>());
+    sub.add_option("--check-dims", m_check_dims,
+                   "an extra shape tuned on its own too, as dimension flags in one argument: --check-dims "
+                   "\"--rows=1000 --cols=1000\" (repeatable); the table says which configuration wins where")
+        ->allow_extra_args(false);
     sub.add_option("--out", m_out, "the folder for tune_<timestamp>/ (default: tune_runs beside the kernel)");
     sub.add_flag("--fresh", m_fresh,
                  "measure every configuration again, ignoring results kept from earlier tunes");
@@ -65,6 +70,7 @@ class tune_command final : public command {
     request.bench.reference_timing_folder = services.reference_timing_folder;
     request.budget = m_budget;
     request.minutes = m_minutes;
+    request.shapes = kernel::parse_check_dims_list(m_check_dims, request.bench.target.dims);
     request.runs_root = m_out;
     if (!m_fresh) request.cache_folder = tune::default_tune_cache_folder();
     request.progress = progress_on_terminal("tune", m_output.prints_summary());
@@ -81,6 +87,12 @@ class tune_command final : public command {
       std::fprintf(stderr, "kopt: no configuration passed the judge (see the table's reasons)\n");
       return static_cast<int>(exit_status::kernel_failed);
     }
+    for (const tune::shape_result& shape : outcome.result.shapes) {
+      if (shape.winner) continue;
+      std::fprintf(stderr, "kopt: no configuration passed the judge at %s (see its table's reasons)\n",
+                   shape.shape.c_str());
+      return static_cast<int>(exit_status::kernel_failed);
+    }
     return static_cast<int>(exit_status::ok);
   }
 
@@ -92,6 +104,7 @@ class tune_command final : public command {
   std::optional<double> m_rtol;
   std::optional<int> m_budget;
   std::optional<double> m_minutes;
+  std::vector<std::string> m_check_dims;
   std::string m_out;
   bool m_fresh = false;
   output_choice m_output;

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "harness/bench_job.h"
-#include "loop/check_shapes.h"
+#include "kernel/check_shapes.h"
 #include "pipeline/alternating_comparison.h"
 #include "pipeline/bench_preparation.h"
 #include "profile/ncu_command.h"
@@ -38,7 +38,7 @@ struct loop_settings {
   // The run's kernel file when v0 is read from another file: the Python toolkit's kernel, whose
   // run kopt adopts from the toolkit's v0 snapshot (toolkit_run_adoption.h). Empty: target.kernel.
   std::filesystem::path run_kernel;
-  std::vector<check_shape> check_shapes;      // --check-dims: judged there too; frozen at v0
+  std::vector<kernel::check_shape> check_shapes;      // --check-dims: judged there too; frozen at v0
   pipeline::turns_settings comparison;        // --compare-seconds: the budget of a comparison in turns
 };
 

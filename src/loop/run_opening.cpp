@@ -27,7 +27,7 @@ std::string file_sha256(const fs::path& file, const char* what) { return sha256_
 // its folder's name, set once the folder exists.
 run_manifest new_manifest(const loop_settings& s) {
   const kernel::kernel_plan plan = pipeline::plan_target(s.target);  // a bad kernel or flag fails here, before a GPU
-  for (const check_shape& shape : s.check_shapes) {
+  for (const kernel::check_shape& shape : s.check_shapes) {
     pipeline::bench_target at_shape = s.target;
     at_shape.dims = shape.dims;
     try {
@@ -57,7 +57,7 @@ run_manifest new_manifest(const loop_settings& s) {
   m.memory_db = memory::shown_location(s.memory_db.string());  // never its password
   m.frozen.tolerances = frozen_tolerances(s);
   m.frozen.dims = dimension_flags(s.target);
-  m.frozen.check_dims = check_labels(s.check_shapes);
+  m.frozen.check_dims = kernel::check_labels(s.check_shapes);
   m.frozen.check_problem_sha256.resize(m.frozen.check_dims.size());
   m.settings = frozen_settings(s);
   return m;
@@ -101,9 +101,9 @@ void check_frozen(const run_manifest& m, const loop_settings& s) {
   }
   if (dimension_flags(s.target) != m.frozen.dims) moved("dimensions", join(m.frozen.dims, " "), join(dimension_flags(s.target), " "));
   if (frozen_tolerances(s) != m.frozen.tolerances) moved("tolerances", m.frozen.tolerances, frozen_tolerances(s));
-  if (check_labels(s.check_shapes) != m.frozen.check_dims) {
+  if (kernel::check_labels(s.check_shapes) != m.frozen.check_dims) {
     moved("set of extra validation shapes (--check-dims)", shapes_text(m.frozen.check_dims),
-          shapes_text(check_labels(s.check_shapes)));
+          shapes_text(kernel::check_labels(s.check_shapes)));
   }
 }
 

@@ -65,7 +65,7 @@ loop_settings settings_of_run(const fs::path& run_dir) {
   s.run_dir = run_dir;
   s.target.kernel = m.kernel;
   s.target.ref = m.reference;
-  s.target.dims = parse_dimension_flags(join(m.frozen.dims, " "));
+  s.target.dims = kernel::parse_dimension_flags(join(m.frozen.dims, " "));
   s.target.gpu = m.settings.value("gpu", 0);
   // The build as the run's versions had it: --finish rebuilds v0 and the best from their snapshots.
   s.target.backend = m.backend;
@@ -91,7 +91,7 @@ loop_settings settings_of_run(const fs::path& run_dir) {
   s.op_family = m.op_family;
   s.memory_db = m.memory_db;
   for (const std::string& shape : m.frozen.check_dims) {
-    s.check_shapes.push_back(parse_check_dims(shape, s.target.dims));
+    s.check_shapes.push_back(kernel::parse_check_dims(shape, s.target.dims));
   }
   return s;
 }

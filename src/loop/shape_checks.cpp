@@ -31,7 +31,7 @@ std::string failure_of(const pipeline::bench_outcome& bench) {
 
 shape_checks_outcome unchecked_shapes(const loop_settings& settings) {
   shape_checks_outcome out;
-  for (const check_shape& shape : settings.check_shapes) {
+  for (const kernel::check_shape& shape : settings.check_shapes) {
     out.checks.push_back({shape.label, "not run", ""});
     out.problem_sha256.emplace_back();
   }
@@ -42,7 +42,7 @@ shape_checks_outcome run_shape_checks(const loop_settings& settings, const loop_
                                       const fs::path& iteration_dir, const step_progress& progress) {
   shape_checks_outcome out = unchecked_shapes(settings);
   for (std::size_t i = 0; i < settings.check_shapes.size(); ++i) {
-    const check_shape& shape = settings.check_shapes[i];
+    const kernel::check_shape& shape = settings.check_shapes[i];
     if (progress) progress(fmt::format("check: the judge at {} (validation only)", shape.label));
     pipeline::bench_request request{
         settings.target, pipeline::validation_only(settings.job), settings.atol, settings.rtol, "", {}};

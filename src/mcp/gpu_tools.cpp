@@ -9,7 +9,7 @@
 
 #include "core/error.h"
 #include "core/document.h"
-#include "loop/check_shapes.h"
+#include "kernel/check_shapes.h"
 #include "loop/final_confirmation.h"
 #include "loop/loop_step.h"
 #include "loop/run_manifest.h"
@@ -158,7 +158,7 @@ tool_output loop_step(const tool_call& call) {
   }
   settings.memory_db = memory::default_memory_path(std::nullopt);
   settings.check_shapes =
-      loop::parse_check_dims_list(string_list_argument(call.arguments, "check_dims"), settings.target.dims);
+      kernel::parse_check_dims_list(string_list_argument(call.arguments, "check_dims"), settings.target.dims);
   const auto worker = call.services.make_worker();
   const loop::loop_services services = loop::gpu_services(*worker);
   const std::set<fs::path> before = settings.run_dir.empty() ? run_folders_beside(settings.target.kernel) : std::set<fs::path>{};

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "kernel/check_shapes.h"
 #include "mcp/tool.h"
 #include "tune/tune_run.h"
 #include "tune/tune_strategy.h"
@@ -25,6 +26,8 @@ tool_output tune(const tool_call& call) {
   if (call.arguments.contains("compare_seconds")) {
     request.comparison.max_seconds = call.arguments["compare_seconds"].get<double>();
   }
+  request.shapes = kernel::parse_check_dims_list(string_list_argument(call.arguments, "check_dims"),
+                                                 request.bench.target.dims);
   if (!call.arguments.value("fresh", false)) request.cache_folder = tune::default_tune_cache_folder();
   call.progress("each configuration built, judged and timed; then the fastest two in turns");
   request.progress = call.progress;
@@ -55,7 +58,13 @@ tool tune_tool() {
                              {"description", "the seed of the random, gp and tpe strategies"}}},
       {"max_seconds", json{{"type", "number"}, {"description", "sampling limit per configuration [s]"}}},
       {"compare_seconds", json{{"type", "number"}, {"description", "time for the fastest two in turns [s]"}}},
-      {"fresh", json{{"type", "boolean"}, {"description", "measure again what earlier tunes kept"}}}});
+      {"fresh", json{{"type", "boolean"}, {"description", "measure again what earlier tunes kept"}}},
+      {"check_dims",
+       json{{"type", "array"},
+            {"items", json{{"type", "string"}}},
+            {"description",
+             "extra shapes, each tuned on its own too, as dimension flags in one string "
+             "(\"--rows=1000 --cols=1000\"); the result says which configuration wins where"}}}});
   return {
       "tune",
       "Search a kernel's tune(MACRO, V...) parameters (kopt inspect lists them): every allowed configuration "

@@ -51,6 +51,17 @@ struct tune_winner {
 };
 BOOST_DESCRIBE_STRUCT(tune_winner, (), (configuration, defines, median_ms, tuned_file, reason, comparison))
 
+// An extra shape (--check-dims), tuned on its own: its dimensions, what it measured, its winner.
+struct shape_result {
+  std::string shape;                    // its dimension flags: "--rows=1000 --cols=1000"
+  std::vector<std::string> dimensions;  // "rows=1000"
+  std::uint64_t allowed = 0;            // left by the restrictions at these dimensions
+  std::string stopped;
+  std::vector<measured_configuration> measured;
+  std::optional<tune_winner> winner;
+};
+BOOST_DESCRIBE_STRUCT(shape_result, (), (shape, dimensions, allowed, stopped, measured, winner))
+
 struct tune_result {
   static constexpr std::string_view document_schema = "kopt.tune_result/v1";
   std::string kernel;
@@ -66,15 +77,17 @@ struct tune_result {
   std::uint64_t allowed = 0;                     // left by the restrictions at these dimensions
   std::vector<measured_configuration> measured;  // in the order measured
   std::optional<tune_winner> winner;             // none: no configuration passed
+  std::vector<shape_result> shapes;              // --check-dims, in the order given
 };
 BOOST_DESCRIBE_STRUCT(tune_result, (),
                       (kernel, reference, run_dir, dimensions, strategy, seed, budget, minutes, stopped,
-                       configurations, allowed, measured, winner))
+                       configurations, allowed, measured, winner, shapes))
 
 json to_json(const tune_result& result);
 tune_result read_tune_result(const json& document, std::string_view where);
 
-// The table people read: configuration, verdict, median with its interval, then the winner.
+// The table people read: configuration, verdict, median with its interval, then the winner; with
+// extra shapes, each shape's table and which configuration wins where.
 std::string tune_text(const tune_result& result);
 
 }  // namespace kopt::tune

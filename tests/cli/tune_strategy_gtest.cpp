@@ -2,6 +2,7 @@
 // models, in kopt's Python, proposes configurations the restrictions allow, each once, up to the budget; the
 // same seed proposes the same ones again; a Python without Optuna is refused before anything is
 // measured, with the fix.
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -12,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "cli/recorded_command_run.h"
+#include "core/json_io.h"
 #include "support/recorded_h200.h"
 #include "support/recorded_tune.h"
 #include "tune/tune_result.h"
@@ -98,6 +100,59 @@ TEST_F(TuneStrategy, TpeInAPythonWithoutOptunaIsRefusedWithTheFixBeforeAnythingI
   EXPECT_NE(r.err.find("pip install optuna=="), std::string::npos) << r.err;
   EXPECT_TRUE(worker.runs().empty()) << "nothing was measured";
   EXPECT_FALSE(fs::exists(m_out.path() / "runs")) << "no run folder for a tune that never started";
+}
+
+// Timed by configuration and N: at N=1048576 the widest blocks win, at N=1000 the narrowest.
+pipeline::recorded_worker::responder by_shape() {
+  const auto inner = pipeline::by_configuration({});
+  return [inner](const harness::bench_job& job) {
+    pipeline::wrapped_child_run run = inner(job);
+    if (job.kind != harness::job_kind::kernel) return run;
+    const bool small = std::any_of(job.dims.begin(), job.dims.end(), [](const kernel::dimension_arg& d) {
+      return d.name == "N" && d.value == "1000";
+    });
+    const std::string c = pipeline::configuration_of(job);
+    const double block = std::stod(c.substr(c.find('=') + 1, c.find(' ') - c.find('=') - 1));
+    harness::child_report report = pipeline::kernel_report_ok();
+    report.kernel = testing::timing_around((small ? block : 1000.0 / block) / 1000, 82);
+    run.result = to_document(report);
+    return run;
+  };
+}
+
+TEST_F(TuneStrategy, EachExtraShapeIsTunedOnItsOwnAndTheTableSaysWhichConfigurationWinsWhere) {
+  recorded_worker worker(pipeline::recorded_h200(), by_shape());
+  pipeline::time_turns(worker, "no configuration is faster in turns");
+  const fs::path kernel = m_out.write("wide_add.cu", wide_tunable_vector_add(example("vector_add.cu")));
+  const testing::captured_run r =
+      run({"tune", kernel.string(), "--ref", example("vector_add_ref.cu"), "--N=1048576", "--out",
+           (m_out.path() / "runs").string(), "--strategy", "random", "--budget", "4", "--check-dims",
+           "--N=1000", "--compare-seconds", "1"},
+          worker);
+  ASSERT_EQ(r.status, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("at --N=1000: 4 of 17 allowed configurations measured (stopped by --budget 4)"),
+            std::string::npos)
+      << r.out;
+  const fs::path run_dir = r.out.substr(r.out.find("tune folder: ") + 13,
+                                        r.out.find(" (tune_result.json)") - r.out.find("tune folder: ") - 13);
+  const tune::tune_result result =
+      tune::read_tune_result(read_json_file(run_dir / "tune_result.json"), "tune_result.json");
+  ASSERT_EQ(result.shapes.size(), 1U);
+  ASSERT_TRUE(result.winner && result.shapes[0].winner);
+  const auto block_of = [](const std::string& c) { return std::stoi(c.substr(6, c.find(' ') - 6)); };
+  int widest = 0, narrowest = 1 << 20;
+  for (const tune::measured_configuration& m : result.shapes[0].measured) {
+    widest = std::max(widest, block_of(m.configuration));
+    narrowest = std::min(narrowest, block_of(m.configuration));
+  }
+  EXPECT_EQ(block_of(result.shapes[0].winner->configuration), narrowest) << "the narrowest wins at N=1000";
+  EXPECT_EQ(result.shapes[0].dimensions, std::vector<std::string>{"N=1000"});
+  EXPECT_TRUE(fs::exists(result.shapes[0].winner->tuned_file)) << "each shape's winner has its tuned kernel";
+  EXPECT_NE(result.shapes[0].winner->tuned_file, result.winner->tuned_file);
+  const std::size_t table = r.out.find("which configuration wins where:");
+  ASSERT_NE(table, std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--N=1048576", table), std::string::npos);
+  EXPECT_NE(r.out.find(" *", table), std::string::npos) << "the winner at each shape is marked";
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // --check-dims on the CPU: the syntax of one extra shape, and through scripted measurements,
 // a version correct only at the benchmarked shape rejected with the shape named, the shapes
 // frozen at v0, and the record of which shapes were checked.
-#include "loop/check_shapes.h"
+#include "kernel/check_shapes.h"
 
 #include <filesystem>
 
@@ -21,7 +21,11 @@ namespace kopt::loop {
 namespace {
 
 namespace fs = std::filesystem;
+using kernel::check_labels;
+using kernel::check_shape;
 using kernel::dimension_arg;
+using kernel::parse_check_dims;
+using kernel::parse_check_dims_list;
 using testing::scripted_gpu;
 using testing::softmax_version;
 

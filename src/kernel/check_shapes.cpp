@@ -1,4 +1,4 @@
-#include "loop/check_shapes.h"
+#include "kernel/check_shapes.h"
 
 #include <algorithm>
 #include <cctype>
@@ -9,10 +9,9 @@
 #include "core/text.h"
 #include "kernel/scalar_binding.h"
 
-namespace kopt::loop {
+namespace kopt::kernel {
 namespace {
 
-using kernel::dimension_arg;
 
 constexpr const char* syntax =
     "write each shape as dimension flags in one argument, e.g. --check-dims \"--rows=1000 --cols=1000\"";
@@ -129,4 +128,4 @@ std::vector<std::string> check_labels(const std::vector<check_shape>& shapes) {
   return labels;
 }
 
-}  // namespace kopt::loop
+}  // namespace kopt::kernel
