@@ -1,7 +1,7 @@
 // kopt report RUN_DIR [--html FILE | --out DIR] [--json]: a loop run folder rendered for people
 // (report.html: the iteration table, the median and roofline charts, the best version's
 // diagnosis, the memory's conclusions) and for programs (--json, schema kopt.report/v1), with a
-// short summary on the terminal.
+// short summary on the terminal; a tune folder as cli/tune_report.h renders it.
 
 #include <algorithm>
 #include <cstdio>
@@ -12,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/terminal.h"
+#include "cli/tune_report.h"
 #include "core/document.h"
 #include "core/error.h"
 #include "core/files.h"
@@ -21,9 +22,9 @@
 #include "core/version.h"
 #include "memory/memory_location.h"
 #include "report/html_page.h"
-#include "report/toolkit_adoption_rows.h"
 #include "report/report_json.h"
 #include "report/run_report.h"
+#include "report/toolkit_adoption_rows.h"
 
 namespace kopt::cli {
 namespace {
@@ -135,7 +136,9 @@ void print_summary(const printer& out, const report::run_report& rep) {
 class report_command final : public command {
  public:
   void configure(CLI::App& sub) override {
-    sub.add_option("run_dir", m_run_dir, "a run folder of kopt loop (optimize_runs/run_...)")->required();
+    sub.add_option("run_dir", m_run_dir,
+                   "a run folder of kopt loop (optimize_runs/run_...) or of kopt tune (tune_runs/tune_...)")
+        ->required();
     CLI::Option* html = sub.add_option("--html", m_html, "write the page to this file (default: report.html in the "
                                                          "run folder)");
     sub.add_option("--out", m_out, "write report.html into this folder instead of the run folder")->excludes(html);
@@ -147,11 +150,12 @@ class report_command final : public command {
   }
 
   int run(const pipeline::services&) override {
+    if (is_tune_folder(m_run_dir)) return report_tune_folder(m_run_dir, page_file(m_run_dir), m_output);
     const report::run_report rep = report::gather_run_report(
         m_run_dir, m_memory_db.empty()                          ? std::nullopt
                    : memory::is_postgresql_url(m_memory_db) ? std::optional<fs::path>(m_memory_db)
                                                             : std::optional<fs::path>(fs::absolute(m_memory_db)));
-    const fs::path page = page_file(rep);
+    const fs::path page = page_file(rep.run_dir);
     report::page_options options;
     fs::path base = fs::relative(rep.run_dir, fs::absolute(page).parent_path());
     options.link_base = base.empty() ? "." : base.string();
@@ -175,7 +179,7 @@ class report_command final : public command {
   }
 
  private:
-  fs::path page_file(const report::run_report& rep) const {
+  fs::path page_file(const fs::path& run_dir) const {
     if (!m_html.empty()) return fs::absolute(m_html);
     if (!m_out.empty()) {
       if (!fs::is_directory(m_out)) {
@@ -183,7 +187,7 @@ class report_command final : public command {
       }
       return fs::absolute(m_out) / "report.html";
     }
-    return rep.run_dir / "report.html";
+    return fs::absolute(run_dir) / "report.html";
   }
 
   std::string m_run_dir;

@@ -53,4 +53,8 @@ std::string si_number(double value) {
   return fmt::format("{:.3g}", value);
 }
 
+std::string fact_row(const char* name, const std::string& value_html) {
+  return fmt::format("<dt>{}</dt><dd>{}</dd>\n", name, value_html);
+}
+
 }  // namespace kopt::report

@@ -22,4 +22,7 @@ std::string short_number(const std::optional<double>& value, int digits = 4);
 // With an SI prefix for large and small magnitudes: 1.2e13 -> "12 T", 3.4e-4 -> "340 µ".
 std::string si_number(double value);
 
+// One row of a page's facts list (<dl class="facts">): `value_html` is already escaped.
+std::string fact_row(const char* name, const std::string& value_html);
+
 }  // namespace kopt::report

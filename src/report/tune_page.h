@@ -1,0 +1,16 @@
+#pragma once
+// A tune folder's report.html (kopt report TUNE_DIR): what was tuned, the winner and how it was
+// chosen, the convergence chart and the table of every configuration, for the dimensions given
+// and each extra shape, then which configuration wins where. Self-contained as the run report
+// is: inline style and SVG, nothing from anywhere.
+
+#include <string>
+
+#include "report/html_page.h"
+#include "tune/tune_result.h"
+
+namespace kopt::report {
+
+std::string tune_report_html(const tune::tune_result& result, const page_options& options);
+
+}  // namespace kopt::report
