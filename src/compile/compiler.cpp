@@ -161,7 +161,7 @@ compile_result compile_kernel(const compile_request& request) {
   for (const std::string& flag : nvcc_flags(request, result.arch, cutlass, copy.include_dir)) argv.push_back(flag);
   argv.insert(argv.end(), {"-o", (build_dir / library_name).string(), copy.copy.string()});
   // A CUTLASS kernel takes nvcc a minute: say so on a terminal, and nothing otherwise.
-  const bool terminal = ::isatty(STDERR_FILENO) != 0;
+  const bool terminal = request.announce && ::isatty(STDERR_FILENO) != 0;
   if (terminal) std::fprintf(stderr, "kopt: compiling %s with nvcc for %s ...", source.filename().c_str(), result.arch.name.c_str());
   const process_result run = run_process({.argv = argv, .working_dir = build_dir,
                                           .timeout = request.timeout});

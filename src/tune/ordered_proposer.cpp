@@ -13,4 +13,14 @@ std::optional<std::size_t> ordered_proposer::next(const std::vector<measured_poi
   return m_order[m_cursor];
 }
 
+std::vector<std::size_t> ordered_proposer::upcoming(const std::vector<measured_point>& so_far,
+                                                    std::size_t count) {
+  std::vector<std::size_t> out;
+  if (!next(so_far)) return out;  // brings m_seen and the cursor up to date
+  for (std::size_t i = m_cursor; i < m_order.size() && out.size() < count; ++i) {
+    if (!m_seen[m_order[i]]) out.push_back(m_order[i]);
+  }
+  return out;
+}
+
 }  // namespace kopt::tune

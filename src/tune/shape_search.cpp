@@ -47,12 +47,23 @@ std::vector<const measured_configuration*> ranked_by_median(
   return ranked;
 }
 
+// Starts the builds of what the strategy will propose next (those not in the cache), as many as
+// may run at once.
+void build_ahead(tune_proposer& proposer, const std::vector<measured_point>& so_far,
+                 const std::vector<kernel::tune_configuration>& configurations, const tune_cache& cache,
+                 configuration_prebuilds& prebuilds) {
+  for (const std::size_t next : proposer.upcoming(so_far, prebuilds.parallel() + 1)) {
+    if (cache.read(configurations[next])) continue;
+    if (!prebuilds.start(configurations[next])) break;
+  }
+}
+
 }  // namespace
 
 shape_search search_shape(const tune_request& request, std::string_view source,
                           const kernel::planned_tune_space& tune, tune_proposer& proposer,
-                          const tune_cache& cache, const std::filesystem::path& dir,
-                          pipeline::measuring_worker& worker,
+                          const tune_cache& cache, configuration_prebuilds& prebuilds,
+                          const std::filesystem::path& dir, pipeline::measuring_worker& worker,
                           const std::function<void(const shape_search&)>& after_each) {
   const std::vector<kernel::tune_configuration>& configurations = tune.allowed;
   shape_search s{"every allowed configuration measured", {}, std::nullopt};
@@ -84,6 +95,8 @@ shape_search search_shape(const tune_request& request, std::string_view source,
               : configurations.size();
       const std::string label =
           fmt::format("configuration {} of {} ({})", so_far.size() + 1, planned, c.text());
+      build_ahead(proposer, so_far, configurations, cache, prebuilds);
+      prebuilds.wait(c);
       s.measured.push_back(measure(request, c, label, worker));
       ++measured;
       cache.keep(c, s.measured.back());

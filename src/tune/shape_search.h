@@ -14,6 +14,7 @@
 
 #include "kernel/tune_space.h"
 #include "pipeline/measuring_worker.h"
+#include "tune/configuration_prebuilds.h"
 #include "tune/tune_cache.h"
 #include "tune/tune_proposer.h"
 #include "tune/tune_request.h"

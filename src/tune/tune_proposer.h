@@ -20,6 +20,13 @@ class tune_proposer {
   virtual ~tune_proposer() = default;
   // The index of an allowed configuration not in `so_far`; none when the strategy has no more.
   virtual std::optional<std::size_t> next(const std::vector<measured_point>& so_far) = 0;
+  // Up to `count` configurations it will propose next if nothing changes its mind, next()'s
+  // first: what can be built ahead. A model-based strategy knows only after each result.
+  virtual std::vector<std::size_t> upcoming(const std::vector<measured_point>& so_far, std::size_t count) {
+    (void)so_far;
+    (void)count;
+    return {};
+  }
 };
 
 }  // namespace kopt::tune

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "compile/compiler.h"
 #include "core/error.h"
 #include "core/files.h"
 #include "core/json_io.h"
@@ -66,6 +67,20 @@ std::vector<std::string> dimension_texts(const std::vector<kernel::dimension_arg
   return out;
 }
 
+// The kernel's build as the bench will ask for it, less the configuration's -D values: what the
+// builds ahead start from (the same request gives the same compile cache entry).
+compile::compile_request kernel_build(const pipeline::bench_target& target,
+                                      const env::gpu_probe_result& gpus) {
+  compile::compile_request build;
+  build.kernel_file = fs::absolute(target.kernel);
+  build.backend = pipeline::plan_target(target).backend;
+  build.defines = target.defines;
+  build.arch = target.arch;
+  if (const env::gpu_device* device = gpus.device(target.gpu)) build.device = device->capability;
+  build.nvcc_bin = target.nvcc_bin;
+  return build;
+}
+
 // `request` at an extra shape: its dimensions, and its steps named in the progress.
 tune_request at_shape(const tune_request& request, const kernel::check_shape& shape) {
   tune_request r = request;
@@ -124,9 +139,10 @@ tune_outcome run_tune(const tune_request& request, pipeline::measuring_worker& w
                   std::nullopt,
                   {}};
   const fs::path result_file = out.run_dir / "tune_result.json";
+  configuration_prebuilds prebuilds(kernel_build(target, gpus), configuration_prebuilds::default_parallel());
   const shape_search main =
-      search_shape(request, source, tune, *proposers[0], tune_cache(request, source, gpus), out.run_dir,
-                   worker, [&](const shape_search& so_far) {
+      search_shape(request, source, tune, *proposers[0], tune_cache(request, source, gpus), prebuilds,
+                   out.run_dir, worker, [&](const shape_search& so_far) {
                      r.measured = so_far.measured;
                      write_json_file(result_file, to_json(r));
                    });
@@ -145,7 +161,7 @@ tune_outcome run_tune(const tune_request& request, pipeline::measuring_worker& w
                                     {},
                                     std::nullopt});
     const shape_search s = search_shape(shape_request, source, shape_spaces[i], *proposers[i + 1],
-                                        tune_cache(shape_request, source, gpus), shape_dir, worker,
+                                        tune_cache(shape_request, source, gpus), prebuilds, shape_dir, worker,
                                         [&](const shape_search& so_far) {
                                           r.shapes.back().measured = so_far.measured;
                                           write_json_file(result_file, to_json(r));

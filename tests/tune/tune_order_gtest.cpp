@@ -1,7 +1,7 @@
 // The orders kopt tune measures configurations in, and the kernel text a configuration is
 // written into.
-#include "tune/tune_order.h"
 #include "tune/ordered_proposer.h"
+#include "tune/tune_order.h"
 #include "tune/tune_strategy.h"
 
 #include <algorithm>
@@ -67,6 +67,20 @@ TEST(OrderedProposer, ProposesInItsOrderAndSkipsWhatWasMeasuredOrCached) {
   EXPECT_EQ(exhaustive.next(so_far), 3U);
   so_far.push_back({3, 0.5});
   EXPECT_EQ(exhaustive.next(so_far), std::nullopt) << "every configuration seen";
+}
+
+}  // namespace
+}  // namespace kopt::tune
+
+namespace kopt::tune {
+namespace {
+
+TEST(OrderedProposer, UpcomingListsWhatItWillProposeNextFromTheNextOneOn) {
+  ordered_proposer exhaustive(5, "exhaustive", 0);
+  const std::vector<measured_point> so_far = {{0, 1.0}, {2, 1.0}};
+  EXPECT_EQ(exhaustive.upcoming(so_far, 2), (std::vector<std::size_t>{1, 3}));
+  EXPECT_EQ(exhaustive.upcoming(so_far, 9), (std::vector<std::size_t>{1, 3, 4}));
+  EXPECT_EQ(exhaustive.next(so_far), 1U) << "asking ahead changes nothing";
 }
 
 }  // namespace
