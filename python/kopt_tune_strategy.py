@@ -16,8 +16,9 @@ The talk, one JSON line each way on standard input (a socket; replies are writte
   kopt:  {"strategy": "gp" or "tpe", "seed": S, "budget": N or null, "parameters": [{"name": "BLOCK", "values": [64, 128]}, ...],
           "allowed": [[64, 1], [64, 2], ...]}
   this:  "ready", or "error: WHY" (a package missing, say) and the process ends
-  kopt:  {"measured": [[INDEX, MEDIAN_MS or null], ...]}   (every configuration so far, by its
-                                                              index in "allowed")
+  kopt:  {"measured": [[INDEX, MEDIAN_MS or null], ...], "pending": [INDEX, ...]}
+         (every configuration so far, by its index in "allowed"; pending: proposed and being
+         measured on another GPU, never proposed again, not yet in the model)
   this:  {"next": INDEX}, or {"next": null} when every allowed configuration is measured
 End-of-file ends the process."""
 
@@ -80,12 +81,12 @@ def sampler_for(strategy, seed, startup):
     return optuna.samplers.TPESampler(seed=seed, n_startup_trials=startup, multivariate=True)
 
 
-def propose(space, history, seed, budget, strategy="gp"):
-    """The index of the next configuration to measure, or None when all are measured.
+def propose(space, history, seed, budget, strategy="gp", pending=()):
+    """The index of the next configuration to measure, or None when all are measured or pending.
     history: [(index, median_ms or None)], in any order."""
     import optuna
 
-    measured = {index for index, _ in history}
+    measured = {index for index, _ in history} | set(pending)
     if len(measured) >= len(space["allowed"]):
         return None
     optuna.logging.set_verbosity(optuna.logging.ERROR)
@@ -137,8 +138,11 @@ def main():
         return 1
     reply("ready")
     for line in sys.stdin:
-        history = [(int(index), ms) for index, ms in json.loads(line)["measured"]]
-        reply(json.dumps({"next": propose(space, history, int(space["seed"]), space.get("budget"), strategy)}))
+        asked = json.loads(line)
+        history = [(int(index), ms) for index, ms in asked["measured"]]
+        pending = [int(index) for index in asked.get("pending", [])]
+        reply(json.dumps({"next": propose(space, history, int(space["seed"]), space.get("budget"), strategy,
+                                          pending)}))
     return 0
 
 

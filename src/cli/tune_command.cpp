@@ -11,6 +11,7 @@
 
 #include "cli/bench_setup.h"
 #include "cli/commands.h"
+#include "cli/device_option.h"
 #include "cli/option_checks.h"
 #include "cli/problem_options.h"
 #include "cli/sampling_options.h"
@@ -52,6 +53,7 @@ class tune_command final : public command {
                    "an extra shape tuned on its own too, as dimension flags in one argument: --check-dims "
                    "\"--rows=1000 --cols=1000\" (repeatable); the table says which configuration wins where")
         ->allow_extra_args(false);
+    add_gpus_option(sub, m_gpus, "measure configurations side by side, one per GPU");
     sub.add_option("--out", m_out, "the folder for tune_<timestamp>/ (default: tune_runs beside the kernel)");
     sub.add_flag("--fresh", m_fresh,
                  "measure every configuration again, ignoring results kept from earlier tunes");
@@ -75,6 +77,13 @@ class tune_command final : public command {
     if (!m_fresh) request.cache_folder = tune::default_tune_cache_folder();
     request.progress = progress_on_terminal("tune", m_output.prints_summary());
     const auto worker = services.make_worker();
+    // The GPUs are probed here only for --gpus: without it, a usage problem is said before a missing GPU.
+    request.gpus = m_gpus.empty()
+                       ? std::vector<int>{request.bench.target.gpu}
+                       : gpus_to_use(*m_sub, m_gpus, request.bench.target.gpu, worker->probe_gpus());
+    request.bench.target.gpu = request.gpus.front();  // the winner's comparison runs there
+    request.make_worker = services.make_worker;
+    request.warn = [](const std::string& what) { std::fprintf(stderr, "kopt: warning: %s\n", what.c_str()); };
     const tune::tune_outcome outcome = tune::run_tune(request, *worker);
     if (m_output.json) {
       std::printf("%s\n", json_text(tune::to_json(outcome.result)).c_str());
@@ -105,6 +114,7 @@ class tune_command final : public command {
   std::optional<int> m_budget;
   std::optional<double> m_minutes;
   std::vector<std::string> m_check_dims;
+  std::string m_gpus;
   std::string m_out;
   bool m_fresh = false;
   output_choice m_output;

@@ -71,13 +71,14 @@ model_proposer::~model_proposer() {
   if (m_process) m_process->finish(std::chrono::seconds(5));
 }
 
-std::optional<std::size_t> model_proposer::next(const std::vector<measured_point>& so_far) {
+std::optional<std::size_t> model_proposer::next(const std::vector<measured_point>& so_far,
+                                                const std::vector<std::size_t>& pending) {
   json measured = json::array();
   for (const measured_point& p : so_far) {
     measured.push_back({p.index, p.median_ms ? json(*p.median_ms) : json(nullptr)});
   }
   const std::optional<std::string> answer =
-      m_process->ask(json_text(json{{"measured", measured}}, -1), 1, proposal_limit);
+      m_process->ask(json_text(json{{"measured", measured}, {"pending", pending}}, -1), 1, proposal_limit);
   if (!answer) {
     throw error(fmt::format("--strategy {}: the strategy's process stopped proposing: {}", m_strategy,
                             how_it_stopped(*m_process)));

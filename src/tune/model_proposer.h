@@ -25,7 +25,8 @@ class model_proposer final : public tune_proposer {
   model_proposer(const std::string& strategy, const kernel::planned_tune_space& tune, std::uint64_t seed,
                  std::optional<int> budget);
   ~model_proposer() override;
-  std::optional<std::size_t> next(const std::vector<measured_point>& so_far) override;
+  std::optional<std::size_t> next(const std::vector<measured_point>& so_far,
+                                  const std::vector<std::size_t>& pending) override;
 
  private:
   std::unique_ptr<conversing_process> m_process;

@@ -12,7 +12,8 @@ namespace kopt::tune {
 class ordered_proposer final : public tune_proposer {
  public:
   ordered_proposer(std::size_t count, const std::string& strategy, std::uint64_t seed);
-  std::optional<std::size_t> next(const std::vector<measured_point>& so_far) override;
+  std::optional<std::size_t> next(const std::vector<measured_point>& so_far,
+                                  const std::vector<std::size_t>& pending) override;
   std::vector<std::size_t> upcoming(const std::vector<measured_point>& so_far, std::size_t count) override;
 
  private:

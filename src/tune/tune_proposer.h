@@ -18,8 +18,10 @@ struct measured_point {
 class tune_proposer {
  public:
   virtual ~tune_proposer() = default;
-  // The index of an allowed configuration not in `so_far`; none when the strategy has no more.
-  virtual std::optional<std::size_t> next(const std::vector<measured_point>& so_far) = 0;
+  // The index of an allowed configuration neither in `so_far` nor `pending` (proposed and being
+  // measured on another GPU, its result not known yet); none when the strategy has no more.
+  virtual std::optional<std::size_t> next(const std::vector<measured_point>& so_far,
+                                          const std::vector<std::size_t>& pending) = 0;
   // Up to `count` configurations it will propose next if nothing changes its mind, next()'s
   // first: what can be built ahead. A model-based strategy knows only after each result.
   virtual std::vector<std::size_t> upcoming(const std::vector<measured_point>& so_far, std::size_t count) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "kernel/check_shapes.h"
 #include "pipeline/alternating_comparison.h"
 #include "pipeline/bench_pipeline.h"
+#include "pipeline/measuring_worker.h"
 
 namespace kopt::tune {
 
@@ -23,10 +25,15 @@ struct tune_request {
   std::optional<double> minutes;            // no configuration starts after this long, per shape [min]
   std::uint64_t seed = 0;                   // the seed of the random, gp and tpe strategies
   std::vector<kernel::check_shape> shapes;  // --check-dims: each tuned on its own too
-  std::filesystem::path runs_root;          // empty: tune_runs beside the kernel
+  // --gpus: with several, configurations are measured side by side, one per GPU, each wholly on
+  // its GPU, through a worker of its own from make_worker. Empty: bench.target.gpu alone.
+  std::vector<int> gpus;
+  std::function<std::unique_ptr<pipeline::measuring_worker>()> make_worker;
+  std::filesystem::path runs_root;                        // empty: tune_runs beside the kernel
   std::optional<std::filesystem::path> cache_folder;      // none: nothing is kept between tunes
   pipeline::turns_settings comparison;                    // the winner's comparison in turns
   std::function<void(const std::string& step)> progress;  // may be empty
+  std::function<void(const std::string& what)> warn;      // what users must see (a GPU dropped); may be empty
 };
 
 }  // namespace kopt::tune

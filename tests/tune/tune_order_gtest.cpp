@@ -60,13 +60,13 @@ namespace {
 TEST(OrderedProposer, ProposesInItsOrderAndSkipsWhatWasMeasuredOrCached) {
   ordered_proposer exhaustive(4, "exhaustive", 0);
   std::vector<measured_point> so_far;
-  EXPECT_EQ(exhaustive.next(so_far), 0U);
+  EXPECT_EQ(exhaustive.next(so_far, {}), 0U);
   so_far = {{0, 1.0}, {2, std::nullopt}};  // 2 read from the cache, not proposed
-  EXPECT_EQ(exhaustive.next(so_far), 1U);
+  EXPECT_EQ(exhaustive.next(so_far, {}), 1U);
   so_far.push_back({1, 2.0});
-  EXPECT_EQ(exhaustive.next(so_far), 3U);
+  EXPECT_EQ(exhaustive.next(so_far, {}), 3U);
   so_far.push_back({3, 0.5});
-  EXPECT_EQ(exhaustive.next(so_far), std::nullopt) << "every configuration seen";
+  EXPECT_EQ(exhaustive.next(so_far, {}), std::nullopt) << "every configuration seen";
 }
 
 }  // namespace
@@ -80,7 +80,7 @@ TEST(OrderedProposer, UpcomingListsWhatItWillProposeNextFromTheNextOneOn) {
   const std::vector<measured_point> so_far = {{0, 1.0}, {2, 1.0}};
   EXPECT_EQ(exhaustive.upcoming(so_far, 2), (std::vector<std::size_t>{1, 3}));
   EXPECT_EQ(exhaustive.upcoming(so_far, 9), (std::vector<std::size_t>{1, 3, 4}));
-  EXPECT_EQ(exhaustive.next(so_far), 1U) << "asking ahead changes nothing";
+  EXPECT_EQ(exhaustive.next(so_far, {}), 1U) << "asking ahead changes nothing";
 }
 
 }  // namespace
