@@ -69,11 +69,12 @@ TEST(OrderedProposer, ProposesInItsOrderAndSkipsWhatWasMeasuredOrCached) {
   EXPECT_EQ(exhaustive.next(so_far, {}), std::nullopt) << "every configuration seen";
 }
 
-}  // namespace
-}  // namespace kopt::tune
-
-namespace kopt::tune {
-namespace {
+TEST(OrderedProposer, AConfigurationBeingMeasuredOnAnotherGpuIsNotProposedAgain) {
+  ordered_proposer exhaustive(4, "exhaustive", 0);
+  EXPECT_EQ(exhaustive.next({}, {0, 1}), 2U);
+  EXPECT_EQ(exhaustive.next({{0, 1.0}}, {}), 1U) << "pending only while it is measured";
+  EXPECT_EQ(exhaustive.next({{0, 1.0}}, {1, 2, 3}), std::nullopt);
+}
 
 TEST(OrderedProposer, UpcomingListsWhatItWillProposeNextFromTheNextOneOn) {
   ordered_proposer exhaustive(5, "exhaustive", 0);
