@@ -30,12 +30,14 @@ struct shape_search {
 
 // `request`'s target is at the shape searched; `tune` its planned space (allowed not empty);
 // `proposer` the strategy made for it (tune/tune_strategy.h).
+// `prebuilds` builds what the strategy will propose next while a configuration is measured;
+// with several GPUs (request.gpus) configurations are measured side by side, one per GPU.
 // `after_each` sees the search after every configuration (the result file is rewritten then,
 // so that a killed tune leaves what it measured). The winner's files go into `dir`.
 shape_search search_shape(const tune_request& request, std::string_view source,
                           const kernel::planned_tune_space& tune, tune_proposer& proposer,
-                          const tune_cache& cache, const std::filesystem::path& dir,
-                          pipeline::measuring_worker& worker,
+                          const tune_cache& cache, configuration_prebuilds& prebuilds,
+                          const std::filesystem::path& dir, pipeline::measuring_worker& worker,
                           const std::function<void(const shape_search&)>& after_each);
 
 }  // namespace kopt::tune
