@@ -41,8 +41,13 @@ Fn symbol(void* handle, const char* name) {
   return handle == nullptr ? nullptr : reinterpret_cast<Fn>(::dlsym(handle, name));
 }
 
-std::optional<int> as_int(bool answered, unsigned int value) {
-  return answered ? std::optional<int>(static_cast<int>(value)) : std::nullopt;
+// The value an NVML query writes, when it answers. The query runs before the value is read: as
+// two arguments of one call their order would be unspecified, and GCC read the value first.
+template <typename Query>
+std::optional<int> answered_value(Query query) {
+  unsigned int value = 0;
+  if (!query(&value)) return std::nullopt;
+  return static_cast<int>(value);
 }
 
 }  // namespace
@@ -123,8 +128,8 @@ std::optional<unsigned long long> nvml_library::clock_event_mask(void* device) c
 
 std::optional<int> nvml_library::clock_mhz(void* device, const char* query, int clock) const {
   const auto read = symbol<clock_info_fn>(m_handle, query);
-  unsigned int mhz = 0;
-  return as_int(read != nullptr && read(device, clock, &mhz) == nvml_success, mhz);
+  return answered_value(
+      [&](unsigned int* mhz) { return read != nullptr && read(device, clock, mhz) == nvml_success; });
 }
 
 std::optional<sm_clocks> nvml_library::clocks(const std::string& uuid) const {
@@ -150,8 +155,9 @@ std::optional<device_state> nvml_library::state(const std::string& uuid) const {
   state.sm_max_mhz = clock_mhz(device, "nvmlDeviceGetMaxClockInfo", nvml_clock_sm);
   state.memory_max_mhz = clock_mhz(device, "nvmlDeviceGetMaxClockInfo", nvml_clock_mem);
   const auto temperature = symbol<temperature_fn>(m_handle, "nvmlDeviceGetTemperature");
-  state.temperature_c = as_int(
-      temperature != nullptr && temperature(device, nvml_temperature_gpu, &value) == nvml_success, value);
+  state.temperature_c = answered_value([&](unsigned int* celsius) {
+    return temperature != nullptr && temperature(device, nvml_temperature_gpu, celsius) == nvml_success;
+  });
   state.clock_event_mask = clock_event_mask(device);
   if (const auto ecc = symbol<mode_pair_fn>(m_handle, "nvmlDeviceGetEccMode");
       ecc != nullptr && ecc(device, &value, &pending) == nvml_success) {
@@ -163,7 +169,9 @@ std::optional<device_state> nvml_library::state(const std::string& uuid) const {
     if (rc == nvml_error_not_supported) state.mig = mig_mode::not_supported;
   }
   const auto power = symbol<milliwatts_fn>(m_handle, "nvmlDeviceGetEnforcedPowerLimit");
-  state.power_limit_mw = as_int(power != nullptr && power(device, &value) == nvml_success, value);
+  state.power_limit_mw = answered_value([&](unsigned int* milliwatts) {
+    return power != nullptr && power(device, milliwatts) == nvml_success;
+  });
   return state;
 }
 
