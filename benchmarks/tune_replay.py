@@ -8,11 +8,12 @@ counts against the budget as in kopt tune). Reported per kernel and strategy, ov
 the best found against the true best (median and worst run), how many runs came within
 --within of it, and the evaluations the median run needed to get there.
 
-tpe is kopt's own strategy code (share/kopt/kopt_tune_strategy.py, imported from python/);
-random samples the allowed configurations uniformly without replacement, as kopt's random
-order does.
+gp and tpe are kopt's own strategy code (share/kopt/kopt_tune_strategy.py, imported from
+python/; gp needs torch and scipy); random samples the allowed configurations uniformly without
+replacement, as kopt's random order does; exhaustive takes them in the declared order (the same
+for every seed).
 
-Usage: tune_replay.py TRUTH.json... [--seeds 20] [--fraction 0.2] [--within 0.02]
+Usage: tune_replay.py TRUTH.json... [--seeds 20] [--fraction 0.2] [--within 0.02] [--strategies gp,tpe,random,exhaustive]
 """
 
 import argparse
@@ -48,21 +49,29 @@ def median_of(truth):
     return [m["median_ms"] if m["status"] == "ok" else None for m in truth["measured"]]
 
 
-def replay_tpe(space, medians, budget, seed):
-    history = []
-    while len(history) < budget:
-        index = kopt_tune_strategy.propose(space, history, seed, budget)
-        if index is None:
-            break
-        history.append((index, medians[index]))
-    return [index for index, _ in history]
+def model_replay(strategy):
+    def replay(space, medians, budget, seed):
+        history = []
+        while len(history) < budget:
+            index = kopt_tune_strategy.propose(space, history, seed, budget, strategy)
+            if index is None:
+                break
+            history.append((index, medians[index]))
+        return [index for index, _ in history]
+
+    return replay
 
 
 def replay_random(space, medians, budget, seed):
     return random.Random(seed).sample(range(len(space["allowed"])), budget)
 
 
-STRATEGIES = {"tpe": replay_tpe, "random": replay_random}
+def replay_exhaustive(space, medians, budget, seed):
+    return list(range(budget))
+
+
+STRATEGIES = {"gp": model_replay("gp"), "tpe": model_replay("tpe"), "random": replay_random,
+              "exhaustive": replay_exhaustive}
 
 
 def evaluations_to_reach(order, medians, target):
@@ -78,7 +87,12 @@ def main():
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--fraction", type=float, default=0.2)
     parser.add_argument("--within", type=float, default=0.02)
+    parser.add_argument("--strategies", default=",".join(STRATEGIES))
     args = parser.parse_args()
+    chosen = args.strategies.split(",")
+    unknown = [name for name in chosen if name not in STRATEGIES]
+    if unknown:
+        sys.exit(f"no strategy called {', '.join(unknown)}: choose from {', '.join(STRATEGIES)}")
     print("| kernel | allowed | budget | strategy | best found / true best: median | worst | runs within "
           f"{args.within:.0%} | evaluations to get there: median run |")
     print("|---|---|---|---|---|---|---|---|")
@@ -89,7 +103,8 @@ def main():
         space, medians = space_of(truth), median_of(truth)
         best = min(m for m in medians if m is not None)
         budget = max(1, math.floor(args.fraction * len(medians)))
-        for name, strategy in STRATEGIES.items():
+        for name in chosen:
+            strategy = STRATEGIES[name]
             ratios, reached = [], []
             for seed in range(args.seeds):
                 order = strategy(space, medians, budget, seed)
