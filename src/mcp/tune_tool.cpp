@@ -1,9 +1,11 @@
 // The tune tool: kopt tune over MCP (tune/tune_run.h), the same run folder, cache and result.
 #include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "kernel/check_shapes.h"
 #include "mcp/tool.h"
+#include "pipeline/gpu_choice.h"
 #include "tune/tune_run.h"
 #include "tune/tune_strategy.h"
 
@@ -32,8 +34,20 @@ tool_output tune(const tool_call& call) {
   call.progress("each configuration built, judged and timed; then the fastest two in turns");
   request.progress = call.progress;
   const auto worker = call.services.make_worker();
+  // What the user must see (a GPU left out or dropped) leads the answer's text.
+  std::vector<std::string> warnings;
+  request.warn = [&warnings](const std::string& what) { warnings.push_back("warning: " + what); };
+  if (const std::string gpus = string_argument(call.arguments, "gpus"); !gpus.empty()) {
+    const pipeline::chosen_gpus chosen = pipeline::choose_gpus(gpus, worker->probe_gpus());
+    for (const std::string& line : chosen.left_out) request.warn(line);
+    request.gpus = chosen.ordinals;
+    request.bench.target.gpu = request.gpus.front();  // the winner's comparison runs there
+    request.make_worker = call.services.make_worker;
+  }
   const tune::tune_outcome outcome = tune::run_tune(request, *worker);
-  return {tune::tune_text(outcome.result), tune::to_json(outcome.result)};
+  std::string text;
+  for (const std::string& line : warnings) text += line + "\n";
+  return {text + tune::tune_text(outcome.result), tune::to_json(outcome.result)};
 }
 
 }  // namespace
@@ -59,6 +73,10 @@ tool tune_tool() {
       {"max_seconds", json{{"type", "number"}, {"description", "sampling limit per configuration [s]"}}},
       {"compare_seconds", json{{"type", "number"}, {"description", "time for the fastest two in turns [s]"}}},
       {"fresh", json{{"type", "boolean"}, {"description", "measure again what earlier tunes kept"}}},
+      {"gpus", json{{"type", "string"},
+                    {"description",
+                     "measure configurations side by side, one per GPU: \"all\", or a list such as \"0,2\" "
+                     "(only identical, idle GPUs are used)"}}},
       {"check_dims",
        json{{"type", "array"},
             {"items", json{{"type", "string"}}},

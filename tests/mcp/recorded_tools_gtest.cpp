@@ -3,6 +3,8 @@
 // server): each argument reaches the job the worker was given, and the figures the tool answers
 // with are the recorded bench result's.
 #include <filesystem>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -78,7 +80,8 @@ TEST_F(RecordedTools, BenchsArgumentsReachTheJobAndItAnswersWithTheDocumentsFigu
   EXPECT_EQ(facts["kernel_ms"], document.kernel->headline_ms());
   EXPECT_EQ(facts["reference_ms"], document.reference->headline_ms());
   EXPECT_EQ(facts["speedup_vs_reference"], *document.speedup_vs_reference);
-  EXPECT_EQ(document.correctness.atol, std::optional<double>(1e-5)) << "the verdict compared with the tolerances given";
+  EXPECT_EQ(document.correctness.atol, std::optional<double>(1e-5))
+      << "the verdict compared with the tolerances given";
   const std::string text = result["content"][0]["text"];
   EXPECT_EQ(text.rfind("passed\n", 0), 0U) << text;
 }
@@ -115,14 +118,64 @@ TEST_F(RecordedTools, TuneSearchesTheDeclaredSpaceAndAnswersWithTheTuneResult) {
             std::string::npos);
 }
 
+// The tune tool's gpus spreads the configurations over the GPUs as kopt tune --gpus does: each
+// measured wholly on one GPU, both GPUs used, and the same winner.
+TEST_F(RecordedTools, TuneOnEveryGpuMeasuresEachConfigurationWhollyOnOneGpu) {
+  const std::map<std::string, double> medians = {{"BLOCK=64 VEC=1", 17.0},
+                                                 {"BLOCK=64 VEC=2", 16.0},
+                                                 {"BLOCK=128 VEC=1", 20.0},
+                                                 {"BLOCK=128 VEC=2", 15.0},
+                                                 {"BLOCK=256 VEC=1", 21.0}};
+  pipeline::recorded_worker worker(pipeline::recorded_h200s(2), pipeline::by_configuration(medians));
+  pipeline::time_turns(worker, "BLOCK=128 VEC=2");
+  write_file_atomic(
+      m_workspace.path() / "tiled_add.cu",
+      pipeline::tunable_vector_add((testing::source_dir() / "examples" / "vector_add.cu").string()));
+  const json result = call("tune",
+                           {{"kernel", "tiled_add.cu"},
+                            {"ref", "vector_add_ref.cu"},
+                            {"dims", {{"N", 1048576}}},
+                            {"gpus", "all"},
+                            {"fresh", true}},
+                           worker);
+  ASSERT_EQ(result.value("isError", true), false) << result.dump().substr(0, 2000);
+  const tune::tune_result tuned = tune::read_tune_result(result["structuredContent"], "structuredContent");
+  ASSERT_TRUE(tuned.winner.has_value());
+  EXPECT_EQ(tuned.winner->configuration, "BLOCK=128 VEC=2");
+  EXPECT_EQ(tuned.measured.size(), 5U);
+  std::map<std::string, std::set<int>> gpus_of;
+  std::set<int> used;
+  for (const pipeline::recorded_run& child : worker.runs()) {
+    if (child.job.kind != harness::job_kind::kernel) continue;
+    gpus_of[pipeline::configuration_of(child.job)].insert(child.device.ordinal);
+    used.insert(child.device.ordinal);
+  }
+  EXPECT_EQ(used, (std::set<int>{0, 1}));
+  for (const auto& [configuration, on] : gpus_of) EXPECT_EQ(on.size(), 1U) << configuration;
+}
+
+TEST_F(RecordedTools, TuneRefusesAGpusValueNamingNoGpuOfTheHost) {
+  pipeline::recorded_worker worker(pipeline::recorded_h200s(2), pipeline::by_configuration({}));
+  write_file_atomic(
+      m_workspace.path() / "tiled_add.cu",
+      pipeline::tunable_vector_add((testing::source_dir() / "examples" / "vector_add.cu").string()));
+  const json result = call(
+      "tune",
+      {{"kernel", "tiled_add.cu"}, {"ref", "vector_add_ref.cu"}, {"dims", {{"N", 1048576}}}, {"gpus", "0,7"}},
+      worker);
+  EXPECT_EQ(result.value("isError", false), true) << result.dump().substr(0, 2000);
+  EXPECT_NE(result["content"][0]["text"].get<std::string>().find("7"), std::string::npos);
+  EXPECT_TRUE(worker.runs().empty()) << "nothing measured";
+}
+
 TEST_F(RecordedTools, ComparesArgumentsReachTheVersionsHeldOpenInTurns) {
   pipeline::recorded_worker worker(pipeline::recorded_h200(), pipeline::two_children(1.0f));
   std::vector<harness::bench_job> jobs;
   worker.respond_to_blocks([&](const harness::bench_job& job, int calls) {
     jobs.push_back(job);
     const double ms = job.kernel_source.find("vector_add_slow.cu") == std::string::npos ? 0.020 : 0.0206;
-    return pipeline::timing_block{testing::timing_of_samples(std::vector<double>(static_cast<std::size_t>(calls), ms)),
-                                  "", ""};
+    return pipeline::timing_block{
+        testing::timing_of_samples(std::vector<double>(static_cast<std::size_t>(calls), ms)), "", ""};
   });
   fs::copy_file(m_workspace.path() / "vector_add.cu", m_workspace.path() / "vector_add_slow.cu");
   const json result = call("compare",
@@ -139,7 +192,8 @@ TEST_F(RecordedTools, ComparesArgumentsReachTheVersionsHeldOpenInTurns) {
     EXPECT_TRUE((job.kind == harness::job_kind::blocks));
   }
   const json& facts = result["structuredContent"];
-  EXPECT_EQ(facts.value("outcome", std::string()), "negative") << facts.dump();  // the candidate is 3 % slower
+  EXPECT_EQ(facts.value("outcome", std::string()), "negative")
+      << facts.dump();  // the candidate is 3 % slower
   EXPECT_NEAR(facts.value("ratio", 0.0), 1.03, 1e-9);
 }
 
