@@ -3,6 +3,7 @@
 // iterations with CMD writing each next version (or up to --candidates K of them). The options
 // of loop::run_loop_step and loop::run_agent_loop, and the printing of what they did.
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -24,8 +25,8 @@
 #include "core/files.h"
 #include "core/json_io.h"
 #include "core/text.h"
-#include "loop/agent_loop.h"
 #include "kernel/check_shapes.h"
+#include "loop/agent_loop.h"
 #include "loop/final_confirmation.h"
 #include "loop/loop_step.h"
 #include "loop/run_directory.h"
@@ -37,6 +38,7 @@
 #include "pipeline/bench_pipeline.h"
 #include "pipeline/measuring_worker.h"
 #include "profile/ncu_command.h"
+#include "tune/tune_strategy.h"
 
 namespace kopt::cli {
 namespace {
@@ -63,9 +65,12 @@ void print_candidates(const printer& print, const loop::iteration_record& r) {
 
 // --verbose: what the record holds besides its line.
 void print_record_details(const printer& print, const loop::iteration_record& r) {
-  print.detail(fmt::format("    tags: {}{}", r.tags.empty() ? "(none)" : fmt::format("{}", fmt::join(r.tags, ", ")),
-                           r.bottleneck.empty() ? "" : "; bottleneck: " + r.bottleneck +
-                                                           (r.at_hardware_limit ? " (at the hardware limit)" : "")));
+  print.detail(fmt::format(
+      "    tags: {}{}", r.tags.empty() ? "(none)" : fmt::format("{}", fmt::join(r.tags, ", ")),
+      r.bottleneck.empty()
+          ? ""
+          : "; bottleneck: " + r.bottleneck + (r.at_hardware_limit ? " (at the hardware limit)" : "")));
+  if (r.tuned) print.detail("    tuned: " + loop::tuned_text(*r.tuned));
 }
 
 json step_json(const loop::step_outcome& step, const loop::record_check& check) {
@@ -79,17 +84,21 @@ json step_json(const loop::step_outcome& step, const loop::record_check& check) 
 
 // What the confirmed best is still limited by, and what the run tried and blocked: the rest of
 // the answer an agent pastes.
-void print_diagnosis_and_blocked(const printer& print, const loop::run_manifest& m, const loop::confirmation_attempt& a) {
-  if (const loop::iteration_record* best = m.find(a.iteration); best != nullptr && !best->bottleneck.empty()) {
-    print.line(fmt::format("  diagnosis: {}{}", best->bottleneck, best->at_hardware_limit ? " (at the hardware limit)" : ""));
+void print_diagnosis_and_blocked(const printer& print, const loop::run_manifest& m,
+                                 const loop::confirmation_attempt& a) {
+  if (const loop::iteration_record* best = m.find(a.iteration);
+      best != nullptr && !best->bottleneck.empty()) {
+    print.line(fmt::format("  diagnosis: {}{}", best->bottleneck,
+                           best->at_hardware_limit ? " (at the hardware limit)" : ""));
   }
   std::vector<std::string> blocked;
   for (const std::string& fp : m.blocked) {
     const std::vector<std::string>* tags = m.tags_of(fp);
     blocked.push_back(tags == nullptr ? fp : fmt::format("{} ({})", fmt::join(*tags, ", "), fp));
   }
-  print.line(fmt::format("  tried: {} version(s) after v0; blocked: {}", m.iterations.size() - 1,
-                         blocked.empty() ? std::string("none") : fmt::format("{}", fmt::join(blocked, "; "))));
+  print.line(
+      fmt::format("  tried: {} version(s) after v0; blocked: {}", m.iterations.size() - 1,
+                  blocked.empty() ? std::string("none") : fmt::format("{}", fmt::join(blocked, "; "))));
 }
 
 // The final confirmation's answer: each version it tried, then the confirmed best (the only
@@ -101,13 +110,16 @@ void print_confirmation(const printer& print, const loop::confirmed_run& done) {
     return;
   }
   for (const auto& a : c.attempts) {
-    if (!a.confirmed) print.line(fmt::format("v{} {}: failed the final confirmation: {}", a.iteration, print.status("rejected"), a.reason));
+    if (!a.confirmed)
+      print.line(fmt::format("v{} {}: failed the final confirmation: {}", a.iteration,
+                             print.status("rejected"), a.reason));
   }
   if (const loop::confirmation_attempt* a = c.confirmed_attempt()) {
-    print.line(fmt::format("best (confirmed): v{} at {:.6g} ms, {:.3f}x faster than v{} ({}){}; clean under {}", a->iteration,
-                           a->median_ms.value_or(0), 1 / a->ratio_vs_baseline.value_or(1), c.baseline, a->method,
-                           a->speedup_vs_reference ? fmt::format(", {:.3f}x the reference", *a->speedup_vs_reference) : "",
-                           fmt::format("{}", fmt::join(loop::confirmation_sanitizers, ", "))));
+    print.line(fmt::format(
+        "best (confirmed): v{} at {:.6g} ms, {:.3f}x faster than v{} ({}){}; clean under {}", a->iteration,
+        a->median_ms.value_or(0), 1 / a->ratio_vs_baseline.value_or(1), c.baseline, a->method,
+        a->speedup_vs_reference ? fmt::format(", {:.3f}x the reference", *a->speedup_vs_reference) : "",
+        fmt::format("{}", fmt::join(loop::confirmation_sanitizers, ", "))));
     if (a->speed_of_light) print.line("  " + measure::speed_of_light_line(*a->speed_of_light));
     print_diagnosis_and_blocked(print, done.manifest, *a);
   } else {
@@ -136,12 +148,14 @@ class loop_command final : public command {
     sub.get_option("kernel")->required(false);  // --finish takes the run's own
     sub.add_option("--max-iterations", m_max_iterations, "iterations after v0 (v0..vN)")
         ->check(within<std::int64_t>(0, loop::most_iterations, "iterations"));
-    sub.add_option("--run-dir", m_run_dir, "the run folder to continue (default: a new optimize_runs/run_<time> "
-                                           "beside the kernel)");
+    sub.add_option("--run-dir", m_run_dir,
+                   "the run folder to continue (default: a new optimize_runs/run_<time> "
+                   "beside the kernel)");
     sub.add_flag("--new-run", m_settings.new_run, "start a new run in --run-dir (which must hold none)");
     sub.add_option("--iteration", m_iteration, "the iteration this call evaluates (must be the run's next)")
         ->check(within<std::int64_t>(0, loop::most_iterations, "an iteration"));
-    sub.add_flag("--preflight-only", m_settings.preflight_only, "check the environment into the run folder and stop");
+    sub.add_flag("--preflight-only", m_settings.preflight_only,
+                 "check the environment into the run folder and stop");
     add_sampling_options(sub, m_settings.job.sampling);
     sub.add_option("--compare-seconds", m_settings.comparison.max_seconds,
                    "time a comparison in turns with the parent may take [s]; unsettled by then: inconclusive")
@@ -150,43 +164,66 @@ class loop_command final : public command {
     add_seed_option(sub, m_settings.job.seed);
     add_tolerance_options(sub, m_atol, m_rtol, "(default by output type); frozen for the run");
     sub.add_option("--ncu-bin", m_settings.ncu_bin, "ncu to use (default: PATH, CUDA_HOME, /usr/local/cuda)");
-    sub.add_option("--kernel-name-regex", m_settings.capture.kernel_name_regex, "profile only kernels whose name matches")
+    sub.add_option("--kernel-name-regex", m_settings.capture.kernel_name_regex,
+                   "profile only kernels whose name matches")
         ->check(text_check(profile::kernel_name_regex_problem, "a regular expression"));
     m_launch_skip = sub.add_option("--launch-skip", m_skip, "launches to skip in kopt's profiler window")
                         ->check(at_least(0, "launches"));
-    m_launch_count = sub.add_option("--launch-count", m_count, "launches to profile in kopt's profiler window")
-                         ->check(at_least(1, "launches"));
-    sub.add_option("--op", m_settings.op, "the operator's name in the memory (default: the kernel's file stem)");
-    sub.add_option("--op-family", m_settings.op_family, "the operator's family in the memory (softmax, gemm, ...)");
-    sub.add_option("--global-memory-file", m_settings.global_memory_file,
-                   "the Python toolkit's global_strategy_memory.json to import when the run starts (one found "
-                   "beside the kernel is offered once instead)")
+    m_launch_count =
+        sub.add_option("--launch-count", m_count, "launches to profile in kopt's profiler window")
+            ->check(at_least(1, "launches"));
+    sub.add_option("--op", m_settings.op,
+                   "the operator's name in the memory (default: the kernel's file stem)");
+    sub.add_option("--op-family", m_settings.op_family,
+                   "the operator's family in the memory (softmax, gemm, ...)");
+    sub.add_option(
+           "--global-memory-file", m_settings.global_memory_file,
+           "the Python toolkit's global_strategy_memory.json to import when the run starts (one found "
+           "beside the kernel is offered once instead)")
         ->check(CLI::ExistingFile);
-    sub.add_option("--memory-db", m_memory_db, "the strategy memory: a SQLite file or a postgresql:// URL "
-                                               "(default: $KOPT_MEMORY_DB, else $XDG_DATA_HOME/kopt/memory.db)");
+    sub.add_option("--memory-db", m_memory_db,
+                   "the strategy memory: a SQLite file or a postgresql:// URL "
+                   "(default: $KOPT_MEMORY_DB, else $XDG_DATA_HOME/kopt/memory.db)");
     sub.add_option("--agent", m_agent.command,
                    "run up to --max-iterations iterations, running this command after each to write the next "
                    "version (split into words, never run through a shell; see docs/loop.md)");
     sub.add_option("--agent-timeout", m_agent_timeout_s, "time limit of one agent run [s]")
         ->default_val(1800)
         ->check(seconds_limit<int>());
-    sub.add_option("--patience", m_agent.patience, "with --agent: stop after this many iterations without a new best")
+    sub.add_option("--patience", m_agent.patience,
+                   "with --agent: stop after this many iterations without a new best")
         ->default_val(3)
         ->check(at_least(1, "iterations"));
-    sub.add_option("--target-speedup", m_target_speedup, "with --agent: stop once the best is this much faster than the reference")
+    sub.add_option("--target-speedup", m_target_speedup,
+                   "with --agent: stop once the best is this much faster than the reference")
         ->check(above_zero(1e6, "a speedup"));
-    sub.add_option("--check-dims", m_check_dims,
-                   "an extra shape every version must also pass the judge at (validation only), as dimension "
-                   "flags in one argument: --check-dims \"--rows=1000 --cols=1000\" (repeatable; frozen for the run)")
+    sub.add_option(
+           "--check-dims", m_check_dims,
+           "an extra shape every version must also pass the judge at (validation only), as dimension "
+           "flags in one argument: --check-dims \"--rows=1000 --cols=1000\" (repeatable; frozen for the run)")
         ->allow_extra_args(false);
-    sub.add_flag("--agent-sandbox", m_agent.sandbox,
-                 "with --agent: the agent may write only the kernel file, its proposal, the candidates folder "
-                 "and its own work folder (Linux Landlock; see docs/loop.md)");
-    sub.add_option("--candidates", m_agent.candidates,
-                   "with --agent: versions the agent may write per iteration, each evaluated (see docs/loop.md)")
+    sub.add_flag(
+        "--agent-sandbox", m_agent.sandbox,
+        "with --agent: the agent may write only the kernel file, its proposal, the candidates folder "
+        "and its own work folder (Linux Landlock; see docs/loop.md)");
+    sub.add_option(
+           "--candidates", m_agent.candidates,
+           "with --agent: versions the agent may write per iteration, each evaluated (see docs/loop.md)")
         ->default_val(1)
         ->check(at_least(1, "candidates"));
     add_gpus_option(sub, m_gpus, "with --candidates: spread a round's candidates");
+    sub.add_flag(
+        "--tune", m_tune,
+        "tune each version that declares tune(...) parameters before it is judged, and judge it at the "
+        "winning values (docs/tune.md)");
+    sub.add_option("--tune-budget", m_tuning.budget,
+                   "with --tune: configurations measured per version, at most")
+        ->default_val(m_tuning.budget)
+        ->check(at_least(1, "configurations"));
+    sub.add_option(
+           "--tune-strategy", m_tuning.strategy,
+           "with --tune: how the next configuration is chosen: " + join(tune::tune_strategies(), ", "))
+        ->default_val(m_tuning.strategy);
     sub.add_flag("--finish", m_finish,
                  "confirm the best version of the run in --run-dir now (re-judged from its snapshot, under "
                  "compute-sanitizer, compared in turns with v0) and print the answer; see docs/loop.md");
@@ -216,10 +253,29 @@ class loop_command final : public command {
       throw error("--agent runs the iterations itself: leave out --preflight-only and --iteration");
     }
     if (m_agent.sandbox && m_agent.command.empty()) {
-      throw error("--agent-sandbox needs --agent: it restricts what the agent command may write (docs/loop.md)");
+      throw error(
+          "--agent-sandbox needs --agent: it restricts what the agent command may write (docs/loop.md)");
     }
     if (m_agent.candidates > 1 && m_agent.command.empty()) {
-      throw error("--candidates needs --agent: the agent writes the candidates of each iteration (docs/loop.md)");
+      throw error(
+          "--candidates needs --agent: the agent writes the candidates of each iteration (docs/loop.md)");
+    }
+    if (!m_tune && (m_sub->get_option("--tune-budget")->count() > 0 ||
+                    m_sub->get_option("--tune-strategy")->count() > 0)) {
+      throw error("--tune-budget and --tune-strategy need --tune (docs/tune.md)");
+    }
+    if (m_tune) {
+      if (m_agent.candidates > 1) {
+        throw error(
+            "--tune with --candidates is not built yet: tune single versions (leave out --candidates), or "
+            "tune a candidate with kopt tune before handing it over");
+      }
+      const std::vector<std::string> strategies = tune::tune_strategies();
+      if (std::find(strategies.begin(), strategies.end(), m_tuning.strategy) == strategies.end()) {
+        throw error(fmt::format("--tune-strategy {}: kopt tune knows {}", m_tuning.strategy, join(strategies, ", ")));
+      }
+      tune::check_tune_strategy(m_tuning.strategy);  // a missing package is said before anything is measured
+      m_settings.tune = m_tuning;
     }
     const std::shared_ptr<pipeline::measuring_worker> worker = services.make_worker();
     loop::loop_services steps = loop::gpu_services(*worker);
@@ -295,14 +351,16 @@ class loop_command final : public command {
       if (confirmed) {
         print_confirmation(print, *confirmed);
       } else if (m.best) {
-        print.line(fmt::format("best so far: v{} ({}); not confirmed yet: run kopt loop --finish --run-dir {}", *m.best,
-                               m.find(*m.best)->snapshot, outcome.last.run_dir.string()));
+        print.line(
+            fmt::format("best so far: v{} ({}); not confirmed yet: run kopt loop --finish --run-dir {}",
+                        *m.best, m.find(*m.best)->snapshot, outcome.last.run_dir.string()));
       }
       print.result(fmt::format("run folder: {} (final_summary.md)", outcome.last.run_dir.string()));
     }
     if (outcome.failed) std::fprintf(stderr, "kopt: loop ended early: %s\n", outcome.stop_reason.c_str());
     const bool failed = outcome.failed || (confirmed && !confirmed->survived());
-    if (confirmed && !confirmed->survived()) std::fprintf(stderr, "kopt: no version survived the final confirmation\n");
+    if (confirmed && !confirmed->survived())
+      std::fprintf(stderr, "kopt: no version survived the final confirmation\n");
     return static_cast<int>(failed ? exit_status::kernel_failed : exit_status::ok);
   }
 
@@ -335,7 +393,9 @@ class loop_command final : public command {
   int finish(const pipeline::services& services) {
     if (m_run_dir.empty()) throw error("--finish confirms a run: name its folder with --run-dir RUN");
     if (!m_agent.command.empty() || m_settings.preflight_only || m_iteration || m_settings.new_run) {
-      throw error("--finish confirms the run as it is: leave out --agent, --iteration, --preflight-only and --new-run");
+      throw error(
+          "--finish confirms the run as it is: leave out --agent, --iteration, --preflight-only and "
+          "--new-run");
     }
     loop::loop_settings settings = loop::settings_of_run(m_run_dir);
     settings.comparison = m_settings.comparison;
@@ -355,7 +415,8 @@ class loop_command final : public command {
     } else {
       const printer print(m_output.level);
       print_confirmation(print, done);
-      print.result(fmt::format("run folder: {} ({})", fs::absolute(m_run_dir).string(), loop::confirmation_file_name));
+      print.result(
+          fmt::format("run folder: {} ({})", fs::absolute(m_run_dir).string(), loop::confirmation_file_name));
     }
     if (!done.survived()) std::fprintf(stderr, "kopt: no version survived the final confirmation\n");
     return static_cast<int>(done.survived() ? exit_status::ok : exit_status::kernel_failed);
@@ -368,7 +429,8 @@ class loop_command final : public command {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(printed, ec)) return;
     if (print.verbose()) {
-      print.detail("the kernel's process printed:\n" + std::string(trim(read_text_file(printed, "kernel output"))));
+      print.detail("the kernel's process printed:\n" +
+                   std::string(trim(read_text_file(printed, "kernel output"))));
     } else {
       print.line(fmt::format("the kernel's process printed: {} (kopt loop -v shows it)", printed.string()));
     }
@@ -377,15 +439,17 @@ class loop_command final : public command {
   static void print_next_steps(const printer& print, const loop::step_outcome& step, bool confirmed) {
     const loop::run_manifest& m = step.manifest;
     const std::int64_t done = step.record->iteration;
-    if (m.best && !confirmed) print.line(fmt::format("best so far: v{} ({}); not confirmed yet", *m.best, m.find(*m.best)->snapshot));
+    if (m.best && !confirmed)
+      print.line(fmt::format("best so far: v{} ({}); not confirmed yet", *m.best, m.find(*m.best)->snapshot));
     print.line(fmt::format("run folder: {}", step.run_dir.string()));
     if (done >= m.max_iterations) {
       print.line(fmt::format("the run is complete (v0..v{}): see final_summary.md", m.max_iterations));
       return;
     }
-    print.line(fmt::format("next: write v{} into {}, fill the strategy tags in {}/iter_v{}/optimization_proposal.md, "
-                           "then run the same command with --run-dir {}",
-                           done + 1, m.kernel, step.run_dir.string(), done, step.run_dir.string()));
+    print.line(fmt::format(
+        "next: write v{} into {}, fill the strategy tags in {}/iter_v{}/optimization_proposal.md, "
+        "then run the same command with --run-dir {}",
+        done + 1, m.kernel, step.run_dir.string(), done, step.run_dir.string()));
   }
 
   CLI::App* m_sub = nullptr;
@@ -407,11 +471,15 @@ class loop_command final : public command {
   std::optional<double> m_target_speedup;
   std::vector<std::string> m_check_dims;
   bool m_finish = false;
+  bool m_tune = false;
+  loop::loop_tuning m_tuning;
   output_choice m_output;
 };
 
 }  // namespace
 
-std::unique_ptr<command> make_loop_command() { return std::make_unique<loop_command>(); }
+std::unique_ptr<command> make_loop_command() {
+  return std::make_unique<loop_command>();
+}
 
 }  // namespace kopt::cli

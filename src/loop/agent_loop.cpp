@@ -58,14 +58,15 @@ process_result run_agent_process(const process_request& request, const agent_set
                                  const step_outcome& last, const loop_settings& settings) {
   if (!agent.sandbox) return run_process(request);
   const std::map<std::string, std::string>& env = request.extra_env;
-  const write_allowance allowed = agent_allowance(settings.target.kernel, env.at("KOPT_PROPOSAL"),
-                                                  env.at("KOPT_CANDIDATES_DIR"), agent_work_dir(last.run_dir));
+  const write_allowance allowed =
+      agent_allowance(settings.target.kernel, env.at("KOPT_PROPOSAL"), env.at("KOPT_CANDIDATES_DIR"),
+                      agent_work_dir(last.run_dir));
   return run_process_sandboxed(request, allowed).process;
 }
 
 // Runs the agent; "" when it ended well, else why the loop must end.
-std::string run_agent(const std::vector<std::string>& argv, const agent_settings& agent, const step_outcome& last,
-                      const loop_settings& settings) {
+std::string run_agent(const std::vector<std::string>& argv, const agent_settings& agent,
+                      const step_outcome& last, const loop_settings& settings) {
   process_request request;
   request.argv = argv;
   request.extra_env = agent_environment(last, settings, agent);
@@ -77,7 +78,8 @@ std::string run_agent(const std::vector<std::string>& argv, const agent_settings
   const std::vector<std::string> left = kill_adopted_orphans();
   std::string stderr_text = result.stderr_text;
   for (const std::string& process : left) {
-    stderr_text += fmt::format("kopt: the agent left process {} running; kopt ended it before measuring\n", process);
+    stderr_text +=
+        fmt::format("kopt: the agent left process {} running; kopt ended it before measuring\n", process);
   }
   const fs::path dir = iteration_dir(last.run_dir, last.record->iteration);
   write_file_atomic(dir / "agent.stdout.txt", result.stdout_text);
@@ -96,11 +98,12 @@ std::string run_agent(const std::vector<std::string>& argv, const agent_settings
 std::string single_version_problem(const step_outcome& last, const loop_settings& settings) {
   std::error_code ec;
   if (!fs::is_regular_file(settings.target.kernel, ec)) {
-    return fmt::format("the agent removed {}: it must leave the next version there", settings.target.kernel.string());
+    return fmt::format("the agent removed {}: it must leave the next version there",
+                       settings.target.kernel.string());
   }
-  if (sha256_hex(read_text_file(settings.target.kernel, "kernel")) == last.record->source_sha256) {
-    return fmt::format("the agent wrote no new version: {} is unchanged since v{}", settings.target.kernel.string(),
-                       last.record->iteration);
+  if (sha256_hex(read_text_file(settings.target.kernel, "kernel")) == last.record->written_sha256()) {
+    return fmt::format("the agent wrote no new version: {} is unchanged since v{}",
+                       settings.target.kernel.string(), last.record->iteration);
   }
   return "";
 }
@@ -152,11 +155,13 @@ std::string stopping_reason(const step_outcome& last, const agent_settings& agen
   if (m.best) {
     const iteration_record& best = *m.find(*m.best);
     if (best.at_hardware_limit) {
-      return fmt::format("the best version (v{}) is at the hardware limit: the diagnosis leaves no headroom", best.iteration);
+      return fmt::format("the best version (v{}) is at the hardware limit: the diagnosis leaves no headroom",
+                         best.iteration);
     }
-    if (agent.target_speedup && best.speedup_vs_reference && *best.speedup_vs_reference >= *agent.target_speedup) {
-      return fmt::format("the best version (v{}) reached --target-speedup ({:.3f}x >= {:.3f}x)", best.iteration,
-                         *best.speedup_vs_reference, *agent.target_speedup);
+    if (agent.target_speedup && best.speedup_vs_reference &&
+        *best.speedup_vs_reference >= *agent.target_speedup) {
+      return fmt::format("the best version (v{}) reached --target-speedup ({:.3f}x >= {:.3f}x)",
+                         best.iteration, *best.speedup_vs_reference, *agent.target_speedup);
     }
   }
   if (m.best && iterations_without_new_best(m) >= agent.patience) {
@@ -165,9 +170,10 @@ std::string stopping_reason(const step_outcome& last, const agent_settings& agen
   return "";
 }
 
-agent_loop_outcome run_agent_loop(loop_settings settings, const agent_settings& agent, const loop_services& services,
-                                  const step_progress& progress) {
-  const std::vector<std::string> argv = split_command_words(agent.command);  // refuse a bad command before any work
+agent_loop_outcome run_agent_loop(loop_settings settings, const agent_settings& agent,
+                                  const loop_services& services, const step_progress& progress) {
+  const std::vector<std::string> argv =
+      split_command_words(agent.command);  // refuse a bad command before any work
   if (agent.sandbox) check_agent_sandbox_available();
   agent_loop_outcome outcome;
   outcome.last = agent.candidates > 1 ? start_or_resume(settings, services, progress)

@@ -22,7 +22,8 @@ std::optional<final_confirmation> read_confirmation(const std::filesystem::path&
   std::error_code ec;
   if (!std::filesystem::exists(file, ec)) return std::nullopt;
   return read_document_file<final_confirmation>(
-      file, "it is kopt's record of the final confirmation: run kopt loop --finish --run-dir to write it again");
+      file,
+      "it is kopt's record of the final confirmation: run kopt loop --finish --run-dir to write it again");
 }
 
 bool confirmation_is_current(const final_confirmation& c, const run_manifest& m) {

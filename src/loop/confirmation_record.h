@@ -22,31 +22,32 @@
 namespace kopt::loop {
 
 inline constexpr const char* confirmation_file_name = "confirmation.json";
-inline constexpr const char* confirmation_dir_name = "confirmation";  // confirmation/vK/: each attempt's files
+inline constexpr const char* confirmation_dir_name =
+    "confirmation";  // confirmation/vK/: each attempt's files
 
 // One version's confirmation.
 struct confirmation_attempt {
   std::int64_t iteration = 0;
-  std::string snapshot;                      // relative to the run folder
+  std::string snapshot;  // relative to the run folder
   bool confirmed = false;
-  std::string reason;                        // one line: what failed, or what confirmed it
-  std::optional<double> median_ms;           // [ms] re-judged and timed now
+  std::string reason;               // one line: what failed, or what confirmed it
+  std::optional<double> median_ms;  // [ms] re-judged and timed now
   std::optional<std::array<double, 2>> median_ci95_ms;
   std::optional<double> reference_median_ms;
   std::optional<double> speedup_vs_reference;
   std::vector<pipeline::sanitizer_record> sanitizers;  // one per tool run, in order
-  std::string outcome_vs_baseline;           // positive, neutral, ... ("" when not compared)
-  std::optional<double> ratio_vs_baseline;   // this version's time / the baseline's
+  std::string outcome_vs_baseline;                     // positive, neutral, ... ("" when not compared)
+  std::optional<double> ratio_vs_baseline;             // this version's time / the baseline's
   std::optional<std::array<double, 2>> ratio_ci95;
-  std::string method;                        // "in turns, N rounds of M calls" or "separate runs"
+  std::string method;  // "in turns, N rounds of M calls" or "separate runs"
   // How far from the hardware limit, from the figures above (version_speed_of_light.h); none
   // for a Triton module, or in a confirmation written before it was kept.
   std::optional<measure::speed_of_light_figures> speed_of_light;
 };
 BOOST_DESCRIBE_STRUCT(confirmation_attempt, (),
                       (iteration, snapshot, confirmed, reason, median_ms, median_ci95_ms, reference_median_ms,
-                       speedup_vs_reference, sanitizers, outcome_vs_baseline, ratio_vs_baseline, ratio_ci95, method,
-                       speed_of_light))
+                       speedup_vs_reference, sanitizers, outcome_vs_baseline, ratio_vs_baseline, ratio_ci95,
+                       method, speed_of_light))
 
 enum class confirmation_verdict { confirmed, none_survived, nothing_to_confirm };
 BOOST_DESCRIBE_ENUM(confirmation_verdict, confirmed, none_survived, nothing_to_confirm)
@@ -57,9 +58,9 @@ struct final_confirmation {
   std::string confirmed_at;
   // The manifest's iterations when confirmed: a run that went on since is not confirmed.
   std::int64_t iterations_recorded = 0;
-  std::int64_t baseline = 0;                 // the version compared with (v0, or the first that passed)
+  std::int64_t baseline = 0;  // the version compared with (v0, or the first that passed)
   confirmation_verdict verdict = confirmation_verdict::nothing_to_confirm;
-  std::optional<std::int64_t> best;          // the confirmed version
+  std::optional<std::int64_t> best;            // the confirmed version
   std::vector<confirmation_attempt> attempts;  // in the order they were made: the loop's ranking
 
   const confirmation_attempt* confirmed_attempt() const;

@@ -43,19 +43,22 @@ fs::path attempt_dir(const fs::path& run_dir, std::int64_t iteration) {
 }
 
 std::string bench_failure(const pipeline::bench_outcome& bench) {
-  if (bench.prepared.failed_build) return "build failed: " + bench.prepared.failed_build->result.failure_reason;
+  if (bench.prepared.failed_build)
+    return "build failed: " + bench.prepared.failed_build->result.failure_reason;
   if (!bench.result.ok()) return fmt::format("{}: {}", bench.result.status, bench.result.reason);
   return "";
 }
 
 // The snapshot written into the kernel file and benched into `out`: timed, or (with a
 // sanitizer tool) validation only under that tool.
-pipeline::bench_outcome bench_snapshot(const step_context& ctx, const std::string& source, const std::string& tool,
-                                       const fs::path& out) {
+pipeline::bench_outcome bench_snapshot(const step_context& ctx, const std::string& source,
+                                       const std::string& tool, const fs::path& out) {
   write_file_atomic(ctx.settings.target.kernel, source);
-  pipeline::bench_request request{ctx.settings.target, ctx.settings.job, ctx.settings.atol, ctx.settings.rtol, tool, {}};
+  pipeline::bench_request request{
+      ctx.settings.target, ctx.settings.job, ctx.settings.atol, ctx.settings.rtol, tool, {}};
   if (!tool.empty()) request.job = pipeline::validation_only(request.job);
-  request.reference_timing_folder.reset();  // the reference timed now too: kopt's cache is writable by the same user
+  request.reference_timing_folder
+      .reset();  // the reference timed now too: kopt's cache is writable by the same user
   if (ctx.progress) {
     request.progress = [&ctx, &tool](const std::string& step) {
       ctx.say(fmt::format("confirm{}: {}", tool.empty() ? "" : " under " + tool, step));
@@ -93,7 +96,8 @@ std::string sanitizer_failure(const step_context& ctx, const iteration_record& r
   const std::string source = checked_snapshot(ctx.run.dir, r.snapshot, r.source_sha256, ignored);
   for (const std::string& tool : confirmation_sanitizers) {
     ctx.say(fmt::format("confirm: v{} under compute-sanitizer {}", r.iteration, tool));
-    const pipeline::bench_outcome bench = bench_snapshot(ctx, source, tool, attempt_dir(ctx.run.dir, r.iteration) / tool);
+    const pipeline::bench_outcome bench =
+        bench_snapshot(ctx, source, tool, attempt_dir(ctx.run.dir, r.iteration) / tool);
     if (bench.sanitizer) a.sanitizers.push_back(*bench.sanitizer);
     const std::string failure = bench_failure(bench);
     if (!failure.empty()) return fmt::format("under compute-sanitizer {}: {}", tool, failure);
@@ -105,9 +109,9 @@ std::string sanitizer_failure(const step_context& ctx, const iteration_record& r
 }
 
 // Compared with the baseline once more (in turns where the backend allows); "" when faster.
-std::string comparison_failure(const step_context& ctx, const iteration_record& r, const measured_version& now,
-                               const iteration_record& base_record, const measured_version& base,
-                               confirmation_attempt& a) {
+std::string comparison_failure(const step_context& ctx, const iteration_record& r,
+                               const measured_version& now, const iteration_record& base_record,
+                               const measured_version& base, confirmation_attempt& a) {
   measure::outcome_evidence evidence;
   if (compares_in_turns(ctx, !now.library.empty() && !base.library.empty())) {
     const pipeline::comparison_request request = turns_request(
@@ -117,7 +121,8 @@ std::string comparison_failure(const step_context& ctx, const iteration_record& 
     ctx.say(fmt::format("confirm: v{} with v{}, both timed in turns", r.iteration, base_record.iteration));
     const pipeline::turns_outcome turns = ctx.services.compare(request);
     write_json_file(attempt_dir(ctx.run.dir, r.iteration) / comparison_file_name, pipeline::to_json(turns));
-    if (!turns.failure.empty()) return fmt::format("failed while compared in turns with v{}: {}", base_record.iteration, turns.failure);
+    if (!turns.failure.empty())
+      return fmt::format("failed while compared in turns with v{}: {}", base_record.iteration, turns.failure);
     evidence = turns.evidence;
     a.method = fmt::format("in turns, {} rounds of {} calls", turns.rounds, turns.block_calls);
   } else {
@@ -128,9 +133,11 @@ std::string comparison_failure(const step_context& ctx, const iteration_record& 
   a.ratio_vs_baseline = evidence.ratio;
   a.ratio_ci95 = std::array<double, 2>{evidence.ratio_ci95.low, evidence.ratio_ci95.high};
   if (evidence.verdict == measure::outcome::positive) return "";
-  return fmt::format("not faster than v{} when compared once more: {} ({:.4f}x its time, 95 % interval [{:.4f}, {:.4f}]; {})",
-                     base_record.iteration, a.outcome_vs_baseline, evidence.ratio, evidence.ratio_ci95.low,
-                     evidence.ratio_ci95.high, a.method);
+  return fmt::format(
+      "not faster than v{} when compared once more: {} ({:.4f}x its time, 95 % interval [{:.4f}, {:.4f}]; "
+      "{})",
+      base_record.iteration, a.outcome_vs_baseline, evidence.ratio, evidence.ratio_ci95.low,
+      evidence.ratio_ci95.high, a.method);
 }
 
 confirmation_attempt confirm_version(const step_context& ctx, const iteration_record& r,
@@ -155,8 +162,9 @@ confirmation_attempt confirm_version(const step_context& ctx, const iteration_re
   if (a.reason.empty()) a.reason = comparison_failure(ctx, r, now, base_record, base, a);
   if (!a.reason.empty()) return a;
   a.confirmed = true;
-  a.reason = fmt::format("re-judged from its snapshot, clean under {}, {:.4f}x the time of v{} ({})",
-                         join(confirmation_sanitizers, ", "), *a.ratio_vs_baseline, base_record.iteration, a.method);
+  a.reason =
+      fmt::format("re-judged from its snapshot, clean under {}, {:.4f}x the time of v{} ({})",
+                  join(confirmation_sanitizers, ", "), *a.ratio_vs_baseline, base_record.iteration, a.method);
   return a;
 }
 
@@ -184,7 +192,8 @@ void reject(run_manifest& m, const confirmation_attempt& a) {
 // What the kernel file held before the confirmation wrote versions into it, put back.
 class kernel_file_kept {
  public:
-  explicit kernel_file_kept(fs::path file) : m_file(std::move(file)), m_text(read_text_file(m_file, "kernel")) {}
+  explicit kernel_file_kept(fs::path file)
+      : m_file(std::move(file)), m_text(read_text_file(m_file, "kernel")) {}
   ~kernel_file_kept() {
     try {
       write_file_atomic(m_file, m_text);
@@ -199,15 +208,17 @@ class kernel_file_kept {
   std::string m_text;
 };
 
-void confirm_in_order(const step_context& ctx, final_confirmation& c, const std::vector<std::int64_t>& ranking) {
+void confirm_in_order(const step_context& ctx, final_confirmation& c,
+                      const std::vector<std::int64_t>& ranking) {
   run_manifest& m = ctx.run.manifest;
   const iteration_record base_record = record_of(m, c.baseline);
   const kernel_file_kept kept(ctx.settings.target.kernel);
   const measured_version base = measure_version(ctx, base_record);
   if (!base.failure.empty()) {
-    throw error(fmt::format("the baseline v{} failed when re-judged from its snapshot ({}): nothing can be confirmed "
-                            "against it; see {}",
-                            c.baseline, base.failure, attempt_dir(ctx.run.dir, c.baseline).string()));
+    throw error(
+        fmt::format("the baseline v{} failed when re-judged from its snapshot ({}): nothing can be confirmed "
+                    "against it; see {}",
+                    c.baseline, base.failure, attempt_dir(ctx.run.dir, c.baseline).string()));
   }
   for (const std::int64_t k : ranking) {
     const confirmation_attempt a = confirm_version(ctx, record_of(m, k), base_record, base);
@@ -232,11 +243,13 @@ std::string confirmation_markdown(const final_confirmation& c) {
     md += fmt::format("- v{}: {}: {}\n", a.iteration, a.confirmed ? "confirmed" : "rejected", a.reason);
   }
   if (const confirmation_attempt* a = c.confirmed_attempt()) {
-    md += fmt::format("\nConfirmed best: v{} at {:.6g} ms{}, {:.3f}x faster than v{}.\n", a->iteration,
-                      a->median_ms.value_or(0),
-                      a->speedup_vs_reference ? fmt::format(", {:.3f}x the reference", *a->speedup_vs_reference) : "",
-                      1 / a->ratio_vs_baseline.value_or(1), c.baseline);
-    if (a->speed_of_light) md += fmt::format("It runs {}.\n", measure::speed_of_light_line(*a->speed_of_light));
+    md += fmt::format(
+        "\nConfirmed best: v{} at {:.6g} ms{}, {:.3f}x faster than v{}.\n", a->iteration,
+        a->median_ms.value_or(0),
+        a->speedup_vs_reference ? fmt::format(", {:.3f}x the reference", *a->speedup_vs_reference) : "",
+        1 / a->ratio_vs_baseline.value_or(1), c.baseline);
+    if (a->speed_of_light)
+      md += fmt::format("It runs {}.\n", measure::speed_of_light_line(*a->speed_of_light));
   } else {
     md += "\nNo version survived the final confirmation: the run has no best.\n";
   }
@@ -262,14 +275,17 @@ bool ends_the_run(const step_outcome& step) {
          step.record->iteration >= step.manifest.max_iterations;
 }
 
-confirmed_run finish_run(const loop_settings& settings, const loop_services& services, const step_progress& progress) {
+confirmed_run finish_run(const loop_settings& settings, const loop_services& services,
+                         const step_progress& progress) {
   opened_run run = open_run(settings);
   run_manifest& m = run.manifest;
-  if (run.fresh) throw error(fmt::format("{} has no iteration yet: there is nothing to confirm", run.dir.string()));
+  if (run.fresh)
+    throw error(fmt::format("{} has no iteration yet: there is nothing to confirm", run.dir.string()));
   if (m.open_round) {
-    throw error(fmt::format("{} has a round of candidates still open (v{}): run kopt loop with --run-dir to finish it "
-                            "first",
-                            run.dir.string(), m.open_round->iteration));
+    throw error(fmt::format(
+        "{} has a round of candidates still open (v{}): run kopt loop with --run-dir to finish it "
+        "first",
+        run.dir.string(), m.open_round->iteration));
   }
   memory::memory_store store = memory::memory_store::open(settings.memory_db);
   const step_context ctx{settings, services, progress, run, store};

@@ -6,7 +6,9 @@ namespace kopt::loop {
 loop_services gpu_services(pipeline::measuring_worker& worker) {
   loop_services services;
   services.preflight = env::run_preflight;
-  services.bench = [&worker](const pipeline::bench_request& request) { return pipeline::run_bench(request, worker); };
+  services.bench = [&worker](const pipeline::bench_request& request) {
+    return pipeline::run_bench(request, worker);
+  };
   services.profile = [&worker](const pipeline::profile_request& request) {
     return pipeline::run_profile(request, worker);
   };
@@ -15,6 +17,7 @@ loop_services gpu_services(pipeline::measuring_worker& worker) {
   services.compare = [&worker](const pipeline::comparison_request& request) {
     return pipeline::run_comparison(request, worker);
   };
+  services.tune = [&worker](const tune::tune_request& request) { return tune::run_tune(request, worker); };
   return services;
 }
 
@@ -27,6 +30,7 @@ loop_services gpu_services(std::shared_ptr<pipeline::measuring_worker> worker) {
   services.bench = owning(services.bench);
   services.profile = owning(services.profile);
   services.compare = owning(services.compare);
+  services.tune = owning(services.tune);
   services.probe_gpus = [worker] { return worker->probe_gpus(); };
   return services;
 }

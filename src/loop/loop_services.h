@@ -15,6 +15,7 @@
 #include "pipeline/comparison_pipeline.h"
 #include "pipeline/measuring_worker.h"
 #include "pipeline/profile_pipeline.h"
+#include "tune/tune_run.h"
 
 namespace kopt::loop {
 
@@ -28,6 +29,8 @@ struct loop_services {
   // Comparing a version with its parent in turns (comparison_pipeline.h); empty: from their
   // bench samples.
   std::function<pipeline::turns_outcome(const pipeline::comparison_request&)> compare;
+  // kopt tune on the settings' GPU (loop --tune); empty: versions cannot be tuned.
+  std::function<tune::tune_outcome(const tune::tune_request&)> tune;
   // The GPUs as the measuring worker sees them now; empty: not asked (a round then takes any
   // error while measuring for the run's, never for its GPU's).
   std::function<env::gpu_probe_result()> probe_gpus;

@@ -17,19 +17,27 @@
 
 namespace kopt::loop {
 
+// kopt loop --tune: each version that declares tune(...) parameters is tuned before it is
+// judged (kopt tune, docs/tune.md), with this strategy and at most this many configurations.
+struct loop_tuning {
+  std::string strategy = "random";
+  int budget = 16;
+  std::uint64_t seed = 0;
+};
+
 struct loop_settings {
-  pipeline::bench_target target;              // the kernel file the agent edits, its reference, dims
-  harness::bench_job job;                     // warm-up, repeat, seed, sampling limits
+  pipeline::bench_target target;  // the kernel file the agent edits, its reference, dims
+  harness::bench_job job;         // warm-up, repeat, seed, sampling limits
   std::optional<double> atol;
   std::optional<double> rtol;
-  profile::ncu_capture_options capture;       // --kernel-name-regex, --launch-skip/count
+  profile::ncu_capture_options capture;  // --kernel-name-regex, --launch-skip/count
   std::string ncu_bin;
   std::int64_t max_iterations = 1;
-  std::filesystem::path run_dir;              // empty: a new run beside the kernel
-  bool new_run = false;                       // run_dir is where a new run starts (else it must hold one)
-  std::optional<std::int64_t> iteration;      // --iteration: must be the next one
+  std::filesystem::path run_dir;          // empty: a new run beside the kernel
+  bool new_run = false;                   // run_dir is where a new run starts (else it must hold one)
+  std::optional<std::int64_t> iteration;  // --iteration: must be the next one
   bool preflight_only = false;
-  std::string op;                             // "": the kernel's file stem
+  std::string op;  // "": the kernel's file stem
   std::string op_family;
   std::filesystem::path memory_db;
   // The Python toolkit's global_strategy_memory.json to import at the run's start (its flag
@@ -38,8 +46,9 @@ struct loop_settings {
   // The run's kernel file when v0 is read from another file: the Python toolkit's kernel, whose
   // run kopt adopts from the toolkit's v0 snapshot (toolkit_run_adoption.h). Empty: target.kernel.
   std::filesystem::path run_kernel;
-  std::vector<kernel::check_shape> check_shapes;      // --check-dims: judged there too; frozen at v0
-  pipeline::turns_settings comparison;        // --compare-seconds: the budget of a comparison in turns
+  std::vector<kernel::check_shape> check_shapes;  // --check-dims: judged there too; frozen at v0
+  pipeline::turns_settings comparison;            // --compare-seconds: the budget of a comparison in turns
+  std::optional<loop_tuning> tune;                // --tune: none, versions are measured as written
 };
 
 }  // namespace kopt::loop

@@ -19,6 +19,7 @@
 #include "loop/toolkit_memory_offer.h"
 #include "loop/toolkit_run_adoption.h"
 #include "loop/version_judgement.h"
+#include "loop/version_tuning.h"
 #include "memory/memory_store.h"
 #include "memory/strategy_fingerprint.h"
 
@@ -39,15 +40,17 @@ planned_iteration plan_iteration(const run_manifest& m, const loop_settings& s, 
   if (s.iteration && *s.iteration != next) {
     const bool last = next > 0 && *s.iteration == next - 1;
     if (last && redo_allowed) return {*s.iteration, true};
-    throw error(fmt::format(
-        "--iteration {} is neither the run's next iteration ({}) nor its last (v{}), the only one that can be redone "
-        "(later versions were built on the others): leave --iteration out, or give {}",
-        *s.iteration, next, next - 1, next));
+    throw error(
+        fmt::format("--iteration {} is neither the run's next iteration ({}) nor its last (v{}), the only "
+                    "one that can be redone "
+                    "(later versions were built on the others): leave --iteration out, or give {}",
+                    *s.iteration, next, next - 1, next));
   }
   if (next > m.max_iterations) {
-    throw error(fmt::format("the run has done all its iterations (v0 to v{}): raise --max-iterations to go on, or start "
-                            "a new run",
-                            m.max_iterations));
+    throw error(fmt::format(
+        "the run has done all its iterations (v0 to v{}): raise --max-iterations to go on, or start "
+        "a new run",
+        m.max_iterations));
   }
   return {next, false};
 }
@@ -101,22 +104,31 @@ step_outcome run_single_version(const step_context& ctx, std::int64_t k) {
   iteration_record r;
   r.iteration = k;
   r.attempt = attempt;
-  if (const std::string file = fs::absolute(ctx.settings.target.kernel).string(); file != m.kernel) r.kernel_file = file;
+  if (const std::string file = fs::absolute(ctx.settings.target.kernel).string(); file != m.kernel)
+    r.kernel_file = file;
+  r.parent = m.best;
+  r.tags = strategy_tags_for(ctx.run.dir, k);
+  if (!r.tags.empty()) r.fingerprint = memory::strategy_fingerprint(m.backend, r.tags);
+  std::string blocked = blocked_strategy(ctx, r);
+  // A strategy is judged at its best configuration: the version is tuned first (--tune).
+  const version_tuning tuning = blocked.empty() ? tune_version(ctx, dir, source) : version_tuning{};
+  if (blocked.empty()) blocked = tuning.failure;
+  r.tuned = tuning.tuned;
+  const std::string& version = tuning.tuned ? tuning.tuned_source : source;
   // Named after the run's kernel file, whichever file this version came from.
   r.snapshot = (fs::path(dir.filename()) / snapshot_name(m.kernel, k)).string();
-  r.source_sha256 = sha256_hex(source);
-  write_file_atomic(ctx.run.dir / r.snapshot, source);
+  r.source_sha256 = sha256_hex(version);
+  write_file_atomic(ctx.run.dir / r.snapshot, version);
   // The reference beside it, as the Python toolkit's iteration folders have it (frozen at v0 by
   // its hash: each copy is the one this version was judged against).
   if (!m.reference.empty()) {
     const fs::path reference = m.reference;
     write_file_atomic(dir / reference.filename(), read_text_file(reference, "reference"));
   }
-  r.parent = m.best;
-  r.tags = strategy_tags_for(ctx.run.dir, k);
-  if (!r.tags.empty()) r.fingerprint = memory::strategy_fingerprint(m.backend, r.tags);
 
-  judge_version(ctx, k, dir, r, fmt::format("iteration v{}", k), blocked_strategy(ctx, r));
+  const loop_settings measured_as = with_tuned_values(ctx.settings, r.tuned);
+  const step_context version_ctx{measured_as, ctx.services, ctx.progress, ctx.run, ctx.store};
+  judge_version(version_ctx, k, dir, r, fmt::format("iteration v{}", k), blocked);
   if (r.eligible && (r.outcome == version_outcome::baseline || r.outcome == version_outcome::positive))
     m.best = k;
   block_if_failed(m, r);
@@ -148,14 +160,16 @@ step_outcome check_machine_only(const loop_settings& settings, const loop_servic
 }
 
 // One step of the run in --run-dir (or a new one): a killed call's round first, else one version.
-step_outcome step_run(const loop_settings& settings, const loop_services& services, const step_progress& progress) {
+step_outcome step_run(const loop_settings& settings, const loop_services& services,
+                      const step_progress& progress) {
   opened_run run = open_run(settings);
   run_manifest& m = run.manifest;
   if (run.fresh) run_preflight_check(settings, services, kernel::parse_backend_name(m.backend), run.dir);
   memory::memory_store store = memory::memory_store::open(settings.memory_db);
   const record_check checked = checked_run(run, store);
   replay_into_memory(m, store);  // outcomes a killed call committed but did not record
-  const std::vector<std::string> notices = run.fresh ? bring_toolkit_memory(settings, store) : std::vector<std::string>{};
+  const std::vector<std::string> notices =
+      run.fresh ? bring_toolkit_memory(settings, store) : std::vector<std::string>{};
   const step_context ctx{settings, services, progress, run, store};
   // A killed call's round first: its candidates are in the manifest.
   if (m.open_round) {
@@ -172,9 +186,11 @@ step_outcome step_run(const loop_settings& settings, const loop_services& servic
 }
 
 // The last iteration's proposal names `tags` for the version that comes next.
-void name_next_strategy(const fs::path& run_dir, const run_manifest& m, const std::vector<std::string>& tags) {
+void name_next_strategy(const fs::path& run_dir, const run_manifest& m,
+                        const std::vector<std::string>& tags) {
   if (tags.empty() || m.iterations.empty()) return;
-  const fs::path proposal = iteration_dir(run_dir, m.iterations.back().iteration) / "optimization_proposal.md";
+  const fs::path proposal =
+      iteration_dir(run_dir, m.iterations.back().iteration) / "optimization_proposal.md";
   write_file_atomic(proposal, with_strategy_tags(read_text_file(proposal, "optimization proposal"), tags));
 }
 
@@ -184,11 +200,13 @@ void name_next_strategy(const fs::path& run_dir, const run_manifest& m, const st
 step_outcome continue_adoption(const loop_settings& settings, const loop_services& services,
                                const step_progress& progress, adoption_step pending) {
   const fs::path dir = fs::absolute(settings.run_dir);
-  const toolkit_adoption a = set_toolkit_run_aside(dir, settings.target.kernel, dimension_flags(settings.target));
-  std::vector<std::string> notices = {fmt::format(
-      "adopted the Python toolkit's run in {}: its files are kept as {}* and its figures listed, unverified, in {}; "
-      "kopt judges v0 and the toolkit's best again from their snapshots",
-      dir.string(), toolkit_prefix, toolkit_adoption_name)};
+  const toolkit_adoption a =
+      set_toolkit_run_aside(dir, settings.target.kernel, dimension_flags(settings.target));
+  std::vector<std::string> notices = {
+      fmt::format("adopted the Python toolkit's run in {}: its files are kept as {}* and its figures listed, "
+                  "unverified, in {}; "
+                  "kopt judges v0 and the toolkit's best again from their snapshots",
+                  dir.string(), toolkit_prefix, toolkit_adoption_name)};
   loop_settings step = settings;
   step.iteration.reset();  // kopt numbers the adopted run's versions itself
   step.run_kernel = a.run_kernel;
@@ -212,7 +230,7 @@ step_outcome continue_adoption(const loop_settings& settings, const loop_service
   name_next_strategy(dir, m, a.next_tags);
   const std::string given = sha256_hex(read_text_file(settings.target.kernel, "kernel"));
   const bool judged = std::any_of(m.iterations.begin(), m.iterations.end(),
-                                  [&](const iteration_record& r) { return r.source_sha256 == given; });
+                                  [&](const iteration_record& r) { return r.written_sha256() == given; });
   if (!judged) {
     step.target.kernel = settings.target.kernel;
     last = step_run(step, services, progress);
@@ -224,7 +242,8 @@ step_outcome continue_adoption(const loop_settings& settings, const loop_service
 
 }  // namespace
 
-step_outcome run_loop_step(const loop_settings& settings, const loop_services& services, const step_progress& progress) {
+step_outcome run_loop_step(const loop_settings& settings, const loop_services& services,
+                           const step_progress& progress) {
   if (settings.preflight_only) return check_machine_only(settings, services);
   if (!settings.run_dir.empty()) {
     if (const adoption_step pending = pending_adoption(settings.run_dir); pending != adoption_step::none) {

@@ -24,18 +24,21 @@ void record_version(const run_manifest& m, const iteration_record& of, const std
   o.scope = scope_of(m, m.arch, before);
   o.outcome = enum_name(r.outcome);
   o.reason = r.reason;
-  o.evidence = {{"comparison", r.comparison},
-                {"candidate_median_ms", r.median_ms ? json(*r.median_ms) : json(nullptr)},
-                {"candidate_median_ci95_ms", r.median_ci95_ms},
-                {"parent_iteration", r.parent ? json(*r.parent) : json(nullptr)},
-                {"parent_median_ms", parent && parent->median_ms ? json(*parent->median_ms) : json(nullptr)},
-                {"parent_median_ci95_ms", parent ? parent->median_ci95_ms : json(nullptr)},
-                {"bottleneck_before", before},
-                {"bottleneck_after", r.bottleneck},
-                {"speedup_vs_reference", r.speedup_vs_reference ? json(*r.speedup_vs_reference) : json(nullptr)},
-                // The run's files, for the Python toolkit's scope key on export (toolkit_export.h).
-                {"kernel_file", m.kernel},
-                {"reference_file", m.reference}};
+  o.evidence = {
+      {"comparison", r.comparison},
+      {"candidate_median_ms", r.median_ms ? json(*r.median_ms) : json(nullptr)},
+      {"candidate_median_ci95_ms", r.median_ci95_ms},
+      {"parent_iteration", r.parent ? json(*r.parent) : json(nullptr)},
+      {"parent_median_ms", parent && parent->median_ms ? json(*parent->median_ms) : json(nullptr)},
+      {"parent_median_ci95_ms", parent ? parent->median_ci95_ms : json(nullptr)},
+      {"bottleneck_before", before},
+      {"bottleneck_after", r.bottleneck},
+      {"speedup_vs_reference", r.speedup_vs_reference ? json(*r.speedup_vs_reference) : json(nullptr)},
+      // The values kopt tune chose (loop --tune); the fingerprint stays the backend and tags.
+      {"tuned_defines", r.tuned ? json(r.tuned->defines) : json(nullptr)},
+      // The run's files, for the Python toolkit's scope key on export (toolkit_export.h).
+      {"kernel_file", m.kernel},
+      {"reference_file", m.reference}};
   o.recorded_at = r.finished_at;
   store.record(std::move(o));
 }
@@ -54,8 +57,8 @@ void record_in_memory(const run_manifest& m, const iteration_record& r, memory::
   for (const candidate_record& c : r.candidates) record_candidate_in_memory(m, r, c, store);
 }
 
-void record_candidate_in_memory(const run_manifest& m, const iteration_record& round, const candidate_record& c,
-                                memory::memory_store& store) {
+void record_candidate_in_memory(const run_manifest& m, const iteration_record& round,
+                                const candidate_record& c, memory::memory_store& store) {
   record_version(m, round, fmt::format("cand_{}", c.candidate), c, store);
 }
 

@@ -16,10 +16,11 @@ void diagnosis_section(std::string& md, const proposal_inputs& in) {
   const diagnosis_digest& d = in.diagnosis;
   md += fmt::format("## Diagnosis of v{} (iter_v{}/analysis.md)\n\n", in.best_iteration, in.best_iteration);
   md += fmt::format("- slowest kernel: `{}`\n", d.kernel_name);
-  md += fmt::format("- bottleneck: **{}**{}: {}\n", d.bottleneck, d.at_hardware_limit ? " (at the hardware limit)" : "",
-                    d.reason);
+  md += fmt::format("- bottleneck: **{}**{}: {}\n", d.bottleneck,
+                    d.at_hardware_limit ? " (at the hardware limit)" : "", d.reason);
   md += fmt::format("- speed of light: SM {}, memory {}\n", percent(d.sm_pct), percent(d.memory_pct));
-  if (!d.occupancy_limiters.empty()) md += fmt::format("- occupancy limited by: {}\n", join(d.occupancy_limiters, ", "));
+  if (!d.occupancy_limiters.empty())
+    md += fmt::format("- occupancy limited by: {}\n", join(d.occupancy_limiters, ", "));
   if (!d.top_stalls.empty()) md += fmt::format("- top stall reasons: {}\n", join(d.top_stalls, ", "));
   md += "\n";
 }
@@ -30,8 +31,8 @@ void suggestions_section(std::string& md, const proposal_inputs& in) {
   int rank = 1;
   for (const ranked_suggestion& s : in.suggestions) {
     md += fmt::format("{}. {}{} (`kopt kb show {}`), tags: {}\n", rank++, s.entry.title,
-                      s.blocked ? " **(blocked: this exact strategy was slower or failed here)**" : "", s.entry.id,
-                      join(s.entry.tags, ", "));
+                      s.blocked ? " **(blocked: this exact strategy was slower or failed here)**" : "",
+                      s.entry.id, join(s.entry.tags, ", "));
     md += fmt::format("   - why: {}\n", s.entry.why);
     if (!s.memory_note.empty()) md += fmt::format("   - memory: {}\n", s.memory_note);
   }
@@ -66,17 +67,25 @@ std::string shapes_section(std::int64_t next_iteration, const std::string& bench
 
 std::string proposal_markdown(const proposal_inputs& in) {
   std::string md = fmt::format("# Optimization proposal for v{}\n\n", in.next_iteration);
-  md += fmt::format("Build v{} from **{}**, the best version so far (v{}: {:.6g} ms{}). A strategy is judged "
-                    "against the version it was built from.\n\n",
-                    in.next_iteration, in.best_snapshot, in.best_iteration, in.best_median_ms,
-                    in.best_speedup.empty() ? "" : ", " + in.best_speedup);
+  md += fmt::format(
+      "Build v{} from **{}**, the best version so far (v{}: {:.6g} ms{}). A strategy is judged "
+      "against the version it was built from.\n\n",
+      in.next_iteration, in.best_snapshot, in.best_iteration, in.best_median_ms,
+      in.best_speedup.empty() ? "" : ", " + in.best_speedup);
+  if (!in.best_tuned.empty()) {
+    md += fmt::format(
+        "Its tune parameters were tuned, and their values are written into it: {}. Declare parameters "
+        "with tune(...) and kopt loop --tune searches them for the next version too.\n\n",
+        in.best_tuned);
+  }
   md += shapes_section(in.next_iteration, in.benchmarked_dims, in.check_dims);
   diagnosis_section(md, in);
   suggestions_section(md, in);
-  strategies_section(md, "Blocked strategies",
-                     "None. A strategy that is slower or fails is blocked in this scope; reusing it rejects the "
-                     "iteration without measuring it.",
-                     in.blocked);
+  strategies_section(
+      md, "Blocked strategies",
+      "None. A strategy that is slower or fails is blocked in this scope; reusing it rejects the "
+      "iteration without measuring it.",
+      in.blocked);
   strategies_section(md, "Preferred strategies", "None yet in this scope.", in.preferred);
   md += "## Plan\n\n<!-- what you change and why, in terms of the diagnosis above -->\n\n";
   md += fmt::format("{}\n\n", strategy_tags_heading);

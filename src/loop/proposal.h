@@ -16,16 +16,17 @@ namespace kopt::loop {
 struct known_strategy {
   std::string fingerprint;
   std::vector<std::string> tags;
-  std::string why;   // "negative in this run (iteration 2)", "positive 3x on dram-bound cuda"
+  std::string why;  // "negative in this run (iteration 2)", "positive 3x on dram-bound cuda"
 };
 
 struct proposal_inputs {
   std::int64_t next_iteration = 1;
-  std::string best_snapshot;        // relative to the run folder
+  std::string best_snapshot;  // relative to the run folder
   std::int64_t best_iteration = 0;
   double best_median_ms = 0;
-  std::string best_speedup;         // "1.84x the reference", "" without one
-  diagnosis_digest diagnosis;       // of the best version
+  std::string best_speedup;    // "1.84x the reference", "" without one
+  std::string best_tuned;      // tuned_text of the best's tuned values, "" when it was not tuned
+  diagnosis_digest diagnosis;  // of the best version
   std::vector<ranked_suggestion> suggestions;
   std::vector<known_strategy> blocked;
   std::vector<known_strategy> preferred;

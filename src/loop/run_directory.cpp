@@ -12,10 +12,13 @@ namespace kopt::loop {
 namespace fs = std::filesystem;
 
 fs::path create_run_dir(const fs::path& kernel, const fs::path& root) {
-  const fs::path parent = root.empty() ? fs::absolute(kernel).parent_path() / "optimize_runs" : fs::absolute(root);
+  const fs::path parent =
+      root.empty() ? fs::absolute(kernel).parent_path() / "optimize_runs" : fs::absolute(root);
   std::error_code ec;
   fs::create_directories(parent, ec);
-  if (ec) throw error(fmt::format("cannot create {}: {}; pass --run-dir in a folder you can write", parent.string(), ec.message()));
+  if (ec)
+    throw error(fmt::format("cannot create {}: {}; pass --run-dir in a folder you can write", parent.string(),
+                            ec.message()));
   const std::string name = "run_" + utc_compact_timestamp();
   for (int attempt = 1; attempt < 100; ++attempt) {
     const fs::path candidate = parent / (attempt == 1 ? name : fmt::format("{}_{}", name, attempt));

@@ -44,18 +44,20 @@ run_manifest read_run_manifest(const fs::path& run_dir) {
   const fs::path file = run_dir / run_manifest_name;
   json document = read_json_file(file);
   const auto text_at = [&](const char* key) {
-    return document.is_object() && document.contains(key) && document[key].is_string() ? document[key].get<std::string>()
-                                                                                       : std::string();
+    return document.is_object() && document.contains(key) && document[key].is_string()
+               ? document[key].get<std::string>()
+               : std::string();
   };
   const std::string schema = text_at("schema");
   if (is_toolkit_run_manifest(document)) {
-    throw error(fmt::format("{} is the Python toolkit's record of its run, which kopt has not adopted yet: continue the "
-                            "run with kopt loop KERNEL --run-dir {} and the run's dimensions, which adopts it (the "
-                            "toolkit's files are kept, its best judged again)",
-                            file.string(), run_dir.string()));
+    throw error(fmt::format(
+        "{} is the Python toolkit's record of its run, which kopt has not adopted yet: continue the "
+        "run with kopt loop KERNEL --run-dir {} and the run's dimensions, which adopts it (the "
+        "toolkit's files are kept, its best judged again)",
+        file.string(), run_dir.string()));
   }
-  if (schema != schema_text(run_manifest_version) && schema != schema_text(3) && schema != schema_text(2) &&
-      schema != schema_text(1)) {
+  if (schema != schema_text(run_manifest_version) && schema != schema_text(4) && schema != schema_text(3) &&
+      schema != schema_text(2) && schema != schema_text(1)) {
     throw error(
         fmt::format("{} is not a kopt run manifest ({}): pass the folder of a run started by this kopt, or "
                     "start a new run without --run-dir",
@@ -64,15 +66,17 @@ run_manifest read_run_manifest(const fs::path& run_dir) {
   const std::string recorded = text_at(checksum_key);
   document.erase(checksum_key);
   if (recorded != checksum_of(document)) {
-    throw error(fmt::format("{} was changed outside kopt (its checksum does not match its content): kopt alone "
-                            "writes the run's record; restore the file or start a new run",
-                            file.string()));
+    throw error(
+        fmt::format("{} was changed outside kopt (its checksum does not match its content): kopt alone "
+                    "writes the run's record; restore the file or start a new run",
+                    file.string()));
   }
   document.erase("schema");
   try {
     return manifest_from_fields(std::move(document));
   } catch (const document_error& e) {
-    throw e.in(file.string(), "kopt did not write this; restore the run folder as kopt left it, or start a new run");
+    throw e.in(file.string(),
+               "kopt did not write this; restore the run folder as kopt left it, or start a new run");
   }
 }
 

@@ -16,11 +16,12 @@
 namespace kopt::loop {
 
 inline constexpr const char* run_manifest_name = "run_manifest.json";
-inline constexpr const char* run_manifest_schema = "run_manifest";  // written as kopt.run_manifest/v4
+inline constexpr const char* run_manifest_schema = "run_manifest";  // written as kopt.run_manifest/v5
 // v2 added the extra validation shapes and rounds of candidates; v3 the attempts of redone
 // iterations and a version's own file; v4 a version's problem_changed and a pending candidate's
-// outcome "pending" (it was ""). Older manifests are still read, and written back as v4.
-inline constexpr int run_manifest_version = 4;
+// outcome "pending" (it was ""); v5 a tuned version's values. Older manifests are still read, and
+// written back as v5.
+inline constexpr int run_manifest_version = 5;
 
 json to_json(const run_manifest& manifest);
 

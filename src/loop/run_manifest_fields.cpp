@@ -12,18 +12,19 @@ namespace kopt::loop {
 BOOST_DESCRIBE_STRUCT(frozen_problem, (),
                       (reference_sha256, problem_sha256, tolerances, dims, check_dims, check_problem_sha256))
 BOOST_DESCRIBE_STRUCT(shape_check, (), (dims, status, reason))
+BOOST_DESCRIBE_STRUCT(tuned_values, (), (defines, tune_result, measured, allowed, written_sha256))
 BOOST_DESCRIBE_STRUCT(version_record, (),
                       (snapshot, source_sha256, library_sha256, parent, tags, fingerprint, outcome, reason,
                        problem_changed, eligible, median_ms, median_ci95_ms, reference_median_ms,
                        speedup_vs_reference, bottleneck, at_hardware_limit, comparison, checks, step_seconds,
-                       finished_at))
+                       finished_at, tuned))
 BOOST_DESCRIBE_STRUCT(candidate_record, (version_record), (candidate))
 BOOST_DESCRIBE_STRUCT(iteration_record, (version_record),
                       (iteration, attempt, kernel_file, candidates, chosen_candidate))
 BOOST_DESCRIBE_STRUCT(run_manifest, (),
-                      (run_id, kopt_version, created_at, updated_at, kernel, reference, backend, arch, op, op_family,
-                       max_iterations, memory_db, frozen, settings, iterations, best, blocked, open_round,
-                       superseded))
+                      (run_id, kopt_version, created_at, updated_at, kernel, reference, backend, arch, op,
+                       op_family, max_iterations, memory_db, frozen, settings, iterations, best, blocked,
+                       open_round, superseded))
 
 }  // namespace kopt::loop
 
@@ -47,8 +48,8 @@ constexpr std::string_view older_problem_changed_reason = "problem changed";
 // What manifests written before a field existed lack, as the writer would have written it
 // then: v1 has no shape checks or rounds of candidates; libraries and step times came later
 // in v2; attempts, a version's own file and superseded attempts in v3; problem_changed in v4,
-// where a pending candidate's outcome became "pending" (it was ""). The reader itself accepts
-// nothing missing.
+// where a pending candidate's outcome became "pending" (it was ""); tuned values in v5. The
+// reader itself accepts nothing missing.
 void fill_older_fields(json& document) {
   const auto fill = [](json& object, const char* key, const json& value) {
     if (object.is_object() && !object.contains(key)) object[key] = value;
@@ -57,6 +58,7 @@ void fill_older_fields(json& document) {
     fill(record, "library_sha256", "");
     fill(record, "checks", json::array());
     fill(record, "step_seconds", json::object());
+    fill(record, "tuned", nullptr);
     if (!record.is_object() || record.contains("problem_changed")) return;
     const json outcome = record.value("outcome", json(nullptr));
     const json reason = record.value("reason", json(nullptr));
@@ -86,9 +88,13 @@ void fill_older_fields(json& document) {
   fill(document, "superseded", json::array());
 }
 
-[[noreturn]] void refuse_at(const std::string& where, const std::string& problem) { throw document_error(where, problem); }
+[[noreturn]] void refuse_at(const std::string& where, const std::string& problem) {
+  throw document_error(where, problem);
+}
 
-bool is_finite_number(const json& value) { return value.is_number() && std::isfinite(value.get<double>()); }
+bool is_finite_number(const json& value) {
+  return value.is_number() && std::isfinite(value.get<double>());
+}
 
 // [low, high], as the bench and the comparisons write an interval; null when there is none.
 void check_interval(const json& value, const std::string& where) {
@@ -108,11 +114,13 @@ void check_version(const version_record& r, const std::string& where) {
         refuse_at(fmt::format("{}.comparison.{}", where, key), "must be a number");
       }
     }
-    if (r.comparison.contains("ratio_ci95")) check_interval(r.comparison["ratio_ci95"], where + ".comparison.ratio_ci95");
+    if (r.comparison.contains("ratio_ci95"))
+      check_interval(r.comparison["ratio_ci95"], where + ".comparison.ratio_ci95");
   }
   if (!r.step_seconds.is_object()) refuse_at(where + ".step_seconds", "must be an object of step times");
   for (const auto& [step, seconds] : r.step_seconds.items()) {
-    if (!is_finite_number(seconds)) refuse_at(fmt::format("{}.step_seconds.{}", where, step), "must be a number");
+    if (!is_finite_number(seconds))
+      refuse_at(fmt::format("{}.step_seconds.{}", where, step), "must be a number");
   }
   if (r.parent && *r.parent < 0) refuse_at(where + ".parent", "must not be negative");
 }
@@ -123,7 +131,8 @@ void check_iteration(const iteration_record& r, const std::string& where) {
     check_version(r.candidates[i], fmt::format("{}.candidates[{}]", where, i));
   }
   if (r.chosen_candidate && r.find_candidate(*r.chosen_candidate) == nullptr) {
-    refuse_at(where + ".chosen_candidate", fmt::format("is {}, which is none of the round's candidates", *r.chosen_candidate));
+    refuse_at(where + ".chosen_candidate",
+              fmt::format("is {}, which is none of the round's candidates", *r.chosen_candidate));
   }
 }
 
@@ -134,8 +143,8 @@ void check_consistent(const run_manifest& m) {
     const iteration_record& r = m.iterations[i];
     const std::string where = fmt::format("iterations[{}]", i);
     if (r.iteration != static_cast<std::int64_t>(i)) {
-      refuse_at(where + ".iteration", fmt::format("is {}, expected {} (iterations are v0, v1, ... in order)",
-                                                  r.iteration, i));
+      refuse_at(where + ".iteration",
+                fmt::format("is {}, expected {} (iterations are v0, v1, ... in order)", r.iteration, i));
     }
     check_iteration(r, where);
     if (r.parent && *r.parent >= r.iteration) {
@@ -151,16 +160,15 @@ void check_consistent(const run_manifest& m) {
     check_iteration(r, where);
     const iteration_record* now = m.find(r.iteration);
     if (now != nullptr && now->attempt <= r.attempt) {
-      refuse_at(where + ".attempt", fmt::format("is {}, not earlier than v{}'s attempt {} that superseded it", r.attempt,
-                                                r.iteration, now->attempt));
+      refuse_at(where + ".attempt", fmt::format("is {}, not earlier than v{}'s attempt {} that superseded it",
+                                                r.attempt, r.iteration, now->attempt));
     }
   }
   if (m.open_round) {
     check_iteration(*m.open_round, "open_round");
     if (m.open_round->iteration != static_cast<std::int64_t>(m.iterations.size())) {
-      refuse_at("open_round.iteration",
-                fmt::format("is {}, expected {} (the iteration after the last)", m.open_round->iteration,
-                            m.iterations.size()));
+      refuse_at("open_round.iteration", fmt::format("is {}, expected {} (the iteration after the last)",
+                                                    m.open_round->iteration, m.iterations.size()));
     }
   }
 }

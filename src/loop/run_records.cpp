@@ -1,6 +1,15 @@
 #include "loop/run_records.h"
 
+#include <fmt/format.h>
+
+#include "core/text.h"
+
 namespace kopt::loop {
+
+std::string tuned_text(const tuned_values& tuned) {
+  return fmt::format("{} ({} of {} allowed configurations measured; {})", join(tuned.defines, " "),
+                     tuned.measured, tuned.allowed, tuned.tune_result);
+}
 
 const candidate_record* iteration_record::find_candidate(int candidate) const {
   for (const auto& c : candidates) {

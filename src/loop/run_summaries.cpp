@@ -10,14 +10,18 @@
 namespace kopt::loop {
 namespace {
 
-std::string ms(const std::optional<double>& value) { return value ? fmt::format("{:.6g}", *value) : "n/a"; }
+std::string ms(const std::optional<double>& value) {
+  return value ? fmt::format("{:.6g}", *value) : "n/a";
+}
 
 std::string interval(const json& ci) {
   if (!ci.is_array() || ci.size() != 2) return "n/a";
   return fmt::format("[{:.6g}, {:.6g}]", ci[0].get<double>(), ci[1].get<double>());
 }
 
-std::string speedup(const std::optional<double>& value) { return value ? fmt::format("{:.3f}x", *value) : "n/a"; }
+std::string speedup(const std::optional<double>& value) {
+  return value ? fmt::format("{:.3f}x", *value) : "n/a";
+}
 
 std::string comparison_line(const version_record& r, const std::string& name) {
   const json& c = r.comparison;
@@ -35,7 +39,8 @@ std::string tags_text(const version_record& r) {
 std::string checks_text(const version_record& r) {
   std::vector<std::string> parts;
   for (const auto& c : r.checks) {
-    parts.push_back(fmt::format("`{}` {}{}", c.dims, c.status, c.reason.empty() ? "" : " (" + c.reason + ")"));
+    parts.push_back(
+        fmt::format("`{}` {}{}", c.dims, c.status, c.reason.empty() ? "" : " (" + c.reason + ")"));
   }
   return join(parts, "; ");
 }
@@ -55,20 +60,28 @@ std::string step_times_text(const json& step_seconds) {
 // The lines a version's summary shares with a candidate's.
 std::string version_lines(const run_manifest& m, const version_record& r, const std::string& name) {
   std::string md = fmt::format("- version: `{}` (sha256 {})\n", r.snapshot, r.source_sha256.substr(0, 16));
-  md += fmt::format("- strategy tags: {}{}\n", tags_text(r), r.fingerprint.empty() ? "" : " (`" + r.fingerprint + "`)");
+  if (r.tuned)
+    md += fmt::format("- tuned values (kopt loop --tune, written into the version): {}\n",
+                      tuned_text(*r.tuned));
+  md += fmt::format("- strategy tags: {}{}\n", tags_text(r),
+                    r.fingerprint.empty() ? "" : " (`" + r.fingerprint + "`)");
   md += fmt::format("- outcome: **{}**: {}\n", r.outcome, r.reason);
   if (r.parent) {
-    md += fmt::format("- compared with: v{} (the best when it ran); {}\n", *r.parent, comparison_line(r, name));
+    md +=
+        fmt::format("- compared with: v{} (the best when it ran); {}\n", *r.parent, comparison_line(r, name));
   }
-  md += fmt::format("- kernel median: {} ms, 95 % interval {}\n", ms(r.median_ms), interval(r.median_ci95_ms));
+  md +=
+      fmt::format("- kernel median: {} ms, 95 % interval {}\n", ms(r.median_ms), interval(r.median_ci95_ms));
   if (!m.reference.empty()) {
-    md += fmt::format("- reference median: {} ms; speedup {}\n", ms(r.reference_median_ms), speedup(r.speedup_vs_reference));
+    md += fmt::format("- reference median: {} ms; speedup {}\n", ms(r.reference_median_ms),
+                      speedup(r.speedup_vs_reference));
   }
   if (!r.checks.empty()) {
     md += fmt::format("- extra shapes (the judge, validation only): {}\n", checks_text(r));
   }
   if (!r.bottleneck.empty()) {
-    md += fmt::format("- bottleneck: {}{} (analysis.md)\n", r.bottleneck, r.at_hardware_limit ? ", at the hardware limit" : "");
+    md += fmt::format("- bottleneck: {}{} (analysis.md)\n", r.bottleneck,
+                      r.at_hardware_limit ? ", at the hardware limit" : "");
   } else if (r.eligible && r.parent && r.outcome != version_outcome::positive) {
     md += "- profile: skipped, not faster than the version it was compared with\n";
   }
@@ -151,8 +164,8 @@ std::string final_summary_markdown(const run_manifest& m, const std::vector<std:
   md += "## Baseline and best\n\n";
   if (baseline) md += fmt::format("- v0: {} ms ({})\n", ms(baseline->median_ms), baseline->outcome);
   if (best) {
-    md += fmt::format("- best: v{} `{}`: {} ms, speedup over the reference {}", best->iteration, best->snapshot,
-                      ms(best->median_ms), speedup(best->speedup_vs_reference));
+    md += fmt::format("- best: v{} `{}`: {} ms, speedup over the reference {}", best->iteration,
+                      best->snapshot, ms(best->median_ms), speedup(best->speedup_vs_reference));
     if (baseline && baseline->median_ms && best->median_ms && *best->median_ms > 0) {
       md += fmt::format(", {:.3f}x v0", *baseline->median_ms / *best->median_ms);
     }
@@ -160,16 +173,18 @@ std::string final_summary_markdown(const run_manifest& m, const std::vector<std:
         "\n- the best version's reports: iter_v{0}/benchmark_result.json, iter_v{0}/full.ncu-rep, "
         "iter_v{0}/analysis.md{1}\n",
         best->iteration,
-        best->chosen_candidate ? fmt::format(" (candidate {}'s, from iter_v{}/cand_{}/)", *best->chosen_candidate,
-                                   best->iteration, *best->chosen_candidate)
-                     : "");
+        best->chosen_candidate
+            ? fmt::format(" (candidate {}'s, from iter_v{}/cand_{}/)", *best->chosen_candidate,
+                          best->iteration, *best->chosen_candidate)
+            : "");
   } else {
     md += "- no eligible version yet (none passed the judge with a full profile)\n";
   }
-  md += "\n## Iterations\n\nA round of candidates has one row per candidate (`v cand_J`); its evidence is in "
-        "iter_vK/cand_J/.\n\n"
-        "| v | strategy tags | outcome | median ms | 95 % interval | speedup | bottleneck | reason |\n"
-        "|---|---|---|---|---|---|---|---|\n";
+  md +=
+      "\n## Iterations\n\nA round of candidates has one row per candidate (`v cand_J`); its evidence is in "
+      "iter_vK/cand_J/.\n\n"
+      "| v | strategy tags | outcome | median ms | 95 % interval | speedup | bottleneck | reason |\n"
+      "|---|---|---|---|---|---|---|---|\n";
   std::vector<std::string> unsettled;
   std::vector<std::string> worked;
   const auto note = [&](const std::string& name, const version_record& r) {
@@ -200,8 +215,9 @@ std::string final_summary_markdown(const run_manifest& m, const std::vector<std:
   if (!m.superseded.empty()) {
     md += "\nRedone (kept, superseded):\n";
     for (const auto& r : m.superseded) {
-      md += fmt::format("- v{} attempt {} ({}): {}: {}\n", r.iteration, r.attempt,
-                        std::filesystem::path(r.snapshot).parent_path().generic_string(), r.outcome, r.reason);
+      md +=
+          fmt::format("- v{} attempt {} ({}): {}: {}\n", r.iteration, r.attempt,
+                      std::filesystem::path(r.snapshot).parent_path().generic_string(), r.outcome, r.reason);
     }
   }
   md += "\n## Memory\n\n";

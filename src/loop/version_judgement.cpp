@@ -85,8 +85,9 @@ version_outcome as_version_outcome(measure::outcome verdict) {
 
 void take_outcome(version_record& r, const measure::outcome_evidence& verdict, const std::string& how) {
   r.outcome = as_version_outcome(verdict.verdict);
-  r.reason = fmt::format("{:.4f}x the time of v{} (95 % interval [{:.4f}, {:.4f}], margin ±{:.1f} %; {})", verdict.ratio,
-                         *r.parent, verdict.ratio_ci95.low, verdict.ratio_ci95.high, 100 * verdict.margin, how);
+  r.reason = fmt::format("{:.4f}x the time of v{} (95 % interval [{:.4f}, {:.4f}], margin ±{:.1f} %; {})",
+                         verdict.ratio, *r.parent, verdict.ratio_ci95.low, verdict.ratio_ci95.high,
+                         100 * verdict.margin, how);
 }
 
 // The parent's kept library, checked against the manifest: a library swapped behind kopt's
@@ -94,9 +95,10 @@ void take_outcome(version_record& r, const measure::outcome_evidence& verdict, c
 fs::path checked_library(const fs::path& folder, const std::string& sha256, const std::string& what) {
   const fs::path library = folder / kept_library_name;
   if (!fs::is_regular_file(library) || sha256_hex(read_text_file(library, "kept kernel library")) != sha256) {
-    throw error(fmt::format("{} of {} is missing or changed since kopt measured it: the run's files are kopt's; "
-                            "start a new run",
-                            library.string(), what));
+    throw error(
+        fmt::format("{} of {} is missing or changed since kopt measured it: the run's files are kopt's; "
+                    "start a new run",
+                    library.string(), what));
   }
   return library;
 }
@@ -135,9 +137,11 @@ void compare_with_parent(const step_context& ctx, version_record& r, const fs::p
     r.reason = "failed while compared in turns: " + turns.failure;
   } else if (!turns.failure.empty()) {
     r.outcome = version_outcome::inconclusive;
-    r.reason = fmt::format("no comparison: v{} failed while compared in turns ({})", *r.parent, turns.failure);
+    r.reason =
+        fmt::format("no comparison: v{} failed while compared in turns ({})", *r.parent, turns.failure);
   } else {
-    take_outcome(r, turns.evidence, fmt::format("in turns, {} rounds of {} calls", turns.rounds, turns.block_calls));
+    take_outcome(r, turns.evidence,
+                 fmt::format("in turns, {} rounds of {} calls", turns.rounds, turns.block_calls));
   }
 }
 
@@ -194,7 +198,7 @@ void judge_version(const step_context& ctx, std::int64_t iteration, const fs::pa
   json compare_seconds = json::object();  // {"compare": s} once compared
   if (blocked.empty()) {
     e = measure_version(ctx.settings, ctx.services, evidence_dir, ctx.progress);
-    if (sha256_hex(read_text_file(ctx.settings.target.kernel, "kernel")) != r.source_sha256) {
+    if (sha256_hex(read_text_file(ctx.settings.target.kernel, "kernel")) != r.written_sha256()) {
       throw error(
           fmt::format("{} changed while kopt measured it: write the next version only after the iteration "
                       "ends; {} is not recorded",

@@ -32,7 +32,8 @@ std::string output_type(const loop_settings& settings) {
 }
 
 // The peak for the problem's data type, from the version's profile; the note says why not.
-void add_flop_peak(measure::speed_of_light_inputs& in, const loop_settings& settings, const fs::path& analysis_file) {
+void add_flop_peak(measure::speed_of_light_inputs& in, const loop_settings& settings,
+                   const fs::path& analysis_file) {
   std::error_code ec;
   if (!fs::is_regular_file(analysis_file, ec)) {
     in.compute_note = "the version has no profile to read the FLOP peak from";
@@ -52,9 +53,11 @@ void add_flop_peak(measure::speed_of_light_inputs& in, const loop_settings& sett
     return;
   }
   const std::string short_type = type == "bfloat16" ? "bf16" : type == "float16" ? "fp16" : "";
-  if (!short_type.empty() && roof.peak_tensor_flop_per_s && roof.tensor_type.find(short_type) != std::string::npos) {
+  if (!short_type.empty() && roof.peak_tensor_flop_per_s &&
+      roof.tensor_type.find(short_type) != std::string::npos) {
     in.peak_flop_per_s = roof.peak_tensor_flop_per_s;
-    in.peak_source = fmt::format("{} tensor peak of the version's ncu profile ({})", short_type, roof.tensor_type);
+    in.peak_source =
+        fmt::format("{} tensor peak of the version's ncu profile ({})", short_type, roof.tensor_type);
     return;
   }
   in.compute_note = fmt::format("no {} FLOP peak in the version's ncu profile", type);

@@ -23,4 +23,12 @@ std::unique_ptr<tune_proposer> make_tune_proposer(const std::string& strategy,
   throw error(fmt::format("--strategy {}: kopt tune knows {}", strategy, join(tune_strategies(), ", ")));
 }
 
+void check_tune_strategy(const std::string& strategy) {
+  // A space of two configurations: enough for the strategy to start as it would for a kernel.
+  kernel::planned_tune_space probe;
+  probe.space = kernel::read_tune_space("// kopt: tune(X, 1, 2)\n", "the strategy check");
+  probe.allowed = probe.space.allowed([](std::string_view) { return std::nullopt; }, "the strategy check");
+  make_tune_proposer(strategy, probe, 0, 1);
+}
+
 }  // namespace kopt::tune

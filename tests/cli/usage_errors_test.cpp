@@ -164,6 +164,16 @@ TEST(UsageErrors, AMalformedCheckDimsIsOneLineBeforeAnyGpuCheck) {
   EXPECT_EQ(first_line(candidates.stderr_text),
             "kopt: error: --candidates needs --agent: the agent writes the candidates of each iteration "
             "(docs/loop.md)");
+  // --tune's options: each refused in one line before anything is measured.
+  EXPECT_EQ(first_line(with({"--tune-budget", "4"}).stderr_text),
+            "kopt: error: --tune-budget and --tune-strategy need --tune (docs/tune.md)");
+  const auto strategy = with({"--tune", "--tune-strategy", "bayes"});
+  EXPECT_EQ(strategy.exit_code, 2);
+  EXPECT_EQ(first_line(strategy.stderr_text),
+            "kopt: error: --tune-strategy bayes: kopt tune knows exhaustive, random, gp, tpe");
+  EXPECT_EQ(first_line(with({"--tune", "--candidates", "2", "--agent", "true"}).stderr_text).rfind(
+                "kopt: error: --tune with --candidates is not built yet", 0),
+            0U);
 }
 
 TEST(UsageErrors, ALoopsSamplingFloorAboveItsLimitIsRefusedBeforeTheRunFolder) {

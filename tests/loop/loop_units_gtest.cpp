@@ -172,7 +172,7 @@ TEST(RunManifest, RoundTripsShapeChecksRoundsOfCandidatesAndAnOpenRound) {
   EXPECT_EQ(back.iterations[1].find_candidate(2)->checks[0].status, "failed");
   ASSERT_TRUE(back.open_round);
   EXPECT_TRUE(back.open_round->candidates[1].finished_at.empty());
-  EXPECT_EQ(to_json(back)["schema"], "kopt.run_manifest/v4");
+  EXPECT_EQ(to_json(back)["schema"], "kopt.run_manifest/v5");
 }
 
 TEST(RunManifest, AVersion1ManifestIsReadAsARunWithoutShapesOrCandidates) {
@@ -236,7 +236,7 @@ TEST(RunManifest, AVersion3ManifestKeepsItsProblemChangedVersionsAndPendingCandi
   EXPECT_EQ(enum_name(back.open_round->candidates[0].outcome), "pending");
   // Written back as v4, where the cause is a field of its own.
   const json again = to_json(back);
-  EXPECT_EQ(again["schema"], "kopt.run_manifest/v4");
+  EXPECT_EQ(again["schema"], "kopt.run_manifest/v5");
   EXPECT_EQ(again["iterations"][1]["problem_changed"], true);
 }
 

@@ -1,0 +1,65 @@
+#include "loop/version_tuning.h"
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "core/files.h"
+#include "core/hash.h"
+#include "kernel/tune_space.h"
+
+namespace kopt::loop {
+
+namespace fs = std::filesystem;
+
+version_tuning tune_version(const step_context& ctx, const fs::path& iteration_dir,
+                            const std::string& source) {
+  const loop_settings& s = ctx.settings;
+  if (!s.tune) return {};
+  const std::string label = s.target.kernel.string();
+  if (kernel::read_tune_space(source, label).empty()) return {};
+  if (!ctx.services.tune) throw error("kopt loop --tune: these measuring steps cannot tune (a bug in kopt)");
+  tune::tune_request request;
+  request.bench = pipeline::bench_request{s.target, s.job, s.atol, s.rtol, "", {}};
+  request.strategy = s.tune->strategy;
+  request.budget = s.tune->budget;
+  request.seed = s.tune->seed;
+  request.runs_root = iteration_dir;
+  request.cache_folder = tune::default_tune_cache_folder();
+  request.comparison = s.comparison;
+  request.progress = [&ctx](const std::string& step) { ctx.say("tune: " + step); };
+  request.warn = [&ctx](const std::string& what) { ctx.say("warning: " + what); };
+  ctx.say(fmt::format("tune: {} with at most {} configurations", s.tune->strategy, s.tune->budget));
+  version_tuning tuning;
+  tune::tune_outcome outcome;
+  try {
+    outcome = ctx.services.tune(request);
+  } catch (const error& e) {
+    // The version's own space (a restriction that leaves nothing, say) is the agent's to fix.
+    tuning.failure = fmt::format("tune: {}", e.what());
+    return tuning;
+  }
+  const fs::path result_file = outcome.run_dir / "tune_result.json";
+  const std::string where = fs::relative(result_file, ctx.run.dir).string();
+  if (!outcome.result.winner) {
+    tuning.failure = fmt::format("tune: none of the {} configurations measured passed the judge (see {})",
+                                 outcome.result.measured.size(), where);
+    return tuning;
+  }
+  tuned_values values;
+  values.defines = outcome.result.winner->defines;
+  values.tune_result = where;
+  values.measured = static_cast<std::int64_t>(outcome.result.measured.size());
+  values.allowed = static_cast<std::int64_t>(outcome.result.allowed);
+  values.written_sha256 = sha256_hex(source);
+  tuning.tuned_source = read_text_file(outcome.result.winner->tuned_file, "tuned kernel");
+  tuning.tuned = std::move(values);
+  return tuning;
+}
+
+loop_settings with_tuned_values(const loop_settings& settings, const std::optional<tuned_values>& tuned) {
+  loop_settings s = settings;
+  if (tuned) s.target.defines.insert(s.target.defines.end(), tuned->defines.begin(), tuned->defines.end());
+  return s;
+}
+
+}  // namespace kopt::loop

@@ -1,0 +1,180 @@
+// kopt loop --tune on the CPU: a version that declares tune(...) parameters is tuned by kopt tune
+// itself (its configurations judged and timed through a recorded worker) before the loop judges
+// it at the winning values. The manifest, the iteration's summary, the next proposal and the
+// memory record the values; the snapshot has them written in while the kernel file keeps what the
+// agent wrote; a version whose every configuration fails is rejected with the tune's reason.
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "core/files.h"
+#include "core/hash.h"
+#include "loop/loop_step.h"
+#include "loop/run_directory.h"
+#include "memory/memory_store.h"
+#include "pipeline/recorded_worker.h"
+#include "scripted_services.h"
+#include "support/kopt_process.h"
+#include "support/recorded_h200.h"
+#include "support/recorded_tune.h"
+
+namespace kopt::loop {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The five configurations the tunable vector add allows; BLOCK=64 VEC=1 leaves wrong outputs.
+const std::map<std::string, double> medians = {{"BLOCK=64 VEC=2", 16.0},
+                                               {"BLOCK=128 VEC=1", 20.0},
+                                               {"BLOCK=128 VEC=2", 15.0},
+                                               {"BLOCK=256 VEC=1", 21.0}};
+
+class LoopTune : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ::setenv("KOPT_CACHE_DIR", m_cache.path().c_str(), 1);
+    m_kernel = m_work.write("tiled_add.cu", version(1.0));
+    fs::copy_file(kopt::testing::source_dir() / "examples" / "vector_add_ref.cu",
+                  m_work.path() / "vector_add_ref.cu");
+    m_services = m_gpu.services();
+    m_services.tune = [this](const tune::tune_request& request) {
+      ++m_tunes;
+      pipeline::recorded_worker worker(pipeline::recorded_h200(), m_all_wrong
+                                                                      ? pipeline::two_children(3.0f)
+                                                                      : pipeline::by_configuration(medians));
+      pipeline::time_turns(worker, "BLOCK=128 VEC=2");
+      return tune::run_tune(request, worker);
+    };
+  }
+
+  static std::string version(double speed, const std::string& extra = "") {
+    return fmt::format("// speed: {}\n{}\n", speed, extra) +
+           pipeline::tunable_vector_add(
+               (kopt::testing::source_dir() / "examples" / "vector_add.cu").string());
+  }
+
+  loop_settings settings() const {
+    loop_settings s;
+    s.target.kernel = m_kernel;
+    s.target.ref = m_work.path() / "vector_add_ref.cu";
+    s.target.dims = {{"N", "1048576"}};
+    s.max_iterations = 4;
+    s.run_dir = m_run_dir;
+    s.memory_db = m_work.path() / "memory.db";
+    s.tune = loop_tuning{};
+    return s;
+  }
+
+  // Writes `source` as the next version with `tags` named in the last iteration's proposal.
+  step_outcome next(const std::string& source, const std::vector<std::string>& tags) {
+    write_file_atomic(m_kernel, source);
+    const run_manifest m = read_run_manifest(m_run_dir);
+    const fs::path proposal =
+        iteration_dir(m_run_dir, m.iterations.back().iteration) / "optimization_proposal.md";
+    std::string text = read_text_file(proposal);
+    for (const auto& t : tags) text += "- " + t + "\n";
+    write_file_atomic(proposal, text);
+    return run_loop_step(settings(), m_services);
+  }
+
+  step_outcome first() {
+    step_outcome v0 = run_loop_step(settings(), m_services);
+    m_run_dir = v0.run_dir;
+    return v0;
+  }
+
+  kopt::testing::scratch_dir m_cache;
+  kopt::testing::scratch_dir m_work;
+  fs::path m_kernel;
+  fs::path m_run_dir;
+  testing::scripted_gpu m_gpu;
+  loop_services m_services;
+  int m_tunes = 0;
+  bool m_all_wrong = false;
+};
+
+TEST_F(LoopTune, AVersionIsJudgedAtTheWinningValuesWrittenIntoItsSnapshot) {
+  const std::string written = read_text_file(m_kernel);
+  const step_outcome v0 = first();
+  ASSERT_TRUE(v0.record.has_value());
+  const iteration_record& r = *v0.record;
+  EXPECT_EQ(r.outcome, version_outcome::baseline) << r.reason;
+  ASSERT_TRUE(r.tuned.has_value());
+  EXPECT_EQ(r.tuned->defines, (std::vector<std::string>{"BLOCK=128", "VEC=2"}));
+  EXPECT_EQ(r.tuned->measured, 5);
+  EXPECT_EQ(r.tuned->allowed, 5);
+  EXPECT_TRUE(fs::exists(v0.run_dir / r.tuned->tune_result)) << r.tuned->tune_result;
+  EXPECT_EQ(r.tuned->tune_result.rfind("iter_v0/tune_", 0), 0U)
+      << "the tune folder in the iteration's folder";
+
+  const std::string snapshot = read_text_file(v0.run_dir / r.snapshot);
+  EXPECT_NE(snapshot.find("#ifndef BLOCK\n#define BLOCK 128\n#endif"), std::string::npos)
+      << snapshot.substr(0, 300);
+  EXPECT_NE(snapshot.find("#ifndef VEC\n#define VEC 2\n#endif"), std::string::npos);
+  EXPECT_EQ(r.source_sha256, sha256_hex(snapshot));
+  EXPECT_EQ(read_text_file(m_kernel), written) << "the kernel file keeps what the agent wrote";
+  EXPECT_EQ(r.written_sha256(), sha256_hex(written));
+
+  ASSERT_FALSE(m_gpu.bench_defines.empty());
+  for (const auto& defines : m_gpu.bench_defines) {
+    EXPECT_EQ(defines, (std::vector<std::string>{"BLOCK=128", "VEC=2"})) << "measured at the winning values";
+  }
+  const std::string summary = read_text_file(iteration_dir(v0.run_dir, 0) / "iteration_summary.md");
+  EXPECT_NE(
+      summary.find("tuned values (kopt loop --tune, written into the version): BLOCK=128 VEC=2 (5 of 5"),
+      std::string::npos)
+      << summary;
+  const std::string proposal = read_text_file(iteration_dir(v0.run_dir, 0) / "optimization_proposal.md");
+  EXPECT_NE(proposal.find("BLOCK=128 VEC=2"), std::string::npos) << proposal.substr(0, 800);
+}
+
+TEST_F(LoopTune, TheMemoryRecordsTheTunedValuesUnderTheStrategysOwnFingerprint) {
+  first();
+  const step_outcome v1 = next(version(0.8), {"vectorized_loads"});
+  ASSERT_TRUE(v1.record.has_value());
+  EXPECT_EQ(v1.record->outcome, version_outcome::positive) << v1.record->reason;
+  ASSERT_TRUE(v1.record->tuned.has_value());
+  EXPECT_EQ(m_tunes, 2);
+  const auto history = memory::memory_store::open(settings().memory_db).history(v1.record->fingerprint);
+  ASSERT_EQ(history.size(), 1U);
+  EXPECT_EQ(history.front().evidence["tuned_defines"], json::array({"BLOCK=128", "VEC=2"}));
+  EXPECT_EQ(history.front().tags, std::vector<std::string>{"vectorized_loads"})
+      << "the fingerprint stays the tags";
+}
+
+TEST_F(LoopTune, AVersionWhoseEveryConfigurationFailsIsRejectedWithTheTunesReasonAndBlocked) {
+  first();
+  m_all_wrong = true;
+  const std::string written = version(0.5);
+  const step_outcome v1 = next(written, {"wrong_everywhere"});
+  ASSERT_TRUE(v1.record.has_value());
+  EXPECT_EQ(v1.record->outcome, version_outcome::rejected);
+  EXPECT_EQ(v1.record->reason.rfind(
+                "tune: none of the 5 configurations measured passed the judge (see iter_v1/tune_", 0),
+            0U)
+      << v1.record->reason;
+  EXPECT_FALSE(v1.record->tuned.has_value());
+  EXPECT_EQ(read_text_file(v1.run_dir / v1.record->snapshot), written) << "kept as written";
+  const run_manifest m = read_run_manifest(v1.run_dir);
+  EXPECT_EQ(m.best, 0);
+  EXPECT_NE(std::find(m.blocked.begin(), m.blocked.end(), v1.record->fingerprint), m.blocked.end());
+}
+
+TEST_F(LoopTune, AVersionWithoutTuneParametersIsMeasuredAsWritten) {
+  const std::string plain =
+      "// speed: 1\n" + read_text_file(kopt::testing::source_dir() / "examples" / "vector_add.cu");
+  write_file_atomic(m_kernel, plain);
+  const step_outcome v0 = first();
+  ASSERT_TRUE(v0.record.has_value());
+  EXPECT_EQ(v0.record->outcome, version_outcome::baseline) << v0.record->reason;
+  EXPECT_FALSE(v0.record->tuned.has_value());
+  EXPECT_EQ(m_tunes, 0);
+  EXPECT_EQ(read_text_file(v0.run_dir / v0.record->snapshot), plain);
+  for (const auto& defines : m_gpu.bench_defines) EXPECT_TRUE(defines.empty());
+}
+
+}  // namespace
+}  // namespace kopt::loop
