@@ -94,13 +94,7 @@ class CheckDimsLoop : public ::testing::Test {
   }
 
   step_outcome next(double speed, const std::string& tag, const std::string& extra = "") {
-    write_file_atomic(m_kernel, softmax_version(speed, extra));
-    if (!m_run_dir.empty()) {
-      const run_manifest m = read_run_manifest(m_run_dir);
-      const fs::path proposal =
-          iteration_dir(m_run_dir, m.iterations.back().iteration) / "optimization_proposal.md";
-      write_file_atomic(proposal, read_text_file(proposal) + "- " + tag + "\n");
-    }
+    testing::hand_over_version(m_kernel, m_run_dir, softmax_version(speed, extra), {tag});
     step_outcome out = run_loop_step(settings(), m_services);
     m_run_dir = out.run_dir;
     return out;

@@ -46,12 +46,7 @@ class LoopStep : public ::testing::Test {
 
   // Writes version `speed` with `tags` named in the previous iteration's proposal, then runs a step.
   step_outcome next(double speed, const std::vector<std::string>& tags, const std::string& extra = "") {
-    write_file_atomic(m_kernel, softmax_version(speed, extra));
-    const run_manifest m = read_run_manifest(m_run_dir);
-    const fs::path proposal = iteration_dir(m_run_dir, m.iterations.back().iteration) / "optimization_proposal.md";
-    std::string text = read_text_file(proposal);
-    for (const auto& t : tags) text += "- " + t + "\n";
-    write_file_atomic(proposal, text);
+    testing::hand_over_version(m_kernel, m_run_dir, softmax_version(speed, extra), tags);
     return run_loop_step(settings(), m_services);
   }
 

@@ -26,12 +26,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The five configurations the tunable vector add allows; BLOCK=64 VEC=1 leaves wrong outputs.
-const std::map<std::string, double> medians = {{"BLOCK=64 VEC=2", 16.0},
-                                               {"BLOCK=128 VEC=1", 20.0},
-                                               {"BLOCK=128 VEC=2", 15.0},
-                                               {"BLOCK=256 VEC=1", 21.0}};
-
 class LoopTune : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -42,9 +36,10 @@ class LoopTune : public ::testing::Test {
     m_services = m_gpu.services();
     m_services.tune = [this](const tune::tune_request& request) {
       ++m_tunes;
-      pipeline::recorded_worker worker(pipeline::recorded_h200(), m_all_wrong
-                                                                      ? pipeline::two_children(3.0f)
-                                                                      : pipeline::by_configuration(medians));
+      pipeline::recorded_worker worker(
+          pipeline::recorded_h200(),
+          m_all_wrong ? pipeline::two_children(3.0f)
+                      : pipeline::by_configuration(pipeline::tunable_vector_add_medians()));
       pipeline::time_turns(worker, "BLOCK=128 VEC=2");
       return tune::run_tune(request, worker);
     };
@@ -68,15 +63,9 @@ class LoopTune : public ::testing::Test {
     return s;
   }
 
-  // Writes `source` as the next version with `tags` named in the last iteration's proposal.
+  // Hands `source` over as the next version with `tags`, then runs a step.
   step_outcome next(const std::string& source, const std::vector<std::string>& tags) {
-    write_file_atomic(m_kernel, source);
-    const run_manifest m = read_run_manifest(m_run_dir);
-    const fs::path proposal =
-        iteration_dir(m_run_dir, m.iterations.back().iteration) / "optimization_proposal.md";
-    std::string text = read_text_file(proposal);
-    for (const auto& t : tags) text += "- " + t + "\n";
-    write_file_atomic(proposal, text);
+    testing::hand_over_version(m_kernel, m_run_dir, source, tags);
     return run_loop_step(settings(), m_services);
   }
 

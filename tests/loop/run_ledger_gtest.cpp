@@ -43,10 +43,7 @@ class RunLedger : public ::testing::Test {
 
   // Writes version `speed` and names `tag` in the previous iteration's proposal, then runs a step.
   step_outcome next(double speed, const std::string& tag) {
-    write_file_atomic(m_kernel, softmax_version(speed, "// " + tag));
-    const run_manifest m = read_run_manifest(m_run_dir);
-    const fs::path proposal = iteration_dir(m_run_dir, m.iterations.back().iteration) / "optimization_proposal.md";
-    write_file_atomic(proposal, read_text_file(proposal) + "- " + tag + "\n");
+    testing::hand_over_version(m_kernel, m_run_dir, softmax_version(speed, "// " + tag), {tag});
     return run_loop_step(settings(), m_services);
   }
 

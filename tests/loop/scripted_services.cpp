@@ -8,6 +8,8 @@
 #include "core/files.h"
 #include "core/hash.h"
 #include "kernel/scalar_binding.h"
+#include "loop/run_directory.h"
+#include "loop/run_manifest.h"
 #include "measure/statistics.h"
 #include "pipeline/bench_result.h"
 #include "pipeline/child_jobs.h"
@@ -69,6 +71,17 @@ class scripted_turns final : public pipeline::block_timing {
 std::string softmax_version(double speed, const std::string& extra) {
   const std::string base = read_text_file(kopt::testing::source_dir() / "examples" / "softmax_naive.cu");
   return fmt::format("// speed: {}\n{}\n{}", speed, extra, base);
+}
+
+void hand_over_version(const fs::path& kernel, const fs::path& run_dir, const std::string& source,
+                       const std::vector<std::string>& tags) {
+  write_file_atomic(kernel, source);
+  if (run_dir.empty()) return;
+  const run_manifest m = read_run_manifest(run_dir);
+  const fs::path proposal = iteration_dir(run_dir, m.iterations.back().iteration) / "optimization_proposal.md";
+  std::string text = read_text_file(proposal);
+  for (const auto& t : tags) text += "- " + t + "\n";
+  write_file_atomic(proposal, text);
 }
 
 loop_services scripted_gpu::services() {

@@ -48,4 +48,9 @@ struct scripted_gpu {
 // A softmax kernel (examples/softmax_naive.cu) with a speed line and an optional extra.
 std::string softmax_version(double speed, const std::string& extra = "");
 
+// What an agent does between two steps: `source` written into `kernel` as the next version, and
+// `tags` named in the proposal of the last iteration of the run in `run_dir` (none yet: empty).
+void hand_over_version(const std::filesystem::path& kernel, const std::filesystem::path& run_dir,
+                       const std::string& source, const std::vector<std::string>& tags);
+
 }  // namespace kopt::loop::testing

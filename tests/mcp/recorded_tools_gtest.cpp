@@ -48,6 +48,13 @@ class RecordedTools : public ::testing::Test {
     return response.contains("result") ? response["result"] : response;
   }
 
+  // tiled_add.cu in the workspace: the example's vector add with two tune parameters.
+  void write_tunable_kernel() const {
+    write_file_atomic(
+        m_workspace.path() / "tiled_add.cu",
+        pipeline::tunable_vector_add((testing::source_dir() / "examples" / "vector_add.cu").string()));
+  }
+
   testing::scratch_dir m_cache;
   testing::scratch_dir m_workspace;
 };
@@ -90,14 +97,9 @@ TEST_F(RecordedTools, BenchsArgumentsReachTheJobAndItAnswersWithTheDocumentsFigu
 // the run folder keeps.
 TEST_F(RecordedTools, TuneSearchesTheDeclaredSpaceAndAnswersWithTheTuneResult) {
   pipeline::recorded_worker worker(pipeline::recorded_h200(),
-                                   pipeline::by_configuration({{"BLOCK=64 VEC=2", 16.0},
-                                                               {"BLOCK=128 VEC=1", 20.0},
-                                                               {"BLOCK=128 VEC=2", 15.0},
-                                                               {"BLOCK=256 VEC=1", 21.0}}));
+                                   pipeline::by_configuration(pipeline::tunable_vector_add_medians()));
   pipeline::time_turns(worker, "BLOCK=128 VEC=2");
-  write_file_atomic(
-      m_workspace.path() / "tiled_add.cu",
-      pipeline::tunable_vector_add((testing::source_dir() / "examples" / "vector_add.cu").string()));
+  write_tunable_kernel();
   const json result = call("tune",
                            {{"kernel", "tiled_add.cu"},
                             {"ref", "vector_add_ref.cu"},
@@ -121,16 +123,10 @@ TEST_F(RecordedTools, TuneSearchesTheDeclaredSpaceAndAnswersWithTheTuneResult) {
 // The tune tool's gpus spreads the configurations over the GPUs as kopt tune --gpus does: each
 // measured wholly on one GPU, both GPUs used, and the same winner.
 TEST_F(RecordedTools, TuneOnEveryGpuMeasuresEachConfigurationWhollyOnOneGpu) {
-  const std::map<std::string, double> medians = {{"BLOCK=64 VEC=1", 17.0},
-                                                 {"BLOCK=64 VEC=2", 16.0},
-                                                 {"BLOCK=128 VEC=1", 20.0},
-                                                 {"BLOCK=128 VEC=2", 15.0},
-                                                 {"BLOCK=256 VEC=1", 21.0}};
-  pipeline::recorded_worker worker(pipeline::recorded_h200s(2), pipeline::by_configuration(medians));
+  pipeline::recorded_worker worker(pipeline::recorded_h200s(2),
+                                   pipeline::by_configuration(pipeline::tunable_vector_add_medians()));
   pipeline::time_turns(worker, "BLOCK=128 VEC=2");
-  write_file_atomic(
-      m_workspace.path() / "tiled_add.cu",
-      pipeline::tunable_vector_add((testing::source_dir() / "examples" / "vector_add.cu").string()));
+  write_tunable_kernel();
   const json result = call("tune",
                            {{"kernel", "tiled_add.cu"},
                             {"ref", "vector_add_ref.cu"},
@@ -156,9 +152,7 @@ TEST_F(RecordedTools, TuneOnEveryGpuMeasuresEachConfigurationWhollyOnOneGpu) {
 
 TEST_F(RecordedTools, TuneRefusesAGpusValueNamingNoGpuOfTheHost) {
   pipeline::recorded_worker worker(pipeline::recorded_h200s(2), pipeline::by_configuration({}));
-  write_file_atomic(
-      m_workspace.path() / "tiled_add.cu",
-      pipeline::tunable_vector_add((testing::source_dir() / "examples" / "vector_add.cu").string()));
+  write_tunable_kernel();
   const json result = call(
       "tune",
       {{"kernel", "tiled_add.cu"}, {"ref", "vector_add_ref.cu"}, {"dims", {{"N", 1048576}}}, {"gpus", "0,7"}},
