@@ -5,7 +5,7 @@
 #include "core/error.h"
 #include "core/files.h"
 #include "core/hash.h"
-#include "core/utc_time.h"
+#include "core/timestamped_folder.h"
 
 namespace kopt::loop {
 
@@ -14,19 +14,7 @@ namespace fs = std::filesystem;
 fs::path create_run_dir(const fs::path& kernel, const fs::path& root) {
   const fs::path parent =
       root.empty() ? fs::absolute(kernel).parent_path() / "optimize_runs" : fs::absolute(root);
-  std::error_code ec;
-  fs::create_directories(parent, ec);
-  if (ec)
-    throw error(fmt::format("cannot create {}: {}; pass --run-dir in a folder you can write", parent.string(),
-                            ec.message()));
-  const std::string name = "run_" + utc_compact_timestamp();
-  for (int attempt = 1; attempt < 100; ++attempt) {
-    const fs::path candidate = parent / (attempt == 1 ? name : fmt::format("{}_{}", name, attempt));
-    // create_directory is atomic: of two loops started at once, one gets each name.
-    if (fs::create_directory(candidate, ec)) return candidate;
-    if (ec) throw error(fmt::format("cannot create {}: {}", candidate.string(), ec.message()));
-  }
-  throw error(fmt::format("cannot find a free run folder name under {}", parent.string()));
+  return create_timestamped_folder(parent, "run", "pass --run-dir in a folder you can write");
 }
 
 fs::path iteration_dir(const fs::path& run_dir, std::int64_t iteration) {

@@ -8,7 +8,7 @@
 #include "core/error.h"
 #include "core/files.h"
 #include "core/json_io.h"
-#include "core/utc_time.h"
+#include "core/timestamped_folder.h"
 #include "env/gpu_probe.h"
 #include "kernel/tune_space.h"
 #include "pipeline/bench_preparation.h"
@@ -23,17 +23,7 @@ fs::path create_tune_dir(const tune_request& request) {
   const fs::path kernel = fs::absolute(request.bench.target.kernel);
   const fs::path root =
       request.runs_root.empty() ? kernel.parent_path() / "tune_runs" : fs::absolute(request.runs_root);
-  std::error_code ec;
-  fs::create_directories(root, ec);
-  if (ec)
-    throw error(fmt::format("cannot create {}: {}; pass --out in a folder you can write", root.string(),
-                            ec.message()));
-  const std::string name = "tune_" + utc_compact_timestamp();
-  for (int attempt = 1; attempt < 100; ++attempt) {
-    const fs::path dir = root / (attempt == 1 ? name : fmt::format("{}_{}", name, attempt));
-    if (fs::create_directory(dir, ec)) return dir;
-  }
-  throw error(fmt::format("cannot create a tune folder in {}: remove old ones or pass --out", root.string()));
+  return create_timestamped_folder(root, "tune", "pass --out in a folder you can write");
 }
 
 // The space at `target`'s dimensions; throws kopt::error when the kernel declares none or the
