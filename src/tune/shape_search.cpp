@@ -54,7 +54,7 @@ void build_ahead(tune_proposer& proposer, const std::vector<measured_point>& so_
                  const std::vector<kernel::tune_configuration>& configurations, const tune_cache& cache,
                  configuration_prebuilds& prebuilds) {
   for (const std::size_t next : proposer.upcoming(so_far, prebuilds.parallel() + 1)) {
-    if (cache.read(configurations[next])) continue;
+    if (cache.holds(configurations[next])) continue;
     if (!prebuilds.start(configurations[next])) break;
   }
 }

@@ -51,6 +51,10 @@ std::optional<measured_configuration> tune_cache::read(const kernel::tune_config
   }
 }
 
+bool tune_cache::holds(const kernel::tune_configuration& c) const {
+  return m_folder && fs::exists(*m_folder / (key(c) + ".json"));
+}
+
 void tune_cache::keep(const kernel::tune_configuration& c, const measured_configuration& m) const {
   if (!m_folder) return;
   std::error_code ec;

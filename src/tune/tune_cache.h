@@ -25,6 +25,8 @@ class tune_cache {
 
   // What an earlier tune measured, marked cached; none when absent, unreadable or disabled.
   std::optional<measured_configuration> read(const kernel::tune_configuration& c) const;
+  // Whether an entry is kept for `c`, without reading it (a damaged one too: read() decides).
+  bool holds(const kernel::tune_configuration& c) const;
   void keep(const kernel::tune_configuration& c, const measured_configuration& m) const;
 
  private:
