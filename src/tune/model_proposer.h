@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/conversing_process.h"
 #include "kernel/tune_space.h"
@@ -17,8 +18,11 @@ namespace kopt::tune {
 
 class model_proposer final : public tune_proposer {
  public:
-  // The strategies it knows, for tune/tune_strategy.h.
-  static bool knows(const std::string& strategy) { return strategy == "gp" || strategy == "tpe"; }
+  // The strategies it knows (python/kopt_tune_strategy.py's), for tune/tune_strategy.h.
+  static const std::vector<std::string>& strategies() {
+    static const std::vector<std::string> names = {"gp", "tpe"};
+    return names;
+  }
 
   // Starts the strategy's process; throws kopt::error with its reason when it cannot propose
   // (Python or a package missing).

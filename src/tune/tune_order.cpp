@@ -9,6 +9,11 @@
 
 namespace kopt::tune {
 
+const std::vector<std::string>& fixed_order_strategies() {
+  static const std::vector<std::string> names = {"exhaustive", "random"};
+  return names;
+}
+
 std::vector<std::size_t> tune_order(std::size_t count, const std::string& strategy, std::uint64_t seed) {
   std::vector<std::size_t> order(count);
   std::iota(order.begin(), order.end(), std::size_t{0});

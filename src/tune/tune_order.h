@@ -10,8 +10,11 @@
 
 namespace kopt::tune {
 
-// Indices into the allowed configurations, in the order to measure them: "exhaustive" or
-// "random" (tune/tune_strategy.h checks the name the user gave).
+// The strategies whose order is fixed before anything is measured: "exhaustive" and "random".
+const std::vector<std::string>& fixed_order_strategies();
+
+// Indices into the allowed configurations, in the order to measure them, for one of
+// fixed_order_strategies() (tune/tune_strategy.h checks the name the user gave).
 std::vector<std::size_t> tune_order(std::size_t count, const std::string& strategy, std::uint64_t seed);
 
 }  // namespace kopt::tune

@@ -1,25 +1,39 @@
 #include "tune/tune_strategy.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "core/error.h"
 #include "core/text.h"
 #include "tune/model_proposer.h"
 #include "tune/ordered_proposer.h"
+#include "tune/tune_order.h"
 
 namespace kopt::tune {
 
+namespace {
+
+bool among(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+}  // namespace
+
 std::vector<std::string> tune_strategies() {
-  return {"exhaustive", "random", "gp", "tpe"};
+  std::vector<std::string> names = fixed_order_strategies();
+  names.insert(names.end(), model_proposer::strategies().begin(), model_proposer::strategies().end());
+  return names;
 }
 
 std::unique_ptr<tune_proposer> make_tune_proposer(const std::string& strategy,
                                                   const kernel::planned_tune_space& tune, std::uint64_t seed,
                                                   std::optional<int> budget) {
-  if (strategy == "exhaustive" || strategy == "random") {
+  if (among(fixed_order_strategies(), strategy)) {
     return std::make_unique<ordered_proposer>(tune.allowed.size(), strategy, seed);
   }
-  if (model_proposer::knows(strategy)) return std::make_unique<model_proposer>(strategy, tune, seed, budget);
+  if (among(model_proposer::strategies(), strategy))
+    return std::make_unique<model_proposer>(strategy, tune, seed, budget);
   throw error(fmt::format("--strategy {}: kopt tune knows {}", strategy, join(tune_strategies(), ", ")));
 }
 
