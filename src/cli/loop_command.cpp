@@ -115,11 +115,9 @@ void print_confirmation(const printer& print, const loop::confirmed_run& done) {
                              print.status("rejected"), a.reason));
   }
   if (const loop::confirmation_attempt* a = c.confirmed_attempt()) {
-    print.line(fmt::format(
-        "best (confirmed): v{} at {:.6g} ms, {:.3f}x faster than v{} ({}){}; clean under {}", a->iteration,
-        a->median_ms.value_or(0), 1 / a->ratio_vs_baseline.value_or(1), c.baseline, a->method,
-        a->speedup_vs_reference ? fmt::format(", {:.3f}x the reference", *a->speedup_vs_reference) : "",
-        fmt::format("{}", fmt::join(loop::confirmation_sanitizers, ", "))));
+    print.line(fmt::format("best (confirmed): v{} at {:.6g} ms, {} ({}); clean under {}", a->iteration,
+                           a->median_ms.value_or(0), loop::confirmed_speedups(*a, c.baseline), a->method,
+                           fmt::format("{}", fmt::join(loop::confirmation_sanitizers, ", "))));
     if (a->speed_of_light) print.line("  " + measure::speed_of_light_line(*a->speed_of_light));
     print_diagnosis_and_blocked(print, done.manifest, *a);
   } else {

@@ -59,11 +59,9 @@ void print_iterations(const printer& out, const loop::run_manifest& m) {
 void print_best(const printer& out, const report::run_report& rep) {
   const loop::run_manifest& m = rep.manifest;
   if (const loop::confirmation_attempt* a = rep.confirmed_best()) {
-    out.line(fmt::format("{}: v{} at {}{}, {:.3g}x v{} ({}){}", out.status("best"), a->iteration,
-                         number(a->median_ms, " ms"),
+    out.line(fmt::format("{}: v{} at {}{}, {} ({})", out.status("best"), a->iteration, number(a->median_ms, " ms"),
                          a->median_ci95_ms ? fmt::format(" [{:.4g}, {:.4g}]", (*a->median_ci95_ms)[0], (*a->median_ci95_ms)[1]) : "",
-                         1 / a->ratio_vs_baseline.value_or(1), rep.confirmation->baseline, a->method,
-                         a->speedup_vs_reference ? fmt::format(", {:.3g}x the reference", *a->speedup_vs_reference) : ""));
+                         loop::confirmed_speedups(*a, rep.confirmation->baseline), a->method));
     out.line(fmt::format("confirmed at {}: re-judged from its snapshot, clean under compute-sanitizer, compared in "
                          "turns with v{} once more",
                          rep.confirmation->confirmed_at, rep.confirmation->baseline));

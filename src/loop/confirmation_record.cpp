@@ -1,5 +1,7 @@
 #include "loop/confirmation_record.h"
 
+#include <fmt/format.h>
+
 #include "core/document_schema.h"
 #include "core/json_io.h"
 #include "loop/toolkit_run_adoption.h"
@@ -24,6 +26,28 @@ std::optional<final_confirmation> read_confirmation(const std::filesystem::path&
   return read_document_file<final_confirmation>(
       file,
       "it is kopt's record of the final confirmation: run kopt loop --finish --run-dir to write it again");
+}
+
+namespace {
+
+std::string interval_text(const std::optional<std::array<double, 2>>& interval) {
+  return interval ? fmt::format(" [{:.3f}, {:.3f}]", (*interval)[0], (*interval)[1]) : "";
+}
+
+}  // namespace
+
+std::string confirmed_speedups(const confirmation_attempt& a, std::int64_t baseline) {
+  // The ratio is this version's time over the baseline's: the speedup is its inverse, and so are
+  // the interval's ends, swapped.
+  std::optional<std::array<double, 2>> faster;
+  if (a.ratio_ci95) faster = std::array<double, 2>{1 / (*a.ratio_ci95)[1], 1 / (*a.ratio_ci95)[0]};
+  std::string text = fmt::format("{:.3f}x faster than v{}{}", 1 / a.ratio_vs_baseline.value_or(1), baseline,
+                                 interval_text(faster));
+  if (a.speedup_vs_reference) {
+    text += fmt::format(", {:.3f}x the reference{}", *a.speedup_vs_reference,
+                        interval_text(a.speedup_vs_reference_ci95));
+  }
+  return text;
 }
 
 bool confirmation_is_current(const final_confirmation& c, const run_manifest& m) {

@@ -35,6 +35,8 @@ struct confirmation_attempt {
   std::optional<std::array<double, 2>> median_ci95_ms;
   std::optional<double> reference_median_ms;
   std::optional<double> speedup_vs_reference;
+  // Its 95 % interval (none in a confirmation written before it was kept).
+  std::optional<std::array<double, 2>> speedup_vs_reference_ci95;
   std::vector<pipeline::sanitizer_record> sanitizers;  // one per tool run, in order
   std::string outcome_vs_baseline;                     // positive, neutral, ... ("" when not compared)
   std::optional<double> ratio_vs_baseline;             // this version's time / the baseline's
@@ -46,8 +48,8 @@ struct confirmation_attempt {
 };
 BOOST_DESCRIBE_STRUCT(confirmation_attempt, (),
                       (iteration, snapshot, confirmed, reason, median_ms, median_ci95_ms, reference_median_ms,
-                       speedup_vs_reference, sanitizers, outcome_vs_baseline, ratio_vs_baseline, ratio_ci95,
-                       method, speed_of_light))
+                       speedup_vs_reference, speedup_vs_reference_ci95, sanitizers, outcome_vs_baseline,
+                       ratio_vs_baseline, ratio_ci95, method, speed_of_light))
 
 enum class confirmation_verdict { confirmed, none_survived, nothing_to_confirm };
 BOOST_DESCRIBE_ENUM(confirmation_verdict, confirmed, none_survived, nothing_to_confirm)
@@ -76,6 +78,11 @@ std::optional<final_confirmation> read_confirmation(const std::filesystem::path&
 
 // Whether `c` confirms the run as `m` records it now (no iteration since, the same best).
 bool confirmation_is_current(const final_confirmation& c, const run_manifest& m);
+
+// What a confirmed version's figures say a user gains, each with its 95 % interval where kept:
+// "1.842x faster than v0 [1.829, 1.855], 3.104x the reference [3.071, 3.138]" (the reference's
+// part only when there is one). Every front end prints the answer with this.
+std::string confirmed_speedups(const confirmation_attempt& a, std::int64_t baseline);
 
 // The run folder's documents, for the schema files (docs/schemas).
 std::vector<pipeline::document_schema_entry> run_folder_document_schemas();

@@ -156,6 +156,7 @@ confirmation_attempt confirm_version(const step_context& ctx, const iteration_re
   }
   if (now.bench.result.reference) a.reference_median_ms = now.bench.result.reference->median_ms;
   a.speedup_vs_reference = now.bench.result.speedup_vs_reference;
+  a.speedup_vs_reference_ci95 = now.bench.result.speedup_vs_reference_ci95;
   a.speed_of_light = version_speed_of_light(ctx.settings, now.bench.result,
                                             iteration_dir(ctx.run.dir, r.iteration) / analysis_file_name);
   a.reason = sanitizer_failure(ctx, r, a);
@@ -243,11 +244,8 @@ std::string confirmation_markdown(const final_confirmation& c) {
     md += fmt::format("- v{}: {}: {}\n", a.iteration, a.confirmed ? "confirmed" : "rejected", a.reason);
   }
   if (const confirmation_attempt* a = c.confirmed_attempt()) {
-    md += fmt::format(
-        "\nConfirmed best: v{} at {:.6g} ms{}, {:.3f}x faster than v{}.\n", a->iteration,
-        a->median_ms.value_or(0),
-        a->speedup_vs_reference ? fmt::format(", {:.3f}x the reference", *a->speedup_vs_reference) : "",
-        1 / a->ratio_vs_baseline.value_or(1), c.baseline);
+    md += fmt::format("\nConfirmed best: v{} at {:.6g} ms: {} (95 % intervals).\n", a->iteration,
+                      a->median_ms.value_or(0), confirmed_speedups(*a, c.baseline));
     if (a->speed_of_light)
       md += fmt::format("It runs {}.\n", measure::speed_of_light_line(*a->speed_of_light));
   } else {

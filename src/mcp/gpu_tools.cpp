@@ -201,7 +201,9 @@ tool_output loop_step(const tool_call& call) {
   if (confirmed) {
     const loop::confirmation_attempt* a = confirmed->confirmation.confirmed_attempt();
     if (!confirmed->kernel_file.empty()) summary += "\n" + confirmed->kernel_file;
-    summary += a ? fmt::format("\nthe run is complete; best confirmed: v{}: {}", a->iteration, a->reason)
+    summary += a ? fmt::format("\nthe run is complete; best confirmed: v{} at {:.6g} ms, {}: {}", a->iteration,
+                               a->median_ms.value_or(0),
+                               loop::confirmed_speedups(*a, confirmed->confirmation.baseline), a->reason)
                  : fmt::format("\nthe run is complete; no confirmed best ({})",
                                enum_name(confirmed->confirmation.verdict));
     if (a && a->speed_of_light) summary += "\nit runs " + measure::speed_of_light_line(*a->speed_of_light);

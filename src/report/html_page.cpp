@@ -31,13 +31,10 @@ std::string header_html(const run_report& report) {
                                                record.detail));
   html += "</dl>\n";
   if (const loop::confirmation_attempt* a = report.confirmed_best()) {
-    return html + fmt::format("<p class=\"headline\">Best (confirmed): <strong>v{}</strong> at {} ms{}, {}× v{} ({}); "
+    return html + fmt::format("<p class=\"headline\">Best (confirmed): <strong>v{}</strong> at {} ms, {} ({}); "
                               "re-judged from its snapshot at {}, clean under compute-sanitizer.</p>\n",
                               a->iteration, short_number(a->median_ms, 5),
-                              a->speedup_vs_reference
-                                  ? fmt::format(", {}× the reference's speed", short_number(a->speedup_vs_reference, 3))
-                                  : std::string(),
-                              short_number(1 / a->ratio_vs_baseline.value_or(1), 3), report.confirmation->baseline,
+                              escape_html(loop::confirmed_speedups(*a, report.confirmation->baseline)),
                               escape_html(a->method), escape_html(report.confirmation->confirmed_at)) +
            (a->speed_of_light
                 ? "<p class=\"headline\">It runs " + escape_html(measure::speed_of_light_line(*a->speed_of_light)) + ".</p>\n"

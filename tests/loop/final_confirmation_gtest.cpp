@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "core/document.h"
@@ -106,7 +107,19 @@ TEST_F(FinalConfirmation, TheAnnouncedFiguresAreMeasuredAgainNotTakenFromAForged
   EXPECT_FALSE(fs::exists(m_work.path() / "softmax_last.cu"));
   EXPECT_TRUE(fs::exists(m_run_dir / "confirmation" / "v1" / "racecheck" / "benchmark_result.json"));
   EXPECT_TRUE(fs::exists(m_run_dir / "confirmation" / "v1" / "comparison.json"));
-  EXPECT_NE(read_text_file(m_run_dir / "final_summary.md").find("Confirmed best: v1"), std::string::npos);
+  const std::string summary = read_text_file(m_run_dir / "final_summary.md");
+  EXPECT_NE(summary.find("Confirmed best: v1"), std::string::npos);
+  // The answer a user ships: each speedup with its interval, the one over v0 inverted from the
+  // comparison's ratio.
+  ASSERT_TRUE(a->ratio_ci95 && a->speedup_vs_reference_ci95);
+  EXPECT_NE(summary.find(fmt::format("{:.3f}x faster than v0 [{:.3f}, {:.3f}]", 1 / *a->ratio_vs_baseline,
+                                     1 / (*a->ratio_ci95)[1], 1 / (*a->ratio_ci95)[0])),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find(fmt::format("x the reference [{:.3f}, {:.3f}]", (*a->speedup_vs_reference_ci95)[0],
+                                     (*a->speedup_vs_reference_ci95)[1])),
+            std::string::npos)
+      << summary;
   // How far from the hardware limit, from the bench of the confirmation: the softmax reference
   // states no FLOPs, so the bound is the bytes at the bandwidth a copy reached.
   ASSERT_TRUE(a->speed_of_light);

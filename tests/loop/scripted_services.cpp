@@ -1,5 +1,6 @@
 #include "scripted_services.h"
 
+#include <array>
 #include <cmath>
 #include <stdexcept>
 
@@ -139,6 +140,7 @@ loop_services scripted_gpu::services() {
       r.kernel->median_ci95_ms = {median * 0.998, median * 1.002};
       r.reference = kopt::testing::timing_of_samples({reference_ms});
       r.speedup_vs_reference = reference_ms / median;
+      r.speedup_vs_reference_ci95 = std::array<double, 2>{reference_ms / (median * 1.002), reference_ms / (median * 0.998)};
       r.physical_floor = harness::physical_floor_record{problem_bytes, peak_dram_bytes_per_s, copy_bytes_per_s};
       // The "library" bench measured: the source itself, so that each version's differs.
       const fs::path library = fs::path(request.target.kernel).parent_path() /
