@@ -72,6 +72,7 @@ inline constexpr std::tuple roofline_keys{
     json_field{"dram_bytes_per_s", &roofline::dram_bytes_per_s},
     json_field{"arithmetic_intensity_flop_per_byte", &roofline::arithmetic_intensity},
     json_field{"peak_fp32_flop_per_s", &roofline::peak_fp32_flop_per_s},
+    json_field{"peak_fp64_flop_per_s", &roofline::peak_fp64_flop_per_s},
     json_field{"peak_tensor_flop_per_s", &roofline::peak_tensor_flop_per_s},
     json_field{"peak_dram_bytes_per_s", &roofline::peak_dram_bytes_per_s},
     json_field{"ridge_flop_per_byte", &roofline::ridge_flop_per_byte},

@@ -1,5 +1,5 @@
 #pragma once
-// analysis.json (schema kopt.analysis/v2): every number of the diagnosis, with units in the
+// analysis.json (schema kopt.analysis/v3; v3 added the FP64 peak): every number of the diagnosis, with units in the
 // key names, absent numbers as null. v2 added each kernel's hottest_source_lines and the
 // report's source_file.
 
@@ -8,7 +8,7 @@
 
 namespace kopt::analyze {
 
-inline constexpr int analysis_schema_version = 2;
+inline constexpr int analysis_schema_version = 3;
 
 // The whole document, schema key first.
 json to_json(const analysis& a);

@@ -23,7 +23,7 @@ void check_line_number(const json& node, const std::string& where) {
   }
 }
 
-kernel_diagnosis kernel_from(const json& k, const std::string& where) {
+kernel_diagnosis kernel_from(const json& k, int version, const std::string& where) {
   using namespace analysis_fields;
   kernel_diagnosis d;
   d.launch_id = text(k, "launch_id");
@@ -40,7 +40,9 @@ kernel_diagnosis kernel_from(const json& k, const std::string& where) {
   d.occ = fields_from<occupancy>(k.at("occupancy"), occupancy_keys);
   d.issue = fields_from<issue_stats>(k.at("issue"), issue_stats_keys);
   d.issue.stalls = fields_from_list<stall_reason>(k.at("issue").at("stalls"), stall_reason_keys);
-  d.roof = fields_from<roofline>(k.at("roofline"), roofline_keys);
+  json roof = k.at("roofline");
+  if (version < 3) roof["peak_fp64_flop_per_s"] = nullptr;  // v1 and v2 have no FP64 peak
+  d.roof = fields_from<roofline>(roof, roofline_keys);
   d.memory = fields_from<memory_access>(k.at("memory_access"), memory_access_keys);
   d.tensor = fields_from<tensor_core_use>(k.at("tensor_cores"), tensor_core_use_keys);
   d.cross_check = fields_from<ncu_cross_check>(k.at("ncu_cross_check"), ncu_cross_check_keys);
@@ -77,7 +79,7 @@ analysis analysis_from_json(const json& document, const std::string& where) {
   try {
     analysis a = fields_from<analysis>(document, analysis_fields::analysis_keys);
     a.source_file = document.value("source_file", "");  // v1 has none
-    for (const json& k : document.at("kernels")) a.kernels.push_back(kernel_from(k, where));
+    for (const json& k : document.at("kernels")) a.kernels.push_back(kernel_from(k, version, where));
     return a;
   } catch (const json::exception& e) {
     throw error(fmt::format("{} lacks a field kopt analyze writes ({}): run kopt analyze on the profile again", where,

@@ -79,6 +79,7 @@ struct roofline {
   std::optional<double> dram_bytes_per_s;
   std::optional<double> arithmetic_intensity;   // [FLOP/byte] all FLOPs / DRAM bytes
   std::optional<double> peak_fp32_flop_per_s;   // from the report's peak_sustained and SM clock
+  std::optional<double> peak_fp64_flop_per_s;   // the same for DFMA (none in analyses before v3)
   std::optional<double> peak_tensor_flop_per_s; // of tensor_type, from its peak_sustained
   std::optional<double> peak_dram_bytes_per_s;  // from dram__bytes.sum.peak_sustained and DRAM clock
   std::optional<double> ridge_flop_per_byte;    // where the compute roof meets the memory roof

@@ -1,5 +1,5 @@
 // kopt analyze REPORT.ncu-rep|raw.csv: bottleneck diagnosis of every profiled kernel launch,
-// written to a markdown and a JSON file named after the report (schema kopt.analysis/v2).
+// written to a markdown and a JSON file named after the report (schema kopt.analysis/v3).
 
 #include <cstdio>
 #include <filesystem>

@@ -52,6 +52,11 @@ void add_flop_peak(measure::speed_of_light_inputs& in, const loop_settings& sett
     in.peak_source = "FP32 peak of the version's ncu profile";
     return;
   }
+  if (type == "float64" && roof.peak_fp64_flop_per_s) {
+    in.peak_flop_per_s = roof.peak_fp64_flop_per_s;
+    in.peak_source = "FP64 peak of the version's ncu profile";
+    return;
+  }
   const std::string short_type = type == "bfloat16" ? "bf16" : type == "float16" ? "fp16" : "";
   if (!short_type.empty() && roof.peak_tensor_flop_per_s &&
       roof.tensor_type.find(short_type) != std::string::npos) {

@@ -57,6 +57,19 @@ TEST(AnalysisReader, WhatTheWriterWroteComesBackWhole) {
   EXPECT_GT(*k.roof.peak_dram_bytes_per_s, 1e12);  // an H200: several TB/s
 }
 
+// A run folder's analysis.json written before the FP64 peak was kept (v2) still reads, without
+// it; a v3 without it is refused, naming the field.
+TEST(AnalysisReader, AnAnalysisBeforeTheFp64PeakReadsWithoutIt) {
+  json document = to_json(analyse_case("vector_add"));
+  for (json& k : document["kernels"]) k["roofline"].erase("peak_fp64_flop_per_s");
+  EXPECT_THROW(analysis_from_json(document, "v3 without the field"), error);
+  document["schema"] = "kopt.analysis/v2";
+  const analysis read = analysis_from_json(document, "v2");
+  ASSERT_FALSE(read.kernels.empty());
+  EXPECT_FALSE(read.kernels.at(0).roof.peak_fp64_flop_per_s.has_value());
+  EXPECT_TRUE(read.kernels.at(0).roof.peak_fp32_flop_per_s.has_value());
+}
+
 TEST(AnalysisReader, TheSlowestLaunchIsTheLongestOne) {
   analysis a;
   EXPECT_EQ(slowest_launch(a), nullptr);
@@ -70,7 +83,7 @@ TEST(AnalysisReader, TheSlowestLaunchIsTheLongestOne) {
 TEST(AnalysisReader, AnotherSchemaOrAMissingFieldIsRefusedByName) {
   json document = to_json(analyse_case("vector_add"));
   json other = document;
-  other["schema"] = "kopt.analysis/v3";
+  other["schema"] = "kopt.analysis/v4";
   try {
     analysis_from_json(other, "iter_v1/analysis.json");
     FAIL() << "a newer schema must be refused";

@@ -71,6 +71,11 @@ TEST(H200Fixtures, VectorAddIsDramBound) {
   EXPECT_NEAR(*k.roof.arithmetic_intensity, 16777216.0 / 189543936.0, 1e-12);
   EXPECT_NEAR(*k.roof.dram_pct_of_peak, 67.25, 0.05);  // agrees with ncu's DRAM throughput
   EXPECT_NEAR(*k.roof.peak_dram_bytes_per_s / 1e12, 4.81, 0.01);
+  // The H200's DFMA rate (8,448 a cycle over its 132 SMs) is half its FFMA rate: about 33 TFLOP/s
+  // of FP64 at the profile's 1.96 GHz, the roof of a float64 problem's speed of light.
+  ASSERT_TRUE(k.roof.peak_fp64_flop_per_s && k.roof.peak_fp32_flop_per_s);
+  EXPECT_NEAR(*k.roof.peak_fp64_flop_per_s / *k.roof.peak_fp32_flop_per_s, 0.5, 1e-12);
+  EXPECT_NEAR(*k.roof.peak_fp64_flop_per_s / 1e12, 33.1, 0.1);
   EXPECT_EQ(k.roof.bound_by, "memory");
   EXPECT_EQ(*k.memory.load_bytes_per_sector, 32.0);
   EXPECT_TRUE(k.cross_check.agrees);

@@ -39,7 +39,7 @@ TEST(AnalyzeCommand, OneLinePerKernelAndBothFilesBesideTheReport) {
             "    first to try: Launch enough blocks to fill every SM (kopt kb show cuda-more-blocks)\n"
             "wrote histogram_analysis.md and histogram_analysis.json in " + dir.path().string() + "\n");
   const auto doc = nlohmann::json::parse(read_text_file(dir.path() / "histogram_analysis.json"));
-  EXPECT_EQ(doc["schema"], "kopt.analysis/v2");
+  EXPECT_EQ(doc["schema"], "kopt.analysis/v3");
   EXPECT_EQ(doc["details_file"], (dir.path() / "histogram_details.csv").string());
   ASSERT_EQ(doc["kernels"].size(), 2u);
   EXPECT_EQ(doc["kernels"][1]["class"], "launch");

@@ -116,6 +116,9 @@ void read_roofline(const profile::kernel_launch& k, kernel_diagnosis& d) {
     if (ffma) {
       r.peak_fp32_flop_per_s = 2.0 * *ffma * *shape.sm_clock_hz;
     }
+    auto dfma = k.number("sm__sass_thread_inst_executed_op_dfma_pred_on.sum.peak_sustained");
+    if (!dfma) dfma = k.number(thread_inst("dfma") + ".peak_sustained");
+    if (dfma) r.peak_fp64_flop_per_s = 2.0 * *dfma * *shape.sm_clock_hz;
     const std::string path = busiest_tensor_path(k);
     const auto path_peak = k.number(fmt::format("sm__ops_path_tensor_op_{}.sum.peak_sustained", path));
     if (!path.empty() && path_peak) {
