@@ -48,11 +48,15 @@ class RecordedTools : public ::testing::Test {
     return response.contains("result") ? response["result"] : response;
   }
 
-  // tiled_add.cu in the workspace: the example's vector add with two tune parameters.
-  void write_tunable_kernel() const {
+  // The tune tool on tiled_add.cu (the example's vector add with two tune parameters, written
+  // into the workspace) at N = 1M, with `more` arguments, measured by `worker`.
+  json call_tune(const json& more, pipeline::measuring_worker& worker) const {
     write_file_atomic(
         m_workspace.path() / "tiled_add.cu",
         pipeline::tunable_vector_add((testing::source_dir() / "examples" / "vector_add.cu").string()));
+    json arguments = {{"kernel", "tiled_add.cu"}, {"ref", "vector_add_ref.cu"}, {"dims", {{"N", 1048576}}}};
+    arguments.update(more);
+    return call("tune", arguments, worker);
   }
 
   testing::scratch_dir m_cache;
@@ -99,15 +103,7 @@ TEST_F(RecordedTools, TuneSearchesTheDeclaredSpaceAndAnswersWithTheTuneResult) {
   pipeline::recorded_worker worker(pipeline::recorded_h200(),
                                    pipeline::by_configuration(pipeline::tunable_vector_add_medians()));
   pipeline::time_turns(worker, "BLOCK=128 VEC=2");
-  write_tunable_kernel();
-  const json result = call("tune",
-                           {{"kernel", "tiled_add.cu"},
-                            {"ref", "vector_add_ref.cu"},
-                            {"dims", {{"N", 1048576}}},
-                            {"strategy", "random"},
-                            {"strategy_seed", 2},
-                            {"budget", 4}},
-                           worker);
+  const json result = call_tune({{"strategy", "random"}, {"strategy_seed", 2}, {"budget", 4}}, worker);
   ASSERT_EQ(result.value("isError", true), false) << result.dump().substr(0, 2000);
   const tune::tune_result tuned = tune::read_tune_result(result["structuredContent"], "structuredContent");
   EXPECT_EQ(tuned.strategy, "random");
@@ -126,14 +122,7 @@ TEST_F(RecordedTools, TuneOnEveryGpuMeasuresEachConfigurationWhollyOnOneGpu) {
   pipeline::recorded_worker worker(pipeline::recorded_h200s(2),
                                    pipeline::by_configuration(pipeline::tunable_vector_add_medians()));
   pipeline::time_turns(worker, "BLOCK=128 VEC=2");
-  write_tunable_kernel();
-  const json result = call("tune",
-                           {{"kernel", "tiled_add.cu"},
-                            {"ref", "vector_add_ref.cu"},
-                            {"dims", {{"N", 1048576}}},
-                            {"gpus", "all"},
-                            {"fresh", true}},
-                           worker);
+  const json result = call_tune({{"gpus", "all"}, {"fresh", true}}, worker);
   ASSERT_EQ(result.value("isError", true), false) << result.dump().substr(0, 2000);
   const tune::tune_result tuned = tune::read_tune_result(result["structuredContent"], "structuredContent");
   ASSERT_TRUE(tuned.winner.has_value());
@@ -152,11 +141,7 @@ TEST_F(RecordedTools, TuneOnEveryGpuMeasuresEachConfigurationWhollyOnOneGpu) {
 
 TEST_F(RecordedTools, TuneRefusesAGpusValueNamingNoGpuOfTheHost) {
   pipeline::recorded_worker worker(pipeline::recorded_h200s(2), pipeline::by_configuration({}));
-  write_tunable_kernel();
-  const json result = call(
-      "tune",
-      {{"kernel", "tiled_add.cu"}, {"ref", "vector_add_ref.cu"}, {"dims", {{"N", 1048576}}}, {"gpus", "0,7"}},
-      worker);
+  const json result = call_tune({{"gpus", "0,7"}}, worker);
   EXPECT_EQ(result.value("isError", false), true) << result.dump().substr(0, 2000);
   EXPECT_NE(result["content"][0]["text"].get<std::string>().find("7"), std::string::npos);
   EXPECT_TRUE(worker.runs().empty()) << "nothing measured";
