@@ -30,24 +30,24 @@ namespace kopt::loop {
 struct agent_settings {
   std::string command;
   std::chrono::seconds timeout{1800};
-  int patience = 3;                      // stop after this many iterations without a new best
-  std::optional<double> target_speedup;  // stop when the best is this much faster than the reference
-  int candidates = 1;                    // versions CMD may write per iteration (a round when > 1)
-  bool sandbox = false;                  // --agent-sandbox: CMD writes only what agent_sandbox.h allows
+  int patience = 3;                        // stop after this many iterations without a new best
+  std::optional<double> target_speedup;    // stop when the best is this much faster than the reference
+  int candidates = 1;                      // versions CMD may write per iteration (a round when > 1)
+  bool sandbox = false;                    // --agent-sandbox: CMD writes only what agent_sandbox.h allows
 };
 
 struct agent_loop_outcome {
-  step_outcome last;                 // the last step (its manifest is the run's)
-  std::string stop_reason;           // why the loop ended, one line
-  bool failed = false;               // the agent failed, hung or wrote nothing, or the problem moved
-  record_check run_check;            // the run folder held against the ledger when the loop began
-  std::vector<std::string> notices;  // the first step's (toolkit_memory_offer.h)
+  step_outcome last;                       // the last step (its manifest is the run's)
+  std::string stop_reason;                 // why the loop ended, one line
+  bool failed = false;                     // the agent failed, hung or wrote nothing, or the problem moved
+  record_check run_check;                  // the run folder held against the ledger when the loop began
+  std::vector<std::string> notices;        // the first step's (toolkit_memory_offer.h)
 };
 
 // Throws kopt::error as run_loop_step does, for a command that cannot be split, and for
 // --agent-sandbox where no write sandbox can be applied.
-agent_loop_outcome run_agent_loop(loop_settings settings, const agent_settings& agent,
-                                  const loop_services& services, const step_progress& progress = {});
+agent_loop_outcome run_agent_loop(loop_settings settings, const agent_settings& agent, const loop_services& services,
+                                  const step_progress& progress = {});
 
 // Why a run should stop after `last`, or "" to go on (the stopping rules without the agent).
 std::string stopping_reason(const step_outcome& last, const agent_settings& agent);

@@ -23,8 +23,7 @@ std::filesystem::path agent_work_dir(const std::filesystem::path& run_dir);
 
 // `candidates_dir` empty: no round of candidates (K = 1).
 write_allowance agent_allowance(const std::filesystem::path& kernel, const std::filesystem::path& proposal,
-                                const std::filesystem::path& candidates_dir,
-                                const std::filesystem::path& work_dir);
+                                const std::filesystem::path& candidates_dir, const std::filesystem::path& work_dir);
 
 // TMPDIR, TMP, TEMP and KOPT_CACHE_DIR inside the work folder.
 std::map<std::string, std::string> sandboxed_agent_environment(const std::filesystem::path& work_dir);

@@ -18,8 +18,7 @@ void write_bench_texts(const std::filesystem::path& dir, const pipeline::bench_o
   } else {
     const pipeline::bench_result& r = bench.result;
     // What kopt bench prints for the same result, by the same printer.
-    out =
-        fmt::format("status: {}\n", enum_name(r.status)) + pipeline::bench_text(r) + pipeline::phases_text(r);
+    out = fmt::format("status: {}\n", enum_name(r.status)) + pipeline::bench_text(r) + pipeline::phases_text(r);
     if (!r.ok()) err = fmt::format("{}: {}\n{}\n", enum_name(r.status), r.reason, r.detail);
   }
   write_file_atomic(dir / "benchmark.stdout.txt", out);

@@ -17,7 +17,6 @@ std::filesystem::path last_version_file(const std::filesystem::path& kernel_file
 
 // Does it; returns the line that says what was done ("" when nothing was). Throws kopt::error
 // when the best's snapshot no longer has the hash the run recorded for it (nothing is written).
-std::string write_back_best(const run_manifest& m, const std::filesystem::path& run_dir,
-                            const final_confirmation& c);
+std::string write_back_best(const run_manifest& m, const std::filesystem::path& run_dir, const final_confirmation& c);
 
 }  // namespace kopt::loop

@@ -132,9 +132,9 @@ void start_round(const step_context& ctx, std::int64_t k, const std::vector<hand
     fs::create_directories(dir);
     const std::string source = read_text_file(h.kernel, "candidate");
     const std::string proposal = read_text_file(h.proposal, "candidate proposal");
-    c.snapshot =
-        (fs::path(folder.filename()) / dir.filename() / candidate_snapshot_name(m.kernel, k, h.candidate))
-            .string();
+    c.snapshot = (fs::path(folder.filename()) / dir.filename() /
+                  candidate_snapshot_name(m.kernel, k, h.candidate))
+                     .string();
     c.source_sha256 = sha256_hex(source);
     write_file_atomic(ctx.run.dir / c.snapshot, source);
     write_file_atomic(dir / candidate_proposal_name, proposal);

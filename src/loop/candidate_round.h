@@ -14,8 +14,8 @@
 //
 // The chosen candidate is the positive one with the largest improvement (the smallest ratio of
 // medians; two from different GPUs whose intervals overlap are first compared with each other on
-// one GPU: top_two_recomparison.h), which becomes the best; in a round with no positive candidate, the
-// fastest that passed the judge (with no best yet, it becomes the baseline); when none passed, the first.
+// one GPU: top_two_recomparison.h), which becomes the best; in a round with no positive candidate, the fastest that
+// passed the judge (with no best yet, it becomes the baseline); when none passed, the first.
 
 #include <cstdint>
 #include <vector>

@@ -7,23 +7,20 @@
 namespace kopt::loop {
 namespace {
 
-bool is_blank(char c) {
-  return c == ' ' || c == '\t' || c == '\n';
-}
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n'; }
 
 // Characters that mean something to a shell beyond splitting words (~ and # only where a word
 // starts: a home folder, a comment).
 bool is_shell_operator(char c, bool word_start) {
   if (word_start && (c == '~' || c == '#')) return true;
-  return c == '|' || c == '&' || c == ';' || c == '<' || c == '>' || c == '(' || c == ')' || c == '$' ||
-         c == '`' || c == '*' || c == '?' || c == '[';
+  return c == '|' || c == '&' || c == ';' || c == '<' || c == '>' || c == '(' || c == ')' || c == '$' || c == '`' ||
+         c == '*' || c == '?' || c == '[';
 }
 
 [[noreturn]] void refuse(std::string_view command, const std::string& why) {
-  throw error(
-      fmt::format("cannot run the agent command \"{}\": {}; kopt runs it without a shell, so put what needs "
-                  "one in a script and pass the script",
-                  command, why));
+  throw error(fmt::format("cannot run the agent command \"{}\": {}; kopt runs it without a shell, so put what needs "
+                          "one in a script and pass the script",
+                          command, why));
 }
 
 }  // namespace
@@ -54,11 +51,8 @@ std::vector<std::string> split_command_words(std::string_view command) {
       for (++i;; ++i) {
         if (i == command.size()) refuse(command, "a double quote is not closed");
         if (command[i] == '"') break;
-        if (command[i] == '$' || command[i] == '`')
-          refuse(command, fmt::format("'{}' inside double quotes asks for a substitution", command[i]));
-        if (command[i] == '\\' && i + 1 < command.size() &&
-            std::string_view("\"\\$`").find(command[i + 1]) != std::string_view::npos)
-          ++i;
+        if (command[i] == '$' || command[i] == '`') refuse(command, fmt::format("'{}' inside double quotes asks for a substitution", command[i]));
+        if (command[i] == '\\' && i + 1 < command.size() && std::string_view("\"\\$`").find(command[i + 1]) != std::string_view::npos) ++i;
         word += command[i];
       }
     } else if (is_shell_operator(c, word_start)) {

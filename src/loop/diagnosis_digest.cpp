@@ -10,8 +10,7 @@ namespace kopt::loop {
 
 diagnosis_digest digest_analysis(const analyze::analysis& analysis, const std::string& where) {
   const analyze::kernel_diagnosis* k = analyze::slowest_launch(analysis);
-  if (k == nullptr)
-    throw error(fmt::format("{} holds no analysed kernel launch: run the iteration again", where));
+  if (k == nullptr) throw error(fmt::format("{} holds no analysed kernel launch: run the iteration again", where));
   diagnosis_digest d;
   d.kernel_name = k->kernel_name;
   d.bottleneck = std::string(analyze::to_string(k->verdict.cls));

@@ -12,24 +12,24 @@
 namespace kopt::loop {
 
 struct suggestion {
-  std::string id;  // knowledge-base entry
+  std::string id;       // knowledge-base entry
   std::string title;
-  double score = 0;  // the analysis's own ranking
+  double score = 0;     // the analysis's own ranking
   std::string why;
   std::vector<std::string> tags;
 };
 
 struct diagnosis_digest {
   std::string kernel_name;
-  std::string bottleneck;  // the class: dram, compute, latency, ...
+  std::string bottleneck;            // the class: dram, compute, latency, ...
   bool at_hardware_limit = false;
-  std::string reason;  // one sentence with the numbers
+  std::string reason;                // one sentence with the numbers
   std::optional<double> sm_pct;
   std::optional<double> memory_pct;
   std::optional<double> duration_ns;
   std::vector<std::string> occupancy_limiters;
-  std::vector<std::string> top_stalls;  // "long_scoreboard 41 %", largest first, at most 3
-  std::vector<suggestion> suggestions;  // as the analysis ranked them
+  std::vector<std::string> top_stalls;   // "long_scoreboard 41 %", largest first, at most 3
+  std::vector<suggestion> suggestions;   // as the analysis ranked them
 };
 
 // Throws kopt::error naming `where` when the analysis has no kernel launch.

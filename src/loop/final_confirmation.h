@@ -25,7 +25,7 @@ inline const std::vector<std::string> confirmation_sanitizers = {"memcheck", "in
 
 struct confirmed_run {
   final_confirmation confirmation;
-  run_manifest manifest;    // as committed after the confirmation (rejections, the best)
+  run_manifest manifest;   // as committed after the confirmation (rejections, the best)
   std::string kernel_file;  // what became of the kernel file (best_write_back.h); "" when nothing
   bool survived() const { return confirmation.verdict != confirmation_verdict::none_survived; }
 };

@@ -53,17 +53,17 @@ void supersede_last_iteration(const step_context& ctx) {
   fs::remove_all(copy, ec);  // what a killed redo left
   fs::copy(ctx.run.dir / from, copy, fs::copy_options::recursive, ec);
   if (ec) {
-    throw error(fmt::format("cannot keep v{}'s attempt {} in {}: {}; nothing was changed", last.iteration,
-                            last.attempt, copy.string(), ec.message()));
+    throw error(fmt::format("cannot keep v{}'s attempt {} in {}: {}; nothing was changed", last.iteration, last.attempt,
+                            copy.string(), ec.message()));
   }
   m.iterations.pop_back();
   m.superseded.push_back(moved_record(last, from, to));
   // The best and the blocked strategies as they were before the attempt ran.
   if (m.best == last.iteration) m.best = last.parent;
   std::erase_if(m.blocked, [&](const std::string& fp) {
-    const bool blocked_by_last =
-        fp == last.fingerprint || std::any_of(last.candidates.begin(), last.candidates.end(),
-                                              [&](const candidate_record& c) { return c.fingerprint == fp; });
+    const bool blocked_by_last = fp == last.fingerprint ||
+                                 std::any_of(last.candidates.begin(), last.candidates.end(),
+                                             [&](const candidate_record& c) { return c.fingerprint == fp; });
     return blocked_by_last && !still_blocked_by_another(m, fp);
   });
   commit_run_manifest(ctx.run.dir, m, ctx.store);

@@ -22,8 +22,8 @@ memory::memory_scope scope_of(const run_manifest& m, const std::string& arch, co
 void record_in_memory(const run_manifest& m, const iteration_record& r, memory::memory_store& store);
 
 // Records candidate `c` of `round` once it has its outcome, as above.
-void record_candidate_in_memory(const run_manifest& m, const iteration_record& round,
-                                const candidate_record& c, memory::memory_store& store);
+void record_candidate_in_memory(const run_manifest& m, const iteration_record& round, const candidate_record& c,
+                                memory::memory_store& store);
 
 // `r` as the final confirmation left it (rejected, with its reason) told to the memory: the
 // outcome the loop recorded for its version (the chosen candidate's, for a round) is revised.

@@ -25,8 +25,7 @@ inline constexpr const char* candidate_proposal_name = "candidate_proposal.md";
 
 // A new, empty run folder under `root` (default: optimize_runs/ beside the kernel), named by
 // the UTC time; a suffix keeps two runs started in the same second apart.
-std::filesystem::path create_run_dir(const std::filesystem::path& kernel,
-                                     const std::filesystem::path& root = {});
+std::filesystem::path create_run_dir(const std::filesystem::path& kernel, const std::filesystem::path& root = {});
 
 std::filesystem::path iteration_dir(const std::filesystem::path& run_dir, std::int64_t iteration);
 

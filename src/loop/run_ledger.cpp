@@ -21,8 +21,7 @@ namespace fs = std::filesystem;
 void add_file(run_record& record, const fs::path& run_dir, const fs::path& relative) {
   std::error_code ec;
   if (!fs::is_regular_file(run_dir / relative, ec)) return;
-  record[relative.generic_string()] =
-      sha256_hex(read_text_file(run_dir / relative, "file of the run's record"));
+  record[relative.generic_string()] = sha256_hex(read_text_file(run_dir / relative, "file of the run's record"));
 }
 
 // A version's files: its snapshot; once evaluated, what later steps and the report read again.
@@ -33,8 +32,7 @@ void add_version(run_record& record, const fs::path& run_dir, const version_reco
   const fs::path folder = fs::path(v.snapshot).parent_path();
   add_file(record, run_dir, v.snapshot);
   if (v.finished_at.empty()) return;
-  for (const char* name :
-       {kept_library_name, "benchmark_result.json", comparison_file_name, analysis_file_name}) {
+  for (const char* name : {kept_library_name, "benchmark_result.json", comparison_file_name, analysis_file_name}) {
     add_file(record, run_dir, folder / name);
   }
 }
@@ -42,8 +40,7 @@ void add_version(run_record& record, const fs::path& run_dir, const version_reco
 void add_candidates(run_record& record, const fs::path& run_dir, const iteration_record& r) {
   for (const candidate_record& c : r.candidates) {
     add_version(record, run_dir, c);
-    if (!c.snapshot.empty())
-      add_file(record, run_dir, fs::path(c.snapshot).parent_path() / candidate_proposal_name);
+    if (!c.snapshot.empty()) add_file(record, run_dir, fs::path(c.snapshot).parent_path() / candidate_proposal_name);
   }
 }
 
@@ -105,25 +102,22 @@ run_record record_of(const fs::path& run_dir, const run_manifest& m, std::string
   return record;
 }
 
-record_check check_run_record(const fs::path& run_dir, const run_manifest& m,
-                              const memory::memory_store& store) {
+record_check check_run_record(const fs::path& run_dir, const run_manifest& m, const memory::memory_store& store) {
   record_check check;
   check.ledger = store.shown_name();
   const memory::ledger_entry entry = memory::ledger_store(store).find(identity_of(run_dir, m));
   if (entry.state == memory::ledger_entry::found::none) {
     check.status = "unverified";
-    check.detail = fmt::format(
-        "the ledger in {} has no entry for this run folder (moved from another folder or "
-        "machine, or recorded in another memory): what it recorded before cannot be checked",
-        check.ledger);
+    check.detail = fmt::format("the ledger in {} has no entry for this run folder (moved from another folder or "
+                               "machine, or recorded in another memory): what it recorded before cannot be checked",
+                               check.ledger);
     return check;
   }
   if (entry.state == memory::ledger_entry::found::other_run) {
     return tampered(check, run_manifest_name, "names another run than the one kopt recorded in this folder");
   }
   if (entry.seal_broken) {
-    return tampered(check, check.ledger,
-                    "holds an entry for this run that kopt did not write (its seal does not hold)");
+    return tampered(check, check.ledger, "holds an entry for this run that kopt did not write (its seal does not hold)");
   }
   const run_record now = record_of(run_dir, m, read_text_file(run_dir / run_manifest_name, "run manifest"));
   const std::array<std::optional<run_record>, 2> kept = {parsed(entry.record), parsed(entry.staged)};
@@ -149,10 +143,9 @@ record_check verify_before_iteration(const fs::path& run_dir, const run_manifest
                                      const memory::memory_store& store) {
   const record_check check = check_run_record(run_dir, m, store);
   if (check.status == "tampered") {
-    throw error(
-        fmt::format("the run folder was changed outside kopt: {} {} (ledger in {}); kopt alone writes what a "
-                    "run relies on: restore it as kopt left it, or start a new run",
-                    check.file, check.detail, check.ledger));
+    throw error(fmt::format("the run folder was changed outside kopt: {} {} (ledger in {}); kopt alone writes what a "
+                            "run relies on: restore it as kopt left it, or start a new run",
+                            check.file, check.detail, check.ledger));
   }
   if (check.staged) memory::ledger_store(store).commit(identity_of(run_dir, m));
   return check;

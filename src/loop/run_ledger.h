@@ -27,15 +27,14 @@ namespace kopt::loop {
 using run_record = std::map<std::string, std::string>;
 
 // The record of `m` in `run_dir`, `manifest_text` being its manifest's bytes.
-run_record record_of(const std::filesystem::path& run_dir, const run_manifest& m,
-                     std::string_view manifest_text);
+run_record record_of(const std::filesystem::path& run_dir, const run_manifest& m, std::string_view manifest_text);
 
 struct record_check {
   std::string status = "new";  // verified, unverified, tampered; new: nothing recorded yet
-  std::string file;     // tampered: what differs, relative to the run folder (or the ledger's database)
-  std::string detail;   // one line: how it differs, or why the run is unverified
-  std::string ledger;   // the memory database that holds the ledger looked in
-  bool staged = false;  // verified against a record a call staged and did not commit (killed)
+  std::string file;            // tampered: what differs, relative to the run folder (or the ledger's database)
+  std::string detail;          // one line: how it differs, or why the run is unverified
+  std::string ledger;          // the memory database that holds the ledger looked in
+  bool staged = false;         // verified against a record a call staged and did not commit (killed)
 };
 
 // The run folder held against the ledger in `store` (read-only is enough). Never throws for a

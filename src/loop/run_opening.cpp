@@ -21,15 +21,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string file_sha256(const fs::path& file, const char* what) {
-  return sha256_hex(read_text_file(file, what));
-}
+std::string file_sha256(const fs::path& file, const char* what) { return sha256_hex(read_text_file(file, what)); }
 
 // Planned before any folder is made: a bad kernel or flag leaves nothing behind. The run's id is
 // its folder's name, set once the folder exists.
 run_manifest new_manifest(const loop_settings& s) {
-  const kernel::kernel_plan plan =
-      pipeline::plan_target(s.target);  // a bad kernel or flag fails here, before a GPU
+  const kernel::kernel_plan plan = pipeline::plan_target(s.target);  // a bad kernel or flag fails here, before a GPU
   for (const kernel::check_shape& shape : s.check_shapes) {
     pipeline::bench_target at_shape = s.target;
     at_shape.dims = shape.dims;
@@ -74,10 +71,9 @@ std::string shapes_text(const std::vector<std::string>& shapes) {
 }
 
 [[noreturn]] void moved(const std::string& what, const std::string& frozen, const std::string& now) {
-  throw error(
-      fmt::format("the run's {} is frozen at v0 ({}) but this call gives {}: the problem a version is judged "
-                  "on cannot change within a run; pass the run's own, or start a new run without --run-dir",
-                  what, frozen.empty() ? "none" : frozen, now.empty() ? "none" : now));
+  throw error(fmt::format("the run's {} is frozen at v0 ({}) but this call gives {}: the problem a version is judged "
+                          "on cannot change within a run; pass the run's own, or start a new run without --run-dir",
+                          what, frozen.empty() ? "none" : frozen, now.empty() ? "none" : now));
 }
 
 // A version may come in a file of its own (the Python toolkit's loop skill writes one per
@@ -88,10 +84,9 @@ void check_version_file(const run_manifest& m, const loop_settings& s) {
   if (file == m.kernel) return;
   const kernel::backend backend = kernel_file_backend(s);
   if (kernel::to_string(backend) != m.backend) {
-    throw error(fmt::format(
-        "{} is a {} kernel, but the run's ({}) is {}: every version of a run has the run's backend; "
-        "start a new run for it",
-        file, kernel::to_string(backend), m.kernel, m.backend));
+    throw error(fmt::format("{} is a {} kernel, but the run's ({}) is {}: every version of a run has the run's backend; "
+                            "start a new run for it",
+                            file, kernel::to_string(backend), m.kernel, m.backend));
   }
 }
 
@@ -100,15 +95,12 @@ void check_frozen(const run_manifest& m, const loop_settings& s) {
   const std::string ref = s.target.ref.empty() ? "" : fs::absolute(s.target.ref).string();
   if (ref != m.reference) moved("reference", m.reference, ref);
   if (!ref.empty() && file_sha256(ref, "reference") != m.frozen.reference_sha256) {
-    throw error(
-        fmt::format("the reference {} changed since v0 (its SHA-256 differs): the reference defines the "
-                    "answer and is frozen for the run; restore it, or start a new run",
-                    ref));
+    throw error(fmt::format("the reference {} changed since v0 (its SHA-256 differs): the reference defines the "
+                            "answer and is frozen for the run; restore it, or start a new run",
+                            ref));
   }
-  if (dimension_flags(s.target) != m.frozen.dims)
-    moved("dimensions", join(m.frozen.dims, " "), join(dimension_flags(s.target), " "));
-  if (frozen_tolerances(s) != m.frozen.tolerances)
-    moved("tolerances", m.frozen.tolerances, frozen_tolerances(s));
+  if (dimension_flags(s.target) != m.frozen.dims) moved("dimensions", join(m.frozen.dims, " "), join(dimension_flags(s.target), " "));
+  if (frozen_tolerances(s) != m.frozen.tolerances) moved("tolerances", m.frozen.tolerances, frozen_tolerances(s));
   if (kernel::check_labels(s.check_shapes) != m.frozen.check_dims) {
     moved("set of extra validation shapes (--check-dims)", shapes_text(m.frozen.check_dims),
           shapes_text(kernel::check_labels(s.check_shapes)));
@@ -123,18 +115,16 @@ void check_run_dir_intent(const loop_settings& s, bool holds_run, bool preflight
   }
   if (s.run_dir.empty()) return;
   if (s.new_run && holds_run) {
-    throw error(
-        fmt::format("--new-run: {} already holds a run ({}): leave out --new-run to continue it, or name "
-                    "another folder",
-                    s.run_dir.string(), run_manifest_name));
+    throw error(fmt::format("--new-run: {} already holds a run ({}): leave out --new-run to continue it, or name "
+                            "another folder",
+                            s.run_dir.string(), run_manifest_name));
   }
   // A folder that `--preflight-only` made holds no run yet: the run starts there (the Python
   // toolkit's users check the machine into the folder first, then run in it).
   if (!s.new_run && !holds_run && !preflight_folder) {
-    throw error(
-        fmt::format("--run-dir {} holds no run (no {}): give the folder kopt loop printed as \"run folder\", "
-                    "or add --new-run to start a new run there",
-                    s.run_dir.string(), run_manifest_name));
+    throw error(fmt::format("--run-dir {} holds no run (no {}): give the folder kopt loop printed as \"run folder\", "
+                            "or add --new-run to start a new run there",
+                            s.run_dir.string(), run_manifest_name));
   }
 }
 
@@ -153,8 +143,7 @@ bool holds_preflight_only(const fs::path& dir) {
 
 void require_kernel_file(const loop_settings& s) {
   if (!fs::is_regular_file(s.target.kernel)) {
-    throw error(
-        fmt::format("{} not found: pass the kernel file the loop optimizes", s.target.kernel.string()));
+    throw error(fmt::format("{} not found: pass the kernel file the loop optimizes", s.target.kernel.string()));
   }
 }
 
@@ -175,8 +164,8 @@ fs::path make_run_folder(const loop_settings& s) {
 std::unique_ptr<file_lock> lock_run_folder(const fs::path& dir) {
   auto lock = std::make_unique<file_lock>(dir / loop_lock_name);
   if (!lock->try_lock()) {
-    throw error(fmt::format(
-        "another kopt loop is working in {}: wait for it to finish, or use another --run-dir", dir.string()));
+    throw error(fmt::format("another kopt loop is working in {}: wait for it to finish, or use another --run-dir",
+                            dir.string()));
   }
   return lock;
 }

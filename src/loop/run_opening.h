@@ -15,8 +15,8 @@ namespace kopt::loop {
 struct opened_run {
   std::filesystem::path dir;
   run_manifest manifest;
-  std::unique_ptr<file_lock> lock;  // held while the step runs
-  bool fresh = false;               // no iteration recorded yet
+  std::unique_ptr<file_lock> lock;   // held while the step runs
+  bool fresh = false;                // no iteration recorded yet
 };
 
 // A new run (no --run-dir, or --run-dir with --new-run) or the one in --run-dir.

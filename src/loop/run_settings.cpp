@@ -24,8 +24,8 @@ std::optional<double> tolerance_of(const std::string& text, const std::string& n
   try {
     return std::stod(value);
   } catch (const std::exception&) {
-    throw error(fmt::format(
-        "the run's frozen tolerances \"{}\" cannot be read: the manifest is kopt's; start a new run", text));
+    throw error(fmt::format("the run's frozen tolerances \"{}\" cannot be read: the manifest is kopt's; start a new run",
+                            text));
   }
 }
 
@@ -57,9 +57,8 @@ std::vector<std::string> frozen_defines(const run_manifest& m) {
 
 loop_settings settings_of_run(const fs::path& run_dir) {
   if (!fs::exists(run_dir / run_manifest_name)) {
-    throw error(
-        fmt::format("--run-dir {} holds no run (no {}): give the folder kopt loop printed as \"run folder\"",
-                    run_dir.string(), run_manifest_name));
+    throw error(fmt::format("--run-dir {} holds no run (no {}): give the folder kopt loop printed as \"run folder\"",
+                            run_dir.string(), run_manifest_name));
   }
   const run_manifest m = read_run_manifest(run_dir);
   loop_settings s;

@@ -13,8 +13,7 @@ namespace kopt::loop {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> version_commands(const run_manifest& m, const fs::path& run_dir,
-                                          const iteration_record& r) {
+std::vector<std::string> version_commands(const run_manifest& m, const fs::path& run_dir, const iteration_record& r) {
   std::string version = (run_dir / r.snapshot).string();
   if (!m.reference.empty()) version += " --ref " + m.reference;
   for (const std::string& define : frozen_defines(m)) version += " -D" + define;
@@ -38,8 +37,8 @@ std::vector<std::string> reproduce_commands(const run_manifest& m, const fs::pat
 void commit_iteration(const step_context& ctx, const iteration_record& r) {
   const run_manifest& m = ctx.run.manifest;
   const fs::path dir = iteration_dir(ctx.run.dir, r.iteration);
-  write_file_atomic(dir / "iteration_summary.md", iteration_summary_markdown(m, r) +
-                                                      commands_markdown(version_commands(m, ctx.run.dir, r)));
+  write_file_atomic(dir / "iteration_summary.md",
+                    iteration_summary_markdown(m, r) + commands_markdown(version_commands(m, ctx.run.dir, r)));
   write_file_atomic(dir / "optimization_proposal.md", next_proposal_markdown(m, ctx.run.dir, ctx.store));
   commit_run_manifest(ctx.run.dir, m, ctx.store);  // the commit point: from here the iteration counts
   write_file_atomic(ctx.run.dir / "final_summary.md",

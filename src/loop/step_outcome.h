@@ -15,11 +15,11 @@ namespace kopt::loop {
 
 struct step_outcome {
   std::filesystem::path run_dir;
-  run_manifest manifest;                   // as committed
-  std::optional<iteration_record> record;  // none after --preflight-only
-  bool problem_changed = false;            // the version declared another problem: the run must stop
-  record_check run_check;                  // the run folder held against the ledger before this call's work
-  std::vector<std::string> notices;        // what the user should know besides the record (one line each)
+  run_manifest manifest;                      // as committed
+  std::optional<iteration_record> record;     // none after --preflight-only
+  bool problem_changed = false;               // the version declared another problem: the run must stop
+  record_check run_check;                     // the run folder held against the ledger before this call's work
+  std::vector<std::string> notices;           // what the user should know besides the record (one line each)
 };
 
 }  // namespace kopt::loop

@@ -6,9 +6,7 @@
 namespace kopt::loop {
 namespace {
 
-bool is_heading(std::string_view line) {
-  return !line.empty() && line.front() == '#';
-}
+bool is_heading(std::string_view line) { return !line.empty() && line.front() == '#'; }
 
 // "- a, b" -> "a, b"; "" when the line is not a list item.
 std::string_view item_text(std::string_view line) {

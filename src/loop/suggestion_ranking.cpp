@@ -43,16 +43,14 @@ std::vector<ranked_suggestion> rank_suggestions(const std::vector<suggestion>& s
     }
     std::vector<std::string> notes;
     if (worked[0] + failed[0] > 0) {
-      notes.push_back(
-          fmt::format("strategies sharing its tags worked {}x, were slower or failed {}x before on {}",
-                      worked[0], failed[0], scope_label));
+      notes.push_back(fmt::format("strategies sharing its tags worked {}x, were slower or failed {}x before on {}",
+                                  worked[0], failed[0], scope_label));
     }
     if (worked[1] + failed[1] > 0) {
       r.imported = true;
-      notes.push_back(
-          fmt::format("imported: worked {}x, were slower or failed {}x where the bottleneck or "
-                      "architecture was not recorded (weaker evidence)",
-                      worked[1], failed[1]));
+      notes.push_back(fmt::format("imported: worked {}x, were slower or failed {}x where the bottleneck or "
+                                  "architecture was not recorded (weaker evidence)",
+                                  worked[1], failed[1]));
     }
     r.memory_note = join(notes, "; ");
     ranked.push_back(std::move(r));

@@ -24,10 +24,10 @@ inline constexpr double unplaced_evidence_weight = 0.5;
 
 struct ranked_suggestion {
   suggestion entry;
-  double evidence = 0;      // net successes of strategies sharing its tags (0: no history)
-  std::string memory_note;  // "worked 2x, slower 1x before on dram-bound cuda (sm_90a)"; "" when no history
-  bool blocked = false;     // its exact strategy was negative or rejected in this scope
-  bool imported = false;    // some of its evidence is unplaced (strategy_summary::unplaced)
+  double evidence = 0;           // net successes of strategies sharing its tags (0: no history)
+  std::string memory_note;       // "worked 2x, slower 1x before on dram-bound cuda (sm_90a)"; "" when no history
+  bool blocked = false;          // its exact strategy was negative or rejected in this scope
+  bool imported = false;         // some of its evidence is unplaced (strategy_summary::unplaced)
 };
 
 std::vector<ranked_suggestion> rank_suggestions(const std::vector<suggestion>& suggestions,

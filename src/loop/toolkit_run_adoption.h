@@ -34,12 +34,12 @@ adoption_step pending_adoption(const std::filesystem::path& run_dir);
 // One iteration of the toolkit's run as the toolkit recorded it (unverified).
 struct toolkit_iteration_figures {
   std::int64_t iteration = 0;
-  std::string folder;               // toolkit_iter_vK, relative to the run folder
-  std::string snapshot;             // relative to the run folder; "" when the toolkit's is missing
-  std::optional<double> median_ms;  // the toolkit's, when its bench gave one
-  std::string outcome;              // the toolkit's strategy outcome ("" when none)
+  std::string folder;                       // toolkit_iter_vK, relative to the run folder
+  std::string snapshot;                     // relative to the run folder; "" when the toolkit's is missing
+  std::optional<double> median_ms;          // the toolkit's, when its bench gave one
+  std::string outcome;                      // the toolkit's strategy outcome ("" when none)
   std::vector<std::string> tags;
-  std::optional<std::int64_t> judged_as;  // the kopt iteration that re-judged this version
+  std::optional<std::int64_t> judged_as;    // the kopt iteration that re-judged this version
 };
 BOOST_DESCRIBE_STRUCT(toolkit_iteration_figures, (),
                       (iteration, folder, snapshot, median_ms, outcome, tags, judged_as))
@@ -48,27 +48,25 @@ BOOST_DESCRIBE_STRUCT(toolkit_iteration_figures, (),
 struct toolkit_adoption {
   static constexpr std::string_view document_schema = "kopt.toolkit_adoption/v1";
   std::string adopted_at;
-  std::string toolkit_manifest;              // toolkit_run_manifest.json
-  bool verified = false;                     // the toolkit's figures are its own: never checked by kopt
-  std::string run_kernel;                    // the run's kernel file (the toolkit's, where it still exists)
-  std::vector<std::string> dims;             // the toolkit's dimension flags
-  std::optional<std::int64_t> toolkit_best;  // the toolkit's best iteration
-  std::vector<std::string> next_tags;        // the toolkit's last proposal's tags (the next version's)
+  std::string toolkit_manifest;             // toolkit_run_manifest.json
+  bool verified = false;                    // the toolkit's figures are its own: never checked by kopt
+  std::string run_kernel;                   // the run's kernel file (the toolkit's, where it still exists)
+  std::vector<std::string> dims;            // the toolkit's dimension flags
+  std::optional<std::int64_t> toolkit_best; // the toolkit's best iteration
+  std::vector<std::string> next_tags;       // the toolkit's last proposal's tags (the next version's)
   std::vector<toolkit_iteration_figures> iterations;
 
   const toolkit_iteration_figures* find(std::int64_t iteration) const;
 };
 BOOST_DESCRIBE_STRUCT(toolkit_adoption, (),
-                      (adopted_at, toolkit_manifest, verified, run_kernel, dims, toolkit_best, next_tags,
-                       iterations))
+                      (adopted_at, toolkit_manifest, verified, run_kernel, dims, toolkit_best, next_tags, iterations))
 
 // Sets the toolkit's files aside (what a killed call already moved stays moved) and writes
 // toolkit_adoption.json. `given_kernel` is the run's kernel when the toolkit's file is gone;
 // `given_dims` the call's dimension flags, which must be the toolkit's run's (in any order).
 // Throws kopt::error, moving nothing, for a manifest the checking reader refuses, a run
 // without a v0 snapshot, or other dimensions.
-toolkit_adoption set_toolkit_run_aside(const std::filesystem::path& run_dir,
-                                       const std::filesystem::path& given_kernel,
+toolkit_adoption set_toolkit_run_aside(const std::filesystem::path& run_dir, const std::filesystem::path& given_kernel,
                                        const std::vector<std::string>& given_dims);
 
 // toolkit_adoption.json of an adopted folder; none when the folder has none.

@@ -56,8 +56,7 @@ struct toolkit_iteration {
   std::optional<bool> full_report_exists;
 };
 BOOST_DESCRIBE_STRUCT(toolkit_iteration, (),
-                      (iteration, snapshot_file, benchmark_rc, benchmark_result, strategy,
-                       full_report_exists))
+                      (iteration, snapshot_file, benchmark_rc, benchmark_result, strategy, full_report_exists))
 
 struct toolkit_run_manifest {
   static constexpr bool document_open = true;

@@ -5,13 +5,13 @@
 #include <fmt/format.h>
 
 #include "core/files.h"
-#include "core/hash.h"
 #include "core/phase_clock.h"
+#include "core/hash.h"
 #include "core/text.h"
 #include "loop/bench_texts.h"
 #include "loop/run_directory.h"
-#include "loop/shape_checks.h"
 #include "pipeline/problem_fingerprint.h"
+#include "loop/shape_checks.h"
 
 namespace kopt::loop {
 namespace {
@@ -26,8 +26,7 @@ void say(const step_progress& progress, const std::string& what) {
 // compiler gave, which is what the agent must fix.
 std::string build_failure_line(const compile::compile_result& build) {
   for (const std::string& line : split_lines(build.compiler_output)) {
-    if (line.find("error") != std::string::npos)
-      return fmt::format("{} ({})", shorten(line, 300), build.failure_reason);
+    if (line.find("error") != std::string::npos) return fmt::format("{} ({})", shorten(line, 300), build.failure_reason);
   }
   return build.failure_reason;
 }

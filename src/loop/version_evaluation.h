@@ -21,18 +21,18 @@
 namespace kopt::loop {
 
 struct version_evaluation {
-  std::string failure;         // "" when every step passed; else "build failed: ..."
-  std::string problem_sha256;  // "" when the build failed before planning finished
+  std::string failure;                     // "" when every step passed; else "build failed: ..."
+  std::string problem_sha256;              // "" when the build failed before planning finished
   std::optional<double> median_ms;
   json median_ci95_ms = nullptr;
   std::optional<double> reference_median_ms;
   std::optional<double> speedup_vs_reference;
   std::optional<diagnosis_digest> diagnosis;
-  std::string arch;                 // what the kernel was built for
-  std::string library_sha256;       // of <folder>/kernel_library.so, kept for comparisons in turns ("" none)
-  std::vector<shape_check> checks;  // one per --check-dims shape ("not run" after an earlier failure)
+  std::string arch;                        // what the kernel was built for
+  std::string library_sha256;              // of <folder>/kernel_library.so, kept for comparisons in turns ("" none)
+  std::vector<shape_check> checks;         // one per --check-dims shape ("not run" after an earlier failure)
   std::vector<std::string> check_problem_sha256;  // the problem at each shape, "" where not planned
-  json step_seconds = json::object();  // [s] per step that ran: bench, check_dims, profile, analyze
+  json step_seconds = json::object();      // [s] per step that ran: bench, check_dims, profile, analyze
 };
 
 // Bench and the extra shapes: what the judge and the comparison with the parent need.

@@ -18,8 +18,8 @@ namespace kopt::loop {
 // None when the bench has no physical floor (a Triton module's problem has no buffer plan).
 // `analysis_file` may be missing (then no compute bound, said so). Throws kopt::error for a
 // malformed `kopt: flops=` in the reference.
-std::optional<measure::speed_of_light_figures> version_speed_of_light(
-    const loop_settings& settings, const pipeline::bench_result& bench,
-    const std::filesystem::path& analysis_file);
+std::optional<measure::speed_of_light_figures> version_speed_of_light(const loop_settings& settings,
+                                                                      const pipeline::bench_result& bench,
+                                                                      const std::filesystem::path& analysis_file);
 
 }  // namespace kopt::loop
