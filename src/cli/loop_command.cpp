@@ -3,7 +3,6 @@
 // iterations with CMD writing each next version (or up to --candidates K of them). The options
 // of loop::run_loop_step and loop::run_agent_loop, and the printing of what they did.
 
-#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -268,11 +267,8 @@ class loop_command final : public command {
             "--tune with --candidates is not built yet: tune single versions (leave out --candidates), or "
             "tune a candidate with kopt tune before handing it over");
       }
-      const std::vector<std::string> strategies = tune::tune_strategies();
-      if (std::find(strategies.begin(), strategies.end(), m_tuning.strategy) == strategies.end()) {
-        throw error(fmt::format("--tune-strategy {}: kopt tune knows {}", m_tuning.strategy, join(strategies, ", ")));
-      }
-      tune::check_tune_strategy(m_tuning.strategy);  // a missing package is said before anything is measured
+      // An unknown name, or a missing package, is said before anything is measured.
+      tune::check_tune_strategy(m_tuning.strategy, "--tune-strategy");
       m_settings.tune = m_tuning;
     }
     const std::shared_ptr<pipeline::measuring_worker> worker = services.make_worker();

@@ -18,6 +18,10 @@ bool among(const std::vector<std::string>& names, const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
+[[noreturn]] void refuse_unknown(const std::string& strategy, const std::string& option) {
+  throw error(fmt::format("{} {}: kopt tune knows {}", option, strategy, join(tune_strategies(), ", ")));
+}
+
 }  // namespace
 
 std::vector<std::string> tune_strategies() {
@@ -34,10 +38,11 @@ std::unique_ptr<tune_proposer> make_tune_proposer(const std::string& strategy,
   }
   if (among(model_proposer::strategies(), strategy))
     return std::make_unique<model_proposer>(strategy, tune, seed, budget);
-  throw error(fmt::format("--strategy {}: kopt tune knows {}", strategy, join(tune_strategies(), ", ")));
+  refuse_unknown(strategy, "--strategy");
 }
 
-void check_tune_strategy(const std::string& strategy) {
+void check_tune_strategy(const std::string& strategy, const std::string& option) {
+  if (!among(tune_strategies(), strategy)) refuse_unknown(strategy, option);
   // A space of two configurations: enough for the strategy to start as it would for a kernel.
   kernel::planned_tune_space probe;
   probe.space = kernel::read_tune_space("// kopt: tune(X, 1, 2)\n", "the strategy check");

@@ -22,9 +22,9 @@ std::unique_ptr<tune_proposer> make_tune_proposer(const std::string& strategy,
                                                   const kernel::planned_tune_space& tune, std::uint64_t seed,
                                                   std::optional<int> budget);
 
-// Throws as make_tune_proposer does for `strategy` (an unknown name; gp or tpe without Python or
-// its packages): for a caller that tunes later (kopt loop --tune), so that what the machine lacks
-// is said before anything is measured.
-void check_tune_strategy(const std::string& strategy);
+// Throws as make_tune_proposer does for `strategy` (an unknown name, said as the value of
+// `option`; gp or tpe without Python or its packages): for a caller that tunes later (kopt loop
+// --tune), so that what the machine lacks is said before anything is measured.
+void check_tune_strategy(const std::string& strategy, const std::string& option);
 
 }  // namespace kopt::tune
