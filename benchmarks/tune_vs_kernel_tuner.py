@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""kopt tune and Kernel Tuner on the same space and budget, in one run, on one GPU.
+
+  tune_vs_kernel_tuner.py --kopt KOPT [--budget 16] [--kopt-strategy gp] \
+      [--kt-strategy bayes_opt] [--truth benchmarks/results/tune/matmul-h200.json] --out DIR
+
+The kernel is benchmarks/tune/tiled_matmul.cu at M = N = K = 2048: its `tune(...)`/`restrict(...)`
+annotations are the space for both tools (kopt reads them; Kernel Tuner gets the same values and the
+same restrictions, evaluated here). Kernel Tuner launches the file's `__global__` kernel itself
+(CuPy backend, NVRTC), verifies each configuration against a float64 product and times it with its
+own events; kopt judges each one against examples/matmul_ref.py and benches it under its protocol.
+
+Each tool's winner is written into a copy of the kernel (`#define` before its `#ifndef` defaults),
+and the two copies are compared with `kopt compare` in turns: that verdict, not either tool's own
+timer, says which winner is faster. With --truth (an exhaustive ground truth measured by
+tune_ground_truth.py on the same GPU model) each winner's place among all configurations is shown.
+Prints a Markdown report; the tools' own outputs stay under --out.
+"""
+
+import argparse
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+KERNEL = ROOT / "benchmarks" / "tune" / "tiled_matmul.cu"
+REFERENCE = ROOT / "examples" / "matmul_ref.py"
+DIMS = {"M": 2048, "N": 2048, "K": 2048}
+DIM_FLAGS = [f"--{name}={value}" for name, value in DIMS.items()]
+
+
+def run(command, **kwargs):
+    print("$ " + " ".join(str(c) for c in command), file=sys.stderr)
+    return subprocess.run([str(c) for c in command], capture_output=True, text=True, **kwargs)
+
+
+def the_space(kopt):
+    """The parameters and restrictions as `kopt inspect` reads them from the kernel's annotations."""
+    done = run([kopt, "inspect", KERNEL, "--json"] + DIM_FLAGS)
+    if done.returncode != 0:
+        sys.exit(f"kopt inspect failed: {done.stderr.strip()}")
+    return json.loads(done.stdout)["tune"]
+
+
+def python_condition(condition):
+    """A restriction of kopt's annotation grammar as a Python expression over integers."""
+    text = condition.replace("&&", " and ").replace("||", " or ")
+    text = re.sub(r"!(?!=)", " not ", text)
+    return text.replace("/", "//")
+
+
+def allowed(values, restrictions):
+    scope = dict(DIMS, **values)
+    return all(eval(python_condition(r), {"__builtins__": {}}, scope) for r in restrictions)
+
+
+def configuration_text(space, values):
+    return " ".join(f"{p['name']}={values[p['name']]}" for p in space["parameters"])
+
+
+def tuned_copy(out, name, space, values):
+    """The kernel with one configuration's values defined ahead of its `#ifndef` defaults."""
+    lines = [f"#define {p['name']} {values[p['name']]}" for p in space["parameters"]]
+    path = out / f"{name}_winner.cu"
+    path.write_text("\n".join(lines) + "\n" + KERNEL.read_text())
+    return path
+
+
+def kopt_side(args, space):
+    runs = args.out / "kopt_runs"
+    command = [args.kopt, "tune", KERNEL, "--ref", REFERENCE, "--strategy", args.kopt_strategy,
+               "--budget", args.budget, "--fresh", "--json", "--out", runs] + DIM_FLAGS
+    began = time.perf_counter()
+    done = run(command, env=dict(os.environ, KOPT_CACHE_DIR=str(args.out / "kopt_cache")))
+    wall = time.perf_counter() - began
+    (args.out / "kopt_tune.err").write_text(done.stderr)
+    if done.returncode != 0:
+        sys.exit(f"kopt tune failed ({done.returncode}): {done.stderr.strip()[-1500:]}")
+    result = json.loads(done.stdout)
+    (args.out / "kopt_tune.json").write_text(json.dumps(result, indent=1) + "\n")
+    winner = dict(d.split("=") for d in result["winner"]["defines"])
+    return {
+        "tool": f"kopt tune --strategy {args.kopt_strategy}",
+        "evaluations": len(result["measured"]),
+        "wall_s": wall,
+        "values": {k: int(v) for k, v in winner.items()},
+        "own_time_ms": result["winner"]["median_ms"],
+        "how": result["winner"].get("reason", ""),
+    }
+
+
+def kernel_tuner_side(args, space):
+    import numpy as np
+    from kernel_tuner import tune_kernel
+
+    restrictions = space["restrictions"]
+    # Kernel Tuner needs the block's thread count as a parameter; here it is fixed by the tile and
+    # register-block sizes, so it is a parameter tied to them by one more restriction.
+    threads = "KT_THREADS"
+    tune_params = {p["name"]: p["values"] for p in space["parameters"]}
+    tune_params[threads] = [32, 64, 128, 256, 512, 1024]
+
+    def admissible(p):
+        values = {name: p[name] for name in tune_params if name != threads}
+        return p[threads] == p["TILE_M"] * p["TILE_N"] // (p["THREAD_M"] * p["THREAD_N"]) and allowed(
+            values, restrictions)
+
+    device_code = KERNEL.read_text().split('extern "C"')[0]
+    device_code = "\n".join(line for line in device_code.splitlines() if not line.startswith("#include"))
+    rng = np.random.default_rng(0)
+    m, n, k = DIMS["M"], DIMS["N"], DIMS["K"]
+    a = rng.standard_normal((m, k)).astype(np.float32)
+    b = rng.standard_normal((k, n)).astype(np.float32)
+    expected = (a.astype(np.float64) @ b.astype(np.float64)).astype(np.float32)
+    c = np.zeros((m, n), dtype=np.float32)
+
+    def verify(reference, output, atol=None):
+        # The same kind of check as kopt's float32 tolerance: relative to the values' scale.
+        return bool(np.allclose(output, reference, rtol=1e-4, atol=1e-3 * float(np.abs(reference).max())))
+
+    began = time.perf_counter()
+    results, _ = tune_kernel(
+        "tiled_matmul_kernel", device_code, (n, m),
+        [a, b, c, np.int32(m), np.int32(n), np.int32(k)], tune_params,
+        grid_div_x=["TILE_N"], grid_div_y=["TILE_M"], block_size_names=[threads],
+        restrictions=admissible, answer=[None, None, expected, None, None, None], verify=verify,
+        lang="cupy", strategy=args.kt_strategy, strategy_options={"max_fevals": args.budget},
+        quiet=True)
+    wall = time.perf_counter() - began
+    timed = [r for r in results if isinstance(r.get("time"), (int, float))]
+    (args.out / "kernel_tuner.json").write_text(json.dumps(
+        [{k: (v if isinstance(v, (int, float, str)) else str(v)) for k, v in r.items()} for r in results],
+        indent=1) + "\n")
+    if not timed:
+        sys.exit("Kernel Tuner timed no configuration; see kernel_tuner.json")
+    best = min(timed, key=lambda r: r["time"])
+    return {
+        "tool": f"Kernel Tuner {args.kt_strategy}",
+        "evaluations": len(results),
+        "wall_s": wall,
+        "values": {p["name"]: int(best[p["name"]]) for p in space["parameters"]},
+        "own_time_ms": best["time"],
+        "how": f"least mean of its {len(timed)} timed configurations ({len(results) - len(timed)} failed)",
+    }
+
+
+def truth_place(truth, text):
+    passed = sorted((m for m in truth["measured"] if m["status"] == "ok"), key=lambda m: m["median_ms"])
+    for place, m in enumerate(passed, 1):
+        if m["configuration"] == text:
+            return f"{place} of {len(passed)} ({m['median_ms'] / passed[0]['median_ms']:.3f}x the best)"
+    return "not in the truth"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--kopt", required=True)
+    parser.add_argument("--budget", type=int, default=16)
+    parser.add_argument("--kopt-strategy", default="gp")
+    parser.add_argument("--kt-strategy", default="bayes_opt")
+    parser.add_argument("--truth", type=pathlib.Path)
+    parser.add_argument("--out", type=pathlib.Path, required=True)
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+
+    space = the_space(args.kopt)
+    sides = [kopt_side(args, space), kernel_tuner_side(args, space)]
+    files = [tuned_copy(args.out, name, space, side["values"]) for name, side in zip(("kopt", "kt"), sides)]
+    compare = run([args.kopt, "compare", files[1], files[0], "--json"] + DIM_FLAGS)
+    (args.out / "compare.err").write_text(compare.stderr)
+    if compare.returncode not in (0, 1):
+        sys.exit(f"kopt compare failed ({compare.returncode}): {compare.stderr.strip()[-1500:]}")
+    verdict = json.loads(compare.stdout)
+    truth = json.loads(args.truth.read_text()) if args.truth else None
+
+    gpu = run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"]).stdout.strip()
+    print(f"# kopt tune and Kernel Tuner, tiled_matmul.cu at M=N=K=2048, budget {args.budget}\n")
+    print(f"GPU: {gpu}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
+          f"{space['allowed']} allowed configurations of {space['configurations']}\n")
+    print("| tool | evaluations | wall [s] | wall per evaluation [s] | winner | its own time [ms] |"
+          + (" place in the exhaustive truth |" if truth else ""))
+    print("|---|---|---|---|---|---|" + ("---|" if truth else ""))
+    for side in sides:
+        text = configuration_text(space, side["values"])
+        row = (f"| {side['tool']} | {side['evaluations']} | {side['wall_s']:.1f} | "
+               f"{side['wall_s'] / max(side['evaluations'], 1):.2f} | {text} | {side['own_time_ms']:.4f} |")
+        print(row + (f" {truth_place(truth, text)} |" if truth else ""))
+    print()
+    for side in sides:
+        print(f"- {side['tool']} chose by: {side['how']}")
+    same = sides[0]["values"] == sides[1]["values"]
+    print(f"\n`kopt compare` (baseline: Kernel Tuner's winner, candidate: kopt's){' — the same configuration' if same else ''}: "
+          f"**{verdict['outcome']}**, kopt's winner takes {verdict['ratio']:.4f}x the time of Kernel Tuner's "
+          f"(95 % interval [{verdict['ratio_ci95'][0]:.4f}, {verdict['ratio_ci95'][1]:.4f}])")
+
+
+if __name__ == "__main__":
+    main()
