@@ -1,10 +1,16 @@
 """C[M x N] = A[M x K] @ B[K x N] in Triton: bf16 in and out, fp32 accumulation, row-major.
 Tiles of BLOCK_M x BLOCK_N per program, walked along K in BLOCK_K steps (wgmma on Hopper);
 programs are ordered in groups of GROUP_M tile rows so that neighbouring programs share
-tiles of A and B in L2. The autotuner picks among a few tile shapes and pipeline depths.
+tiles of A and B in L2. The autotuner picks among a few tile shapes and pipeline depths; kopt tune
+searches the wider space the annotations below declare, one configuration at a time.
 
 kopt's Triton contract: setup(**dims, seed=...) builds the tensors, run_kernel(**inputs)
 launches the kernel. Reference: triton_matmul_ref.py."""
+
+# kopt: tune(BLOCK_M, 64, 128) tune(BLOCK_N, 64, 128, 256) tune(BLOCK_K, 32, 64)
+# kopt: tune(num_warps, 4, 8) tune(num_stages, 3, 4)
+# The bf16 tiles of A and B that the pipeline keeps in shared memory, one pair per stage, within 192 KiB:
+# kopt: restrict((BLOCK_M * BLOCK_K + BLOCK_K * BLOCK_N) * 2 * num_stages <= 196608)
 
 import torch
 import triton

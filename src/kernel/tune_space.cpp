@@ -1,5 +1,6 @@
 #include "kernel/tune_space.h"
 
+#include <charconv>
 #include <limits>
 #include <variant>
 
@@ -7,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/text.h"
+#include "kernel/python_comments.h"
 #include "kernel/tokenizer.h"
 
 namespace kopt::kernel {
@@ -80,19 +82,42 @@ tune_space read_tune_space(std::string_view source, std::string_view file_label)
   return tune_space(parse_annotations(tokenize(source).comments, file_label));
 }
 
+tune_space read_python_tune_space(std::string_view source, std::string_view file_label) {
+  std::vector<comment> annotations;
+  for (comment& c : python_comments(source)) {
+    // `# kopt: flops=EXPR` is a reference's figure (flops_annotation.h), read apart.
+    const std::string_view text = trim(c.text);
+    if (text.starts_with("kopt:") && trim(text.substr(5)).starts_with("flops")) continue;
+    annotations.push_back(std::move(c));
+  }
+  return tune_space(parse_annotations(annotations, file_label));
+}
+
+tune_space read_tune_space(std::string_view source, std::string_view file_label, backend language) {
+  return language == backend::triton ? read_python_tune_space(source, file_label)
+                                     : read_tune_space(source, file_label);
+}
+
 tune_space::dimension_lookup dimensions_of(const kernel_plan& plan) {
   return [&plan](std::string_view name) -> std::optional<int64_t> {
     for (const bound_scalar& s : plan.scalars) {
       if (s.param.name == name && std::holds_alternative<int64_t>(s.value)) return std::get<int64_t>(s.value);
+    }
+    // A Triton module's dimensions go to its setup() as given: an integer one can restrict.
+    for (const dimension_arg& d : plan.passed_through) {
+      int64_t value = 0;
+      const char* end = d.value.data() + d.value.size();
+      if (d.name == name && std::from_chars(d.value.data(), end, value).ptr == end) return value;
     }
     return std::nullopt;
   };
 }
 
 planned_tune_space plan_tune_space(const kernel_plan& plan, std::string_view source) {
-  if (!plan.solve) return {};
+  // A CUDA file without solve() has nothing to bench; a Triton module never has one.
+  if (!plan.solve && plan.backend != backend::triton) return {};
   const std::string label = plan.file.string();
-  planned_tune_space planned{read_tune_space(source, label), {}};
+  planned_tune_space planned{read_tune_space(source, label, plan.backend), {}};
   planned.allowed = planned.space.allowed(dimensions_of(plan), label);
   return planned;
 }

@@ -14,6 +14,7 @@
 
 #include "core/json_io.h"
 #include "kernel/annotation.h"
+#include "kernel/backend.h"
 #include "kernel/buffer_plan.h"
 
 namespace kopt::kernel {
@@ -61,12 +62,19 @@ class tune_space {
 // The space a kernel file declares (the annotations in its comments; check_annotations, which
 // planning runs, has checked them against solve()).
 tune_space read_tune_space(std::string_view source, std::string_view file_label);
+// The same for a Triton module, from its `# kopt:` comments: each parameter names a constexpr of
+// its @triton.autotune configs, num_warps/num_stages/num_ctas, `config` (which of the autotuner's
+// configs to start from) or a module-level integer (python/kopt_runtime/triton_pin.py).
+tune_space read_python_tune_space(std::string_view source, std::string_view file_label);
+// One of the two, as `language`'s files write their comments.
+tune_space read_tune_space(std::string_view source, std::string_view file_label, backend language);
 
-// A planned kernel's integer dimensions by name, for allowed().
+// A planned kernel's integer dimensions by name, for allowed(): solve()'s, or those a Triton
+// module's setup() is given.
 tune_space::dimension_lookup dimensions_of(const kernel_plan& plan);
 
-// The tune space a planned CUDA kernel declares (empty for a Triton module), and the
-// configurations that pass the restrictions at the plan's dimensions.
+// The tune space a planned kernel declares, and the configurations that pass the restrictions at
+// the plan's dimensions (a Triton module's: the integer dimensions given for its setup()).
 struct planned_tune_space {
   tune_space space;
   std::vector<tune_configuration> allowed;

@@ -16,7 +16,9 @@ version_tuning tune_version(const step_context& ctx, const fs::path& iteration_d
   const loop_settings& s = ctx.settings;
   if (!s.tune) return {};
   const std::string label = s.target.kernel.string();
-  if (kernel::read_tune_space(source, label).empty()) return {};
+  const kernel::backend language =
+      kernel::infer_backend(s.target.kernel, source, kernel::parse_backend_request(s.target.backend));
+  if (kernel::read_tune_space(source, label, language).empty()) return {};
   if (!ctx.services.tune) throw error("kopt loop --tune: these measuring steps cannot tune (a bug in kopt)");
   tune::tune_request request;
   request.bench = pipeline::bench_request{s.target, s.job, s.atol, s.rtol, "", {}};

@@ -7,7 +7,7 @@
 namespace kopt::tune {
 
 configuration_prebuilds::configuration_prebuilds(compile::compile_request base, std::size_t parallel)
-    : m_base(std::move(base)), m_parallel(std::max<std::size_t>(1, parallel)) {
+    : m_base(std::move(base)), m_parallel(parallel) {
   m_base.announce = false;  // from a thread of its own, a line on the terminal would cut into the progress
 }
 

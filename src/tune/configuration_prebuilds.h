@@ -16,7 +16,7 @@ namespace kopt::tune {
 class configuration_prebuilds {
  public:
   // `base`: the kernel's build without the configuration's -D values; at most `parallel`
-  // builds at once.
+  // builds at once (0: none, for a kernel with nothing to build ahead).
   configuration_prebuilds(compile::compile_request base, std::size_t parallel);
   ~configuration_prebuilds();  // waits for the builds still running
   configuration_prebuilds(const configuration_prebuilds&) = delete;

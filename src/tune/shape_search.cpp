@@ -8,15 +8,23 @@
 #include "core/enum_names.h"
 #include "core/error.h"
 #include "pipeline/jobs_on_gpus.h"
+#include "tune/configured_kernel.h"
 #include "tune/winner_choice.h"
 
 namespace kopt::tune {
 namespace {
 
+// Where a configuration is measured: the kernel, its text, and the folder its copies go in.
+struct measured_kernel {
+  std::string_view source;
+  const std::filesystem::path& run_dir;
+};
+
 measured_configuration measure(const tune_request& request, const kernel::tune_configuration& c,
-                               const std::string& label, pipeline::measuring_worker& worker) {
+                               const std::string& label, const measured_kernel& kernel,
+                               pipeline::measuring_worker& worker) {
   pipeline::bench_request bench = request.bench;
-  for (const std::string& d : c.defines()) bench.target.defines.push_back(d);
+  bench.target = configured_target(request.bench.target, kernel.source, c, kernel.run_dir);
   if (request.progress)
     bench.progress = [&](const std::string& step) { request.progress(label + ": " + step); };
   const pipeline::bench_outcome o = pipeline::run_bench(bench, worker);
@@ -77,13 +85,13 @@ std::string limit_reached(const tune_request& request, int measured_or_started,
 // answering is dropped from `gpus` and its configuration measured again on another.
 std::vector<measured_configuration> measure_wave(
     const tune_request& request, const std::vector<kernel::tune_configuration>& configurations,
-    const std::vector<std::size_t>& wave, const std::vector<std::string>& labels,
+    const std::vector<std::size_t>& wave, const std::vector<std::string>& labels, const measured_kernel& kernel,
     configuration_prebuilds& prebuilds, std::vector<int>& gpus, pipeline::measuring_worker& worker) {
   std::vector<measured_configuration> results(wave.size());
   for (const std::size_t index : wave) prebuilds.wait(configurations[index]);
   if (gpus.size() == 1) {
     for (std::size_t i = 0; i < wave.size(); ++i) {
-      results[i] = measure(request, configurations[wave[i]], labels[i], worker);
+      results[i] = measure(request, configurations[wave[i]], labels[i], kernel, worker);
     }
     return results;
   }
@@ -94,7 +102,8 @@ std::vector<measured_configuration> measure_wave(
   jobs.run = [&](std::size_t i, int gpu, pipeline::measuring_worker& on_gpu) {
     tune_request there = request;
     there.bench.target.gpu = gpu;
-    results[i] = measure(there, configurations[wave[i]], fmt::format("{} on GPU {}", labels[i], gpu), on_gpu);
+    results[i] =
+        measure(there, configurations[wave[i]], fmt::format("{} on GPU {}", labels[i], gpu), kernel, on_gpu);
   };
   jobs.on_dropped = [&](const pipeline::dropped_gpu& dropped) {
     gpus.erase(std::remove(gpus.begin(), gpus.end(), dropped.gpu), gpus.end());
@@ -166,7 +175,7 @@ shape_search search_shape(const tune_request& request, std::string_view source,
                                    configurations[wave[i]].text()));
     }
     const std::vector<measured_configuration> results =
-        measure_wave(request, configurations, wave, labels, prebuilds, gpus, worker);
+        measure_wave(request, configurations, wave, labels, measured_kernel{source, dir}, prebuilds, gpus, worker);
     for (std::size_t i = 0; i < wave.size(); ++i) {
       ++measured;
       cache.keep(configurations[wave[i]], results[i]);

@@ -12,6 +12,7 @@
 #include "env/gpu_probe.h"
 #include "kernel/tune_space.h"
 #include "pipeline/bench_preparation.h"
+#include "tune/configured_kernel.h"
 #include "tune/shape_search.h"
 #include "tune/tune_strategy.h"
 
@@ -31,13 +32,14 @@ fs::path create_tune_dir(const tune_request& request) {
 kernel::planned_tune_space planned_space(const pipeline::bench_target& target, std::string_view source,
                                          const std::string& where) {
   const kernel::kernel_plan plan = pipeline::plan_target(target);
-  if (!plan.solve) {
-    throw error(
-        fmt::format("{} is a Triton module: kopt tune searches the -D macros of a CUDA or CUTLASS kernel's "
-                    "tune(...) annotations; Triton @autotune configurations are not searched yet",
-                    target.kernel.string()));
-  }
   kernel::planned_tune_space tune = kernel::plan_tune_space(plan, source);
+  if (tune.space.empty() && plan.backend == kernel::backend::triton) {
+    throw error(fmt::format(
+        "{} declares no tune parameters: add # kopt: tune(NAME, V1, V2, ...) naming a constexpr of its "
+        "@triton.autotune configs, num_warps, num_stages, config (the autotuner's configs by position) or a "
+        "module-level integer (docs/tune.md)",
+        target.kernel.string()));
+  }
   if (tune.space.empty()) {
     throw error(
         fmt::format("{} declares no tune parameters: add // kopt: tune(MACRO, V1, V2, ...) for its -D macros "
@@ -129,7 +131,9 @@ tune_outcome run_tune(const tune_request& request, pipeline::measuring_worker& w
                   std::nullopt,
                   {}};
   const fs::path result_file = out.run_dir / "tune_result.json";
-  configuration_prebuilds prebuilds(kernel_build(target, gpus), configuration_prebuilds::default_parallel());
+  // A Triton module has nothing to build ahead: Triton compiles in the measuring process.
+  const bool builds = backend_of(target, source) != kernel::backend::triton;
+  configuration_prebuilds prebuilds(kernel_build(target, gpus), builds ? configuration_prebuilds::default_parallel() : 0);
   const shape_search main =
       search_shape(request, source, tune, *proposers[0], tune_cache(request, source, gpus), prebuilds,
                    out.run_dir, worker, [&](const shape_search& so_far) {

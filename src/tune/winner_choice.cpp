@@ -7,6 +7,7 @@
 #include "core/files.h"
 #include "measure/outcome.h"
 #include "pipeline/comparison_pipeline.h"
+#include "tune/configured_kernel.h"
 #include "tune/tuned_source.h"
 
 namespace kopt::tune {
@@ -21,9 +22,10 @@ tune_winner choose_winner(const tune_request& request, std::string_view source,
     return *std::find_if(configurations.begin(), configurations.end(),
                          [&](const kernel::tune_configuration& c) { return c.text() == m->configuration; });
   };
+  const kernel::backend backend = backend_of(request.bench.target, source);
   const auto write_tuned = [&](const measured_configuration* m, const std::string& name) {
     const fs::path file = dir / (kernel.stem().string() + name + kernel.extension().string());
-    write_file_atomic(file, tuned_source(source, configuration_of(m)));
+    write_file_atomic(file, tuned_source(source, configuration_of(m), backend));
     return file;
   };
   const measured_configuration* best = ranked[0];

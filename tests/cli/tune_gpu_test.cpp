@@ -1,7 +1,8 @@
 // GPU machine only: kopt tune end to end on a real kernel. A configuration that is fast because
 // it skips half the work and one that writes out of bounds are recorded with their reasons and
 // never chosen; the tuned kernel passes kopt bench; a repeated tune reads every configuration
-// from the cache and names a winner among those that passed.
+// from the cache and names a winner among those that passed. A Triton module's autotuned
+// configurations are measured one at a time, pinned, under the same judge.
 #include <map>
 #include <string>
 #include <vector>
@@ -118,6 +119,38 @@ TEST(TuneOnGpu, WrongAndCrashingConfigurationsAreNeverChosenAndTheTunedKernelPas
   }
   const std::string second_winner = again.document.at("winner").at("configuration");
   EXPECT_EQ(measured.at(second_winner).at("status"), "ok");
+}
+
+// A Triton module behind @triton.autotune, tuned through its `# kopt: tune(...)` annotations: each
+// configuration runs pinned (Triton's own search never runs), the config that covers half of each
+// block and the module-level OFFSET that shifts the answer fail the judge, and the tuned module,
+// the winner pinned at its end, passes bench on its own.
+TEST(TuneOnGpu, ATritonModuleIsTunedOneConfigurationAtATimeAndTheWrongOnesAreNeverChosen) {
+  scratch_dir dir;
+  const fs::path data = testing::source_dir() / "tests" / "data" / "triton";
+  const auto r = run_kopt({"tune", (data / "autotuned_scale.py").string(), "--ref", (data / "scale_ref.py").string(),
+                           "--n=1048576", "--out", (dir.path() / "runs").string(), "--json"},
+                          {{"KOPT_CACHE_DIR", (dir.path() / "cache").string()}});
+  ASSERT_EQ(r.exit_code, 0) << r.stderr_text;
+  const nlohmann::json d = nlohmann::json::parse(r.stdout_text);
+  EXPECT_EQ(d.at("allowed"), 8);
+  const auto measured = by_configuration(d);
+  ASSERT_EQ(measured.size(), 8U) << d.dump(1);
+  for (const auto& [name, m] : measured) {
+    const bool right = name.find("config=0") != std::string::npos && name.find("OFFSET=0") != std::string::npos;
+    EXPECT_EQ(m.at("status") == "ok", right) << name << ": " << m.dump();
+    if (!right) {
+      EXPECT_NE(m.at("reason").get<std::string>(), "") << name;
+    }
+  }
+  ASSERT_TRUE(d.at("winner").is_object()) << d.dump(1);
+  const std::string winner = d.at("winner").at("configuration");
+  EXPECT_EQ(measured.at(winner).at("status"), "ok");
+  EXPECT_TRUE(d.at("winner").at("comparison").is_object()) << "the fastest two are compared in turns";
+  const fs::path tuned_file = d.at("winner").at("tuned_file").get<std::string>();
+  EXPECT_EQ(tuned_file.extension(), ".py");
+  const auto bench = run_kopt({"bench", tuned_file.string(), "--ref", (data / "scale_ref.py").string(), "--n=1048576"});
+  EXPECT_EQ(bench.exit_code, 0) << bench.stderr_text << bench.stdout_text;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "kernel/python_comments.h"
 #include "kernel/signature.h"
 #include "kernel/tokenizer.h"
 #include "kernel_test_support.h"
@@ -121,6 +122,54 @@ TEST(TuneSpaceErrors, ASpaceLargerThanKoptTakesIsRefusedBeforeAnyIsListed) {
       error_headline([&] { allowed_at(source, 1); }),
       "k.cu: the tune() parameters make 1030301 configurations, more than kopt tune takes (1000000): declare "
       "fewer values");
+}
+
+}  // namespace
+}  // namespace kopt::kernel
+
+namespace kopt::kernel {
+namespace {
+
+TEST(PythonComments, HashesInStringsAreNotComments) {
+  const std::vector<comment> found = python_comments(
+      "x = '# not'  # first\n"
+      "y = \"a \\\" # still a string\"\n"
+      "doc = \"\"\"\n# inside a docstring\n\"\"\"  # second\n"
+      "# third");
+  ASSERT_EQ(found.size(), 3U);
+  EXPECT_EQ(found[0].text, " first");
+  EXPECT_EQ(found[0].line, 1);
+  EXPECT_EQ(found[1].text, " second");
+  EXPECT_EQ(found[1].line, 5);
+  EXPECT_EQ(found[2].text, " third");
+  EXPECT_EQ(found[2].line, 6);
+}
+
+constexpr std::string_view autotuned_module =
+    "\"\"\"A Triton module; '# kopt: tune(NOT, 1)' in a docstring is no annotation.\"\"\"\n"
+    "# kopt: flops=2*n\n"
+    "# kopt: tune(BLOCK, 64, 128, 256) tune(num_warps, 2, 4)\n"
+    "# kopt: restrict(BLOCK <= n && BLOCK / (32 * num_warps) >= 1)\n"
+    "import triton\n";
+
+TEST(TritonTuneSpace, AModuleDeclaresItsSpaceInHashCommentsAndItsDimensionsRestrictIt) {
+  const kernel_plan plan =
+      plan_kernel("scale.py", autotuned_module, std::nullopt, {{"n", "128", false}}, std::nullopt, {});
+  const planned_tune_space tune = plan_tune_space(plan, autotuned_module);
+  ASSERT_EQ(tune.space.parameters().size(), 2U) << "the docstring's text and the flops line are not parameters";
+  EXPECT_EQ(tune.space.parameters()[0].name, "BLOCK");
+  EXPECT_EQ(tune.space.size(), 6U);
+  std::vector<std::string> texts;
+  for (const tune_configuration& c : tune.allowed) texts.push_back(c.text());
+  EXPECT_EQ(texts, (std::vector<std::string>{"BLOCK=64 num_warps=2", "BLOCK=128 num_warps=2",
+                                             "BLOCK=128 num_warps=4"}));
+}
+
+TEST(TritonTuneSpace, ARestrictionOnADimensionNotGivenNamesIt) {
+  const kernel_plan plan = plan_kernel("scale.py", autotuned_module, std::nullopt, {}, std::nullopt, {});
+  const std::string headline = error_headline([&] { plan_tune_space(plan, autotuned_module); });
+  EXPECT_NE(headline.find("scale.py:4: restrict("), std::string::npos) << headline;
+  EXPECT_NE(headline.find("n"), std::string::npos) << headline;
 }
 
 }  // namespace

@@ -44,11 +44,20 @@ TEST(TuneOrder, AnUnknownStrategyNamesTheKnownOnes) {
 
 TEST(TunedSource, TheValuesComeFirstGuardedSoThatACommandLineDefinitionStillWins) {
   const kernel::tune_configuration c{{{"BLOCK", 128}, {"VEC", 4}}};
-  EXPECT_EQ(tuned_source("// kernel\n", c),
+  EXPECT_EQ(tuned_source("// kernel\n", c, kernel::backend::cuda),
             "// kopt tune: BLOCK=128 VEC=4\n"
             "#ifndef BLOCK\n#define BLOCK 128\n#endif\n"
             "#ifndef VEC\n#define VEC 4\n#endif\n"
             "// kernel\n");
+}
+
+TEST(TunedSource, ATritonModuleEndsWithThePinCalledWithTheValues) {
+  const kernel::tune_configuration c{{{"BLOCK", 128}, {"num_warps", 4}}};
+  const std::string tuned = tuned_source("import triton\nX = 1", c, kernel::backend::triton);
+  EXPECT_EQ(tuned.rfind("import triton\nX = 1\n\n\n# kopt tune: BLOCK=128 num_warps=4\n", 0), 0U) << tuned;
+  EXPECT_NE(tuned.find("def _kopt_pin(namespace, values):"), std::string::npos) << tuned;
+  const std::string call = "\n_kopt_pin(globals(), {\"BLOCK\": 128, \"num_warps\": 4})\n";
+  EXPECT_EQ(tuned.substr(tuned.size() - call.size()), call) << "the call comes last, after the module's text";
 }
 
 }  // namespace
