@@ -19,12 +19,11 @@ Prints a Markdown report; the tools' own outputs stay under --out.
 
 import argparse
 import json
-import os
 import pathlib
-import re
-import subprocess
 import sys
 import time
+
+from tune_side_by_side import allowed, compare_in_turns, kopt_tune, print_report, the_space
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 KERNEL = ROOT / "benchmarks" / "tune" / "tiled_matmul.cu"
@@ -33,64 +32,12 @@ DIMS = {"M": 2048, "N": 2048, "K": 2048}
 DIM_FLAGS = [f"--{name}={value}" for name, value in DIMS.items()]
 
 
-def run(command, **kwargs):
-    print("$ " + " ".join(str(c) for c in command), file=sys.stderr)
-    return subprocess.run([str(c) for c in command], capture_output=True, text=True, **kwargs)
-
-
-def the_space(kopt):
-    """The parameters and restrictions as `kopt inspect` reads them from the kernel's annotations."""
-    done = run([kopt, "inspect", KERNEL, "--json"] + DIM_FLAGS)
-    if done.returncode != 0:
-        sys.exit(f"kopt inspect failed: {done.stderr.strip()}")
-    return json.loads(done.stdout)["tune"]
-
-
-def python_condition(condition):
-    """A restriction of kopt's annotation grammar as a Python expression over integers."""
-    text = condition.replace("&&", " and ").replace("||", " or ")
-    text = re.sub(r"!(?!=)", " not ", text)
-    return text.replace("/", "//")
-
-
-def allowed(values, restrictions):
-    scope = dict(DIMS, **values)
-    return all(eval(python_condition(r), {"__builtins__": {}}, scope) for r in restrictions)
-
-
-def configuration_text(space, values):
-    return " ".join(f"{p['name']}={values[p['name']]}" for p in space["parameters"])
-
-
 def tuned_copy(out, name, space, values):
     """The kernel with one configuration's values defined ahead of its `#ifndef` defaults."""
     lines = [f"#define {p['name']} {values[p['name']]}" for p in space["parameters"]]
     path = out / f"{name}_winner.cu"
     path.write_text("\n".join(lines) + "\n" + KERNEL.read_text())
     return path
-
-
-def kopt_side(args, space):
-    runs = args.out / "kopt_runs"
-    command = [args.kopt, "tune", KERNEL, "--ref", REFERENCE, "--strategy", args.kopt_strategy,
-               "--budget", args.budget, "--fresh", "--json", "--out", runs] + DIM_FLAGS
-    began = time.perf_counter()
-    done = run(command, env=dict(os.environ, KOPT_CACHE_DIR=str(args.out / "kopt_cache")))
-    wall = time.perf_counter() - began
-    (args.out / "kopt_tune.err").write_text(done.stderr)
-    if done.returncode != 0:
-        sys.exit(f"kopt tune failed ({done.returncode}): {done.stderr.strip()[-1500:]}")
-    result = json.loads(done.stdout)
-    (args.out / "kopt_tune.json").write_text(json.dumps(result, indent=1) + "\n")
-    winner = dict(d.split("=") for d in result["winner"]["defines"])
-    return {
-        "tool": f"kopt tune --strategy {args.kopt_strategy}",
-        "evaluations": len(result["measured"]),
-        "wall_s": wall,
-        "values": {k: int(v) for k, v in winner.items()},
-        "own_time_ms": result["winner"]["median_ms"],
-        "how": result["winner"].get("reason", ""),
-    }
 
 
 def kernel_tuner_side(args, space):
@@ -107,7 +54,7 @@ def kernel_tuner_side(args, space):
     def admissible(p):
         values = {name: p[name] for name in tune_params if name != threads}
         return p[threads] == p["TILE_M"] * p["TILE_N"] // (p["THREAD_M"] * p["THREAD_N"]) and allowed(
-            values, restrictions)
+            values, restrictions, DIMS)
 
     device_code = KERNEL.read_text().split('extern "C"')[0]
     device_code = "\n".join(line for line in device_code.splitlines() if not line.startswith("#include"))
@@ -148,14 +95,6 @@ def kernel_tuner_side(args, space):
     }
 
 
-def truth_place(truth, text):
-    passed = sorted((m for m in truth["measured"] if m["status"] == "ok"), key=lambda m: m["median_ms"])
-    for place, m in enumerate(passed, 1):
-        if m["configuration"] == text:
-            return f"{place} of {len(passed)} ({m['median_ms'] / passed[0]['median_ms']:.3f}x the best)"
-    return "not in the truth"
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--kopt", required=True)
@@ -167,35 +106,14 @@ def main():
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
 
-    space = the_space(args.kopt)
-    sides = [kopt_side(args, space), kernel_tuner_side(args, space)]
+    space = the_space(args.kopt, KERNEL, DIM_FLAGS)
+    kopt, _ = kopt_tune(args.kopt, KERNEL, REFERENCE, DIM_FLAGS, args.kopt_strategy, args.budget, args.out)
+    sides = [kopt, kernel_tuner_side(args, space)]
     files = [tuned_copy(args.out, name, space, side["values"]) for name, side in zip(("kopt", "kt"), sides)]
-    compare = run([args.kopt, "compare", files[1], files[0], "--json"] + DIM_FLAGS)
-    (args.out / "compare.err").write_text(compare.stderr)
-    if compare.returncode not in (0, 1):
-        sys.exit(f"kopt compare failed ({compare.returncode}): {compare.stderr.strip()[-1500:]}")
-    verdict = json.loads(compare.stdout)
+    verdict = compare_in_turns(args.kopt, files[1], files[0], DIM_FLAGS, args.out)
     truth = json.loads(args.truth.read_text()) if args.truth else None
-
-    gpu = run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"]).stdout.strip()
-    print(f"# kopt tune and Kernel Tuner, tiled_matmul.cu at M=N=K=2048, budget {args.budget}\n")
-    print(f"GPU: {gpu}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
-          f"{space['allowed']} allowed configurations of {space['configurations']}\n")
-    print("| tool | evaluations | wall [s] | wall per evaluation [s] | winner | its own time [ms] |"
-          + (" place in the exhaustive truth |" if truth else ""))
-    print("|---|---|---|---|---|---|" + ("---|" if truth else ""))
-    for side in sides:
-        text = configuration_text(space, side["values"])
-        row = (f"| {side['tool']} | {side['evaluations']} | {side['wall_s']:.1f} | "
-               f"{side['wall_s'] / max(side['evaluations'], 1):.2f} | {text} | {side['own_time_ms']:.4f} |")
-        print(row + (f" {truth_place(truth, text)} |" if truth else ""))
-    print()
-    for side in sides:
-        print(f"- {side['tool']} chose by: {side['how']}")
-    same = sides[0]["values"] == sides[1]["values"]
-    print(f"\n`kopt compare` (baseline: Kernel Tuner's winner, candidate: kopt's){' — the same configuration' if same else ''}: "
-          f"**{verdict['outcome']}**, kopt's winner takes {verdict['ratio']:.4f}x the time of Kernel Tuner's "
-          f"(95 % interval [{verdict['ratio_ci95'][0]:.4f}, {verdict['ratio_ci95'][1]:.4f}])")
+    print_report(f"kopt tune and Kernel Tuner, tiled_matmul.cu at M=N=K=2048, budget {args.budget}", space, sides,
+                 verdict, truth)
 
 
 if __name__ == "__main__":
