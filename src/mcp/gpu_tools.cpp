@@ -20,6 +20,7 @@
 #include "pipeline/comparison_pipeline.h"
 #include "pipeline/measuring_worker.h"
 #include "pipeline/profile_pipeline.h"
+#include "tune/tune_strategy.h"
 
 namespace kopt::mcp {
 namespace {
@@ -145,6 +146,21 @@ std::vector<fs::path> remove_runs_left_by(const fs::path& kernel, const std::set
   return removed;
 }
 
+// loop_step's tune, tune_budget and tune_strategy, checked as kopt loop checks its --tune options.
+std::optional<loop::loop_tuning> tuning_of(const json& arguments) {
+  const bool tune = arguments.value("tune", false);
+  if (!tune && (arguments.contains("tune_budget") || arguments.contains("tune_strategy"))) {
+    throw error("tune_budget and tune_strategy need tune: true (docs/tune.md)");
+  }
+  if (!tune) return std::nullopt;
+  loop::loop_tuning tuning;
+  tuning.budget = arguments.value("tune_budget", tuning.budget);
+  if (tuning.budget < 1) throw error("tune_budget: measure at least 1 configuration");
+  tuning.strategy = arguments.value("tune_strategy", tuning.strategy);
+  tune::check_tune_strategy(tuning.strategy, "tune_strategy");
+  return tuning;
+}
+
 tool_output loop_step(const tool_call& call) {
   loop::loop_settings settings;
   settings.target = bench_target_of(call, "kopt loop");
@@ -159,6 +175,7 @@ tool_output loop_step(const tool_call& call) {
   settings.memory_db = memory::default_memory_path(std::nullopt);
   settings.check_shapes =
       kernel::parse_check_dims_list(string_list_argument(call.arguments, "check_dims"), settings.target.dims);
+  settings.tune = tuning_of(call.arguments);
   const auto worker = call.services.make_worker();
   const loop::loop_services services = loop::gpu_services(*worker);
   const std::set<fs::path> before = settings.run_dir.empty() ? run_folders_beside(settings.target.kernel) : std::set<fs::path>{};
@@ -257,7 +274,16 @@ std::vector<tool> gpu_tools() {
                                {"description",
                                 "extra shapes every version must also pass the judge at, each as "
                                 "dimension flags in one string (\"--rows=1000 --cols=1000\"); "
-                                "frozen for the run"}}}});
+                                "frozen for the run"}}},
+           {"tune", json{{"type", "boolean"},
+                         {"description", "tune the version first when it declares tune(...) parameters, and judge it "
+                                         "at the winning values (the tune tool's search, in the iteration's folder)"}}},
+           {"tune_budget", json{{"type", "integer"},
+                                {"minimum", 1},
+                                {"description", "with tune: configurations measured, at most (default 16)"}}},
+           {"tune_strategy", json{{"type", "string"},
+                                  {"enum", tune::tune_strategies()},
+                                  {"description", "with tune: how the next configuration is chosen (default random)"}}}});
   json compare_properties = json{
       {"baseline",
        json{{"type", "string"},

@@ -85,10 +85,10 @@ tool tune_tool() {
              "(\"--rows=1000 --cols=1000\"); the result says which configuration wins where"}}}});
   return {
       "tune",
-      "Search a kernel's tune(MACRO, V...) parameters (kopt inspect lists them): every allowed configuration "
-      "built with its -D values, judged against the reference and timed; the fastest two compared in turns "
-      "name "
-      "the winner, written into a tuned copy of the kernel. Needs a GPU.",
+      "Search a kernel's tune(NAME, V...) parameters (kopt inspect lists them): every allowed configuration "
+      "built with its -D values (a Triton module: a copy with its @triton.autotune pinned to the values), "
+      "judged against the reference and timed; the fastest two compared in turns name the winner, written "
+      "into a tuned copy of the kernel. Needs a GPU.",
       input_object(properties, json::array({"kernel", "ref"})),
       tune,
       output_object(json{{"run_dir", string_schema()},

@@ -185,6 +185,23 @@ TEST(McpTools, AFailedLoopStepLeavesNoRunFolder) {
   EXPECT_FALSE(fs::exists(dir.path() / "optimize_runs")) << "a failed call leaves no run folder";
 }
 
+// loop_step's tune options are checked as kopt loop checks --tune's, before anything runs.
+TEST(McpTools, LoopStepsTuneOptionsAreCheckedBeforeAnythingRuns) {
+  const testing::scratch_dir dir;
+  dir.write("k.cu", vector_add);
+  const json base = {{"kernel", "k.cu"}, {"max_iterations", 1}, {"dims", {{"N", 1024}}}};
+  json without_tune = base;
+  without_tune["tune_budget"] = 4;
+  const json refused = call(workspace(dir.path()), "loop_step", without_tune);
+  EXPECT_EQ(refused.value("isError", false), true) << refused.dump();
+  EXPECT_EQ(text_of(refused).rfind("tune_budget and tune_strategy need tune: true", 0), 0U) << text_of(refused);
+  json zero = base;
+  zero.update(json{{"tune", true}, {"tune_budget", 0}});
+  EXPECT_NE(text_of(call(workspace(dir.path()), "loop_step", zero)).find("tune_budget: measure at least 1"),
+            std::string::npos);
+  EXPECT_FALSE(fs::exists(dir.path() / "optimize_runs")) << "nothing was started";
+}
+
 // The compile tool makes the request kopt compile makes: a Triton module is refused with the
 // same words.
 TEST(McpTools, CompileRefusesATritonModuleAsKoptCompileDoes) {
