@@ -6,6 +6,7 @@
 #include "core/files.h"
 #include "core/hash.h"
 #include "kernel/tune_space.h"
+#include "tune/configured_kernel.h"
 
 namespace kopt::loop {
 
@@ -16,9 +17,7 @@ version_tuning tune_version(const step_context& ctx, const fs::path& iteration_d
   const loop_settings& s = ctx.settings;
   if (!s.tune) return {};
   const std::string label = s.target.kernel.string();
-  const kernel::backend language =
-      kernel::infer_backend(s.target.kernel, source, kernel::parse_backend_request(s.target.backend));
-  if (kernel::read_tune_space(source, label, language).empty()) return {};
+  if (kernel::read_tune_space(source, label, tune::backend_of(s.target, source)).empty()) return {};
   if (!ctx.services.tune) throw error("kopt loop --tune: these measuring steps cannot tune (a bug in kopt)");
   tune::tune_request request;
   request.bench = pipeline::bench_request{s.target, s.job, s.atol, s.rtol, "", {}};
@@ -58,9 +57,15 @@ version_tuning tune_version(const step_context& ctx, const fs::path& iteration_d
   return tuning;
 }
 
-loop_settings with_tuned_values(const loop_settings& settings, const std::optional<tuned_values>& tuned) {
+loop_settings with_tuned_values(const loop_settings& settings, const std::optional<tuned_values>& tuned,
+                                const fs::path& snapshot) {
   loop_settings s = settings;
-  if (tuned) s.target.defines.insert(s.target.defines.end(), tuned->defines.begin(), tuned->defines.end());
+  if (!tuned) return s;
+  if (tune::backend_of(s.target, read_text_file(snapshot, "tuned snapshot")) == kernel::backend::triton) {
+    s.target.kernel = snapshot;
+  } else {
+    s.target.defines.insert(s.target.defines.end(), tuned->defines.begin(), tuned->defines.end());
+  }
   return s;
 }
 

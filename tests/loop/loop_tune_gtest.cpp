@@ -14,6 +14,7 @@
 #include "core/hash.h"
 #include "loop/loop_step.h"
 #include "loop/run_directory.h"
+#include "loop/version_tuning.h"
 #include "memory/memory_store.h"
 #include "pipeline/recorded_worker.h"
 #include "scripted_services.h"
@@ -163,6 +164,35 @@ TEST_F(LoopTune, AVersionWithoutTuneParametersIsMeasuredAsWritten) {
   EXPECT_EQ(m_tunes, 0);
   EXPECT_EQ(read_text_file(v0.run_dir / v0.record->snapshot), plain);
   for (const auto& defines : m_gpu.bench_defines) EXPECT_TRUE(defines.empty());
+}
+
+}  // namespace
+}  // namespace kopt::loop
+
+namespace kopt::loop {
+namespace {
+
+// A tuned CUDA version is measured from the kernel file with its values as -D; a tuned Triton
+// module has no build to take them, so it is measured as its snapshot, which pins them.
+TEST(TunedValues, ACudaVersionGetsDefinesAndATritonModuleIsMeasuredAsItsSnapshot) {
+  const kopt::testing::scratch_dir dir;
+  tuned_values tuned;
+  tuned.defines = {"BLOCK=128"};
+  loop_settings cuda;
+  cuda.target.kernel = dir.write("k.cu", "extern \"C\" void solve() {}\n");
+  const fs::path cuda_snapshot = dir.write("k_v1.cu", "// kopt tune: BLOCK=128\n");
+  const loop_settings cuda_measured = with_tuned_values(cuda, tuned, cuda_snapshot);
+  EXPECT_EQ(cuda_measured.target.kernel, cuda.target.kernel);
+  EXPECT_EQ(cuda_measured.target.defines, (std::vector<std::string>{"BLOCK=128"}));
+
+  loop_settings triton;
+  triton.target.kernel = dir.write("k.py", "def run_kernel(**_): pass\n");
+  const fs::path triton_snapshot = dir.write("k_v1.py", "def run_kernel(**_): pass\n_kopt_pin(globals(), {})\n");
+  const loop_settings triton_measured = with_tuned_values(triton, tuned, triton_snapshot);
+  EXPECT_EQ(triton_measured.target.kernel, triton_snapshot);
+  EXPECT_TRUE(triton_measured.target.defines.empty());
+  EXPECT_EQ(with_tuned_values(triton, std::nullopt, triton_snapshot).target.kernel, triton.target.kernel)
+      << "an untuned version is measured as written";
 }
 
 }  // namespace
