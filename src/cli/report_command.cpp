@@ -25,6 +25,7 @@
 #include "report/report_json.h"
 #include "report/run_report.h"
 #include "report/toolkit_adoption_rows.h"
+#include "report/tune_page.h"
 
 namespace kopt::cli {
 namespace {
@@ -148,7 +149,7 @@ class report_command final : public command {
   }
 
   int run(const pipeline::services&) override {
-    if (is_tune_folder(m_run_dir)) return report_tune_folder(m_run_dir, page_file(m_run_dir), m_output);
+    if (report::is_tune_folder(m_run_dir)) return report_tune_folder(m_run_dir, page_file(m_run_dir), m_output);
     const report::run_report rep = report::gather_run_report(
         m_run_dir, m_memory_db.empty()                          ? std::nullopt
                    : memory::is_postgresql_url(m_memory_db) ? std::optional<fs::path>(m_memory_db)

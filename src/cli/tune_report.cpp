@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
-#include "core/files.h"
 #include "core/json_io.h"
 #include "core/utc_time.h"
 #include "core/version.h"
@@ -15,17 +14,11 @@
 namespace kopt::cli {
 namespace fs = std::filesystem;
 
-bool is_tune_folder(const fs::path& dir) {
-  return fs::is_regular_file(dir / "tune_result.json");
-}
-
 int report_tune_folder(const fs::path& dir, const fs::path& page, const output_choice& output) {
-  const fs::path file = dir / "tune_result.json";
-  const tune::tune_result result = tune::read_tune_result(read_json_file(file), file.string());
   report::page_options options;
   options.generated_at = utc_timestamp();
   options.kopt_version = version_string;
-  write_file_atomic(page, report::tune_report_html(result, options));
+  const tune::tune_result result = report::write_tune_report(dir, page, options);
   bool every_shape_won = result.winner.has_value();
   for (const tune::shape_result& s : result.shapes) every_shape_won = every_shape_won && s.winner.has_value();
   const exit_status status = every_shape_won ? exit_status::ok : exit_status::kernel_failed;

@@ -9,9 +9,6 @@
 
 namespace kopt::cli {
 
-// Whether `dir` is a tune folder: it holds tune_result.json.
-bool is_tune_folder(const std::filesystem::path& dir);
-
 // Writes `page` and prints; the exit status (1 when no configuration passed somewhere).
 int report_tune_folder(const std::filesystem::path& dir, const std::filesystem::path& page,
                        const output_choice& output);

@@ -12,6 +12,8 @@
 #include "report/html_page.h"
 #include "report/report_json.h"
 #include "report/run_report.h"
+#include "report/tune_page.h"
+#include "tune/tune_result.h"
 
 namespace kopt::mcp {
 namespace {
@@ -24,8 +26,23 @@ std::string iteration_line(const loop::iteration_record& r) {
   return line + ": " + shorten(r.reason, 200);
 }
 
+// A tune folder (tune_runs/tune_<time>/): its page written beside tune_result.json, the tune's
+// table, and the result.
+tool_output tune_report(const std::filesystem::path& dir) {
+  report::page_options options;
+  options.generated_at = utc_timestamp();
+  options.kopt_version = version_string;
+  const std::filesystem::path page = dir / "report.html";
+  const tune::tune_result result = report::write_tune_report(dir, page, options);
+  json structured = tune::to_json(result);
+  structured["page"] = page.string();
+  return {fmt::format("{}\nwrote {}", tune::tune_text(result), page.string()), structured};
+}
+
 tool_output report(const tool_call& call) {
-  const report::run_report rep = report::gather_run_report(call.root.resolve(string_argument(call.arguments, "run_dir")));
+  const std::filesystem::path dir = call.root.resolve(string_argument(call.arguments, "run_dir"));
+  if (report::is_tune_folder(dir)) return tune_report(dir);
+  const report::run_report rep = report::gather_run_report(dir);
   const loop::run_manifest& m = rep.manifest;
   report::page_options options;
   options.generated_at = utc_timestamp();
@@ -92,8 +109,9 @@ tool_output report(const tool_call& call) {
 tool report_tool() {
   return {"report",
           "A kopt loop run folder in brief: every iteration's outcome, median, speedup and bottleneck, the best "
-          "version and its diagnosis; writes report.html (charts, for people) into the run folder.",
-          input_object(json{{"run_dir", json{{"type", "string"}, {"description", "a run folder in the workspace (optimize_runs/run_...)"}}},
+          "version and its diagnosis; writes report.html (charts, for people) into the run folder. Given a "
+          "tune folder (tune_runs/tune_...), the tune's table and result, and its page with the convergence chart.",
+          input_object(json{{"run_dir", json{{"type", "string"}, {"description", "a run folder in the workspace (optimize_runs/run_...) or a tune folder (tune_runs/tune_...)"}}},
                             {"detail", detail_schema()}},
                        json::array({"run_dir"})),
           report,
@@ -103,8 +121,11 @@ tool report_tool() {
                              {"best", json{{"type", json::array({"object", "null"})}}},
                              {"memory_read", json{{"type", "boolean"}}},
                              {"confirmation", json{{"type", "string"}, {"description", "confirmed, none survived, nothing to confirm or not confirmed yet"}}},
-                             {"report", json{{"type", "object"}, {"description", "the whole report (detail: full)"}}}},
-                        json::array({"run_dir", "page", "iterations", "best", "memory_read"})),
+                             {"report", json{{"type", "object"}, {"description", "the whole report (detail: full)"}}},
+                             {"measured", json{{"type", "array"}, {"description", "a tune folder: every configuration measured"}}},
+                             {"winner", json{{"type", json::array({"object", "null"})}, {"description", "a tune folder: its winner"}}}},
+                        // A run folder's answer has iterations, best and memory_read; a tune folder's, measured and winner.
+                        json::array({"run_dir", "page"})),
           false};
 }
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "core/files.h"
+#include "core/json_io.h"
 #include "core/text.h"
 #include "report/convergence_chart.h"
 #include "report/html_text.h"
@@ -78,6 +80,18 @@ std::string tune_report_html(const tune::tune_result& r, const page_options& opt
   html += fmt::format("<footer>written by kopt {} at {}</footer>\n</body>\n</html>\n",
                       escape_html(options.kopt_version), escape_html(options.generated_at));
   return html;
+}
+
+bool is_tune_folder(const std::filesystem::path& dir) {
+  return std::filesystem::is_regular_file(dir / "tune_result.json");
+}
+
+tune::tune_result write_tune_report(const std::filesystem::path& dir, const std::filesystem::path& page,
+                                    const page_options& options) {
+  const std::filesystem::path file = dir / "tune_result.json";
+  tune::tune_result result = tune::read_tune_result(read_json_file(file), file.string());
+  write_file_atomic(page, tune_report_html(result, options));
+  return result;
 }
 
 }  // namespace kopt::report

@@ -114,6 +114,14 @@ TEST_F(RecordedTools, TuneSearchesTheDeclaredSpaceAndAnswersWithTheTuneResult) {
   EXPECT_TRUE(fs::exists(fs::path(tuned.run_dir) / "tune_result.json"));
   EXPECT_NE(result["content"][0]["text"].get<std::string>().find("4 of 5 allowed configurations measured"),
             std::string::npos);
+
+  // The report tool, given the tune's folder, answers with the tune and writes its page there.
+  const json report = call("report", {{"run_dir", tuned.run_dir}}, worker);
+  ASSERT_EQ(report.value("isError", true), false) << report.dump().substr(0, 2000);
+  EXPECT_EQ(report["structuredContent"]["winner"]["configuration"], tuned.winner->configuration);
+  EXPECT_TRUE(fs::exists(fs::path(tuned.run_dir) / "report.html"));
+  EXPECT_NE(report["content"][0]["text"].get<std::string>().find("4 of 5 allowed configurations measured"),
+            std::string::npos);
 }
 
 // The tune tool's gpus spreads the configurations over the GPUs as kopt tune --gpus does: each
