@@ -40,9 +40,29 @@ def tuned_copy(out, name, space, values):
     return path
 
 
+def uuid_as_kernel_tuner_reads_it():
+    """Kernel Tuner 1.5.0's CuPy backend reads the device's UUID as 16 bytes for its environment
+    record, and CuPy 14 hands it over otherwise (on the GPU machine: "ValueError: bytes is not a
+    16-char string" before any configuration ran). Only that record uses it: give it 16 bytes."""
+    import cupy
+
+    original = cupy.cuda.runtime.getDeviceProperties
+
+    def properties(device):
+        props = dict(original(device))
+        raw = props.get("uuid", b"")
+        raw = raw.encode("latin-1") if isinstance(raw, str) else bytes(raw)
+        props["uuid"] = raw[:16].ljust(16, b"\0")
+        return props
+
+    cupy.cuda.runtime.getDeviceProperties = properties
+
+
 def kernel_tuner_side(args, space):
     import numpy as np
     from kernel_tuner import tune_kernel
+
+    uuid_as_kernel_tuner_reads_it()
 
     restrictions = space["restrictions"]
     # Kernel Tuner needs the block's thread count as a parameter; here it is fixed by the tile and
