@@ -262,11 +262,6 @@ class loop_command final : public command {
       throw error("--tune-budget and --tune-strategy need --tune (docs/tune.md)");
     }
     if (m_tune) {
-      if (m_agent.candidates > 1) {
-        throw error(
-            "--tune with --candidates is not built yet: tune single versions (leave out --candidates), or "
-            "tune a candidate with kopt tune before handing it over");
-      }
       // An unknown name, or a missing package, is said before anything is measured.
       tune::check_tune_strategy(m_tuning.strategy, "--tune-strategy");
       m_settings.tune = m_tuning;

@@ -12,6 +12,7 @@
 #include "loop/run_ledger.h"
 #include "loop/run_summaries.h"
 #include "loop/version_judgement.h"
+#include "loop/version_tuning.h"
 
 namespace kopt::loop {
 namespace {
@@ -60,8 +61,23 @@ void evaluate_candidate(const step_context& ctx, std::int64_t k, candidate_recor
   ctx.say(fmt::format("iteration v{}, candidate {}: {}", k, c.candidate,
                       c.tags.empty() ? "(no tags)" : join(c.tags, ", ")));
   const work_file measured(ctx.settings.target.kernel, source);
-  judge_version(ctx, k, snapshot.parent_path(), c,
-                fmt::format("candidate {} of iteration v{}", c.candidate, k), blocked);
+  // A strategy is judged at its best configuration: the candidate is tuned first (--tune). From
+  // then on the candidate is its tuned text, as a single version's snapshot is; the agent's stays
+  // beside it. Only the commit below records the switch: a call killed before it finds the
+  // agent's snapshot named, and evaluates it again.
+  const version_tuning tuning = blocked.empty() ? tune_version(ctx, snapshot.parent_path(), source) : version_tuning{};
+  if (tuning.tuned) {
+    const fs::path tuned = fs::path(c.snapshot).parent_path() / tuned_snapshot_name(c.snapshot);
+    write_file_atomic(ctx.run.dir / tuned, tuning.tuned_source);
+    c.snapshot = tuned.string();
+    c.source_sha256 = sha256_hex(tuning.tuned_source);
+    c.tuned = tuning.tuned;
+  }
+  const loop_settings measured_as = with_tuned_values(ctx.settings, c.tuned, ctx.run.dir / c.snapshot);
+  const step_context version_ctx{measured_as, ctx.services, ctx.progress, ctx.run, ctx.store};
+  judge_version(version_ctx, k, snapshot.parent_path(), c,
+                fmt::format("candidate {} of iteration v{}", c.candidate, k),
+                blocked.empty() ? tuning.failure : blocked);
 }
 
 void commit_candidate(const step_context& ctx, std::int64_t k, candidate_record& c) {

@@ -46,8 +46,10 @@ void publish_chosen(const fs::path& run_dir, const candidate_record& c, const fs
   const fs::path from = run_dir / fs::path(c.snapshot).parent_path();
   for (const auto& entry : fs::directory_iterator(from)) {
     const std::string name = entry.path().filename().string();
+    // A tuned candidate's snapshot is its tuned text; the agent's beside it is not published either.
+    const bool agents_tuned_away = c.tuned && tuned_snapshot_name(entry.path()) == fs::path(c.snapshot).filename();
     if (name == fs::path(c.snapshot).filename() || name == candidate_proposal_name ||
-        name == candidate_summary_name) {
+        name == candidate_summary_name || agents_tuned_away) {
       continue;
     }
     link_or_copy(entry.path(), iteration_folder / name);

@@ -34,6 +34,10 @@ std::string candidate_snapshot_name(const fs::path& kernel, std::int64_t iterati
                      kernel.extension().string());
 }
 
+std::string tuned_snapshot_name(const std::filesystem::path& candidate_snapshot) {
+  return candidate_snapshot.stem().string() + "_tuned" + candidate_snapshot.extension().string();
+}
+
 fs::path handover_dir(const fs::path& run_dir, std::int64_t iteration) {
   return iteration_dir(run_dir, iteration) / "candidates";
 }

@@ -39,6 +39,8 @@ std::filesystem::path candidate_dir(const std::filesystem::path& run_dir, std::i
 // "softmax_v2_c1.cu" for candidate 1 of iteration 2.
 std::string candidate_snapshot_name(const std::filesystem::path& kernel, std::int64_t iteration,
                                     int candidate);
+// A tuned candidate's snapshot (--tune): beside the agent's, "<its stem>_tuned<extension>".
+std::string tuned_snapshot_name(const std::filesystem::path& candidate_snapshot);
 
 // The text of a version's snapshot (`snapshot`, relative to the run folder), checked against the
 // SHA-256 the manifest recorded for it: "" and `failure` set ("its snapshot ... is missing" or

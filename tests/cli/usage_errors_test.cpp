@@ -171,9 +171,6 @@ TEST(UsageErrors, AMalformedCheckDimsIsOneLineBeforeAnyGpuCheck) {
   EXPECT_EQ(strategy.exit_code, 2);
   EXPECT_EQ(first_line(strategy.stderr_text),
             "kopt: error: --tune-strategy bayes: kopt tune knows exhaustive, random, gp, tpe");
-  EXPECT_EQ(first_line(with({"--tune", "--candidates", "2", "--agent", "true"}).stderr_text).rfind(
-                "kopt: error: --tune with --candidates is not built yet", 0),
-            0U);
 }
 
 TEST(UsageErrors, ALoopsSamplingFloorAboveItsLimitIsRefusedBeforeTheRunFolder) {

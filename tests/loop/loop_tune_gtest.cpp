@@ -12,7 +12,9 @@
 
 #include "core/files.h"
 #include "core/hash.h"
+#include "loop/agent_loop.h"
 #include "loop/loop_step.h"
+#include "loop/run_manifest.h"
 #include "loop/run_directory.h"
 #include "loop/version_tuning.h"
 #include "memory/memory_store.h"
@@ -85,6 +87,53 @@ class LoopTune : public ::testing::Test {
   int m_tunes = 0;
   bool m_all_wrong = false;
 };
+
+// --candidates K with --tune: each candidate is tuned before it is judged, is its tuned text from
+// then on (beside the agent's file), and the chosen one's tuned text is the iteration's snapshot.
+TEST_F(LoopTune, EachCandidateOfARoundIsTunedAndTheChosenOnesTunedTextIsTheIterationsSnapshot) {
+  const fs::path agent = m_work.write("agent.sh",
+                                      "#!/bin/sh\n"
+                                      "cp \"$(dirname \"$0\")/versions/\"* \"$KOPT_CANDIDATES_DIR\" || exit 3\n");
+  m_work.write("versions/cand_1.cu", version(0.8, "// c1"));
+  m_work.write("versions/cand_1.md", "## Plan\n\nretile\n\n## Strategy tags\n\n- retile_64\n");
+  m_work.write("versions/cand_2.cu", version(1.3, "// c2"));
+  m_work.write("versions/cand_2.md", "## Plan\n\nvectorize\n\n## Strategy tags\n\n- vectorized_float4_io\n");
+  agent_settings a;
+  a.command = "sh " + agent.string();
+  a.timeout = std::chrono::seconds(20);
+  a.candidates = 2;
+  a.patience = 100;
+  loop_settings s = settings();
+  s.max_iterations = 1;
+  const agent_loop_outcome out = run_agent_loop(s, a, m_services);
+  ASSERT_FALSE(out.failed) << out.stop_reason;
+  const run_manifest m = read_run_manifest(out.last.run_dir);
+  ASSERT_EQ(m.iterations.size(), 2U);
+  EXPECT_EQ(m_tunes, 3) << "v0 and each candidate";
+  const iteration_record& v1 = m.iterations[1];
+  ASSERT_EQ(v1.candidates.size(), 2U);
+  for (const candidate_record& c : v1.candidates) {
+    ASSERT_TRUE(c.tuned.has_value()) << c.candidate;
+    EXPECT_EQ(c.tuned->defines, (std::vector<std::string>{"BLOCK=128", "VEC=2"}));
+    EXPECT_EQ(fs::path(c.snapshot).filename().string().find("_tuned.cu"), fs::path(c.snapshot).filename().string().size() - 9)
+        << c.snapshot;
+    const std::string tuned = read_text_file(out.last.run_dir / c.snapshot);
+    EXPECT_EQ(c.source_sha256, sha256_hex(tuned)) << "the manifest names the tuned text";
+    EXPECT_NE(tuned.find("#define BLOCK 128"), std::string::npos);
+    EXPECT_NE(c.written_sha256(), c.source_sha256) << "the agent's text is kept apart";
+    EXPECT_NE(c.tuned->tune_result.find(fmt::format("cand_{}/tune_", c.candidate)), std::string::npos)
+        << c.tuned->tune_result;
+  }
+  ASSERT_EQ(v1.chosen_candidate, 1);
+  EXPECT_EQ(enum_name(v1.outcome), "positive") << v1.reason;
+  const std::string snapshot = read_text_file(out.last.run_dir / v1.snapshot);
+  EXPECT_EQ(snapshot, read_text_file(out.last.run_dir / v1.candidates[0].snapshot));
+  EXPECT_EQ(v1.source_sha256, sha256_hex(snapshot));
+  EXPECT_EQ(read_text_file(m_kernel), snapshot) << "the kernel file holds the best, its values written in";
+  for (const auto& defines : m_gpu.bench_defines) {
+    EXPECT_EQ(defines, (std::vector<std::string>{"BLOCK=128", "VEC=2"})) << "measured at the winning values";
+  }
+}
 
 TEST_F(LoopTune, AVersionIsJudgedAtTheWinningValuesWrittenIntoItsSnapshot) {
   const std::string written = read_text_file(m_kernel);
