@@ -18,8 +18,6 @@
 #include "core/files.h"
 #include "core/json_io.h"
 #include "core/text.h"
-#include "core/utc_time.h"
-#include "core/version.h"
 #include "memory/memory_location.h"
 #include "report/html_page.h"
 #include "report/report_json.h"
@@ -155,11 +153,9 @@ class report_command final : public command {
                    : memory::is_postgresql_url(m_memory_db) ? std::optional<fs::path>(m_memory_db)
                                                             : std::optional<fs::path>(fs::absolute(m_memory_db)));
     const fs::path page = page_file(rep.run_dir);
-    report::page_options options;
+    report::page_options options = report::stamped_page_options();
     fs::path base = fs::relative(rep.run_dir, fs::absolute(page).parent_path());
     options.link_base = base.empty() ? "." : base.string();
-    options.generated_at = utc_timestamp();
-    options.kopt_version = version_string;
     write_file_atomic(page, report::report_html(rep, options));
     if (rep.record.status == "unverified") {
       std::fprintf(stderr, "kopt: warning: run folder %s is unverified: %s\n", rep.run_dir.c_str(),

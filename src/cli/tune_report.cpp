@@ -6,8 +6,6 @@
 
 #include "cli/commands.h"
 #include "core/json_io.h"
-#include "core/utc_time.h"
-#include "core/version.h"
 #include "report/tune_page.h"
 #include "tune/tune_result.h"
 
@@ -15,10 +13,7 @@ namespace kopt::cli {
 namespace fs = std::filesystem;
 
 int report_tune_folder(const fs::path& dir, const fs::path& page, const output_choice& output) {
-  report::page_options options;
-  options.generated_at = utc_timestamp();
-  options.kopt_version = version_string;
-  const tune::tune_result result = report::write_tune_report(dir, page, options);
+  const tune::tune_result result = report::write_tune_report(dir, page, report::stamped_page_options());
   bool every_shape_won = result.winner.has_value();
   for (const tune::shape_result& s : result.shapes) every_shape_won = every_shape_won && s.winner.has_value();
   const exit_status status = every_shape_won ? exit_status::ok : exit_status::kernel_failed;

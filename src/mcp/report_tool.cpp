@@ -6,8 +6,6 @@
 #include "core/files.h"
 #include "core/document.h"
 #include "core/text.h"
-#include "core/utc_time.h"
-#include "core/version.h"
 #include "mcp/tool.h"
 #include "report/html_page.h"
 #include "report/report_json.h"
@@ -29,11 +27,8 @@ std::string iteration_line(const loop::iteration_record& r) {
 // A tune folder (tune_runs/tune_<time>/): its page written beside tune_result.json, the tune's
 // table, and the result.
 tool_output tune_report(const std::filesystem::path& dir) {
-  report::page_options options;
-  options.generated_at = utc_timestamp();
-  options.kopt_version = version_string;
   const std::filesystem::path page = dir / "report.html";
-  const tune::tune_result result = report::write_tune_report(dir, page, options);
+  const tune::tune_result result = report::write_tune_report(dir, page, report::stamped_page_options());
   json structured = tune::to_json(result);
   structured["page"] = page.string();
   return {fmt::format("{}\nwrote {}", tune::tune_text(result), page.string()), structured};
@@ -44,11 +39,8 @@ tool_output report(const tool_call& call) {
   if (report::is_tune_folder(dir)) return tune_report(dir);
   const report::run_report rep = report::gather_run_report(dir);
   const loop::run_manifest& m = rep.manifest;
-  report::page_options options;
-  options.generated_at = utc_timestamp();
-  options.kopt_version = version_string;
   const std::filesystem::path page = rep.run_dir / "report.html";
-  write_file_atomic(page, report::report_html(rep, options));
+  write_file_atomic(page, report::report_html(rep, report::stamped_page_options()));
 
   std::string summary = fmt::format("{}: {} ({}), {} iteration(s)\n", m.run_id,
                                     std::filesystem::path(m.kernel).filename().string(), m.backend, m.iterations.size());

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include "core/text.h"
+#include "core/utc_time.h"
+#include "core/version.h"
 #include "measure/speed_of_light.h"
 #include "report/html_sections.h"
 #include "report/html_text.h"
@@ -93,6 +95,13 @@ std::string roofline_caption(const run_report& report) {
 }
 
 }  // namespace
+
+page_options stamped_page_options() {
+  page_options options;
+  options.generated_at = utc_timestamp();
+  options.kopt_version = version_string;
+  return options;
+}
 
 std::string report_html(const run_report& report, const page_options& options) {
   const loop::run_manifest& m = report.manifest;

@@ -16,6 +16,9 @@ struct page_options {
   std::string kopt_version;
 };
 
+// The options of a page this kopt writes now: generated_at and kopt_version filled in.
+page_options stamped_page_options();
+
 std::string report_html(const run_report& report, const page_options& options);
 
 }  // namespace kopt::report
