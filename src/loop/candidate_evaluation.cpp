@@ -73,7 +73,7 @@ void evaluate_candidate(const step_context& ctx, std::int64_t k, candidate_recor
     c.source_sha256 = sha256_hex(tuning.tuned_source);
     c.tuned = tuning.tuned;
   }
-  const loop_settings measured_as = with_tuned_values(ctx.settings, c.tuned, ctx.run.dir / c.snapshot);
+  const loop_settings measured_as = with_tuned_values(ctx.settings, c.tuned, ctx.run.dir / c.snapshot, ctx.run.manifest.backend);
   const step_context version_ctx{measured_as, ctx.services, ctx.progress, ctx.run, ctx.store};
   judge_version(version_ctx, k, snapshot.parent_path(), c,
                 fmt::format("candidate {} of iteration v{}", c.candidate, k),

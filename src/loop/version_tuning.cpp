@@ -6,7 +6,7 @@
 #include "core/files.h"
 #include "core/hash.h"
 #include "kernel/tune_space.h"
-#include "tune/configured_kernel.h"
+#include "pipeline/measuring_child.h"
 
 namespace kopt::loop {
 
@@ -17,7 +17,7 @@ version_tuning tune_version(const step_context& ctx, const fs::path& iteration_d
   const loop_settings& s = ctx.settings;
   if (!s.tune) return {};
   const std::string label = s.target.kernel.string();
-  if (kernel::read_tune_space(source, label, tune::backend_of(s.target, source)).empty()) return {};
+  if (kernel::read_tune_space(source, label, kernel::parse_backend_name(ctx.run.manifest.backend)).empty()) return {};
   if (!ctx.services.tune) throw error("kopt loop --tune: these measuring steps cannot tune (a bug in kopt)");
   tune::tune_request request;
   request.bench = pipeline::bench_request{s.target, s.job, s.atol, s.rtol, "", {}};
@@ -58,10 +58,10 @@ version_tuning tune_version(const step_context& ctx, const fs::path& iteration_d
 }
 
 loop_settings with_tuned_values(const loop_settings& settings, const std::optional<tuned_values>& tuned,
-                                const fs::path& snapshot) {
+                                const fs::path& snapshot, const std::string& backend) {
   loop_settings s = settings;
   if (!tuned) return s;
-  if (tune::backend_of(s.target, read_text_file(snapshot, "tuned snapshot")) == kernel::backend::triton) {
+  if (pipeline::is_triton_backend(backend)) {
     s.target.kernel = snapshot;
   } else {
     s.target.defines.insert(s.target.defines.end(), tuned->defines.begin(), tuned->defines.end());

@@ -25,8 +25,9 @@ version_tuning tune_version(const step_context& ctx, const std::filesystem::path
                             const std::string& source);
 
 // The settings a tuned version is measured with: its values as -D, as its snapshot has them; a
-// Triton module has no build to pass them to, so it is measured as its snapshot, which pins them.
+// Triton module (the run's `backend`) has no build to pass them to, so it is measured as its
+// snapshot, which pins them.
 loop_settings with_tuned_values(const loop_settings& settings, const std::optional<tuned_values>& tuned,
-                                const std::filesystem::path& snapshot);
+                                const std::filesystem::path& snapshot, const std::string& backend);
 
 }  // namespace kopt::loop

@@ -230,17 +230,17 @@ TEST(TunedValues, ACudaVersionGetsDefinesAndATritonModuleIsMeasuredAsItsSnapshot
   loop_settings cuda;
   cuda.target.kernel = dir.write("k.cu", "extern \"C\" void solve() {}\n");
   const fs::path cuda_snapshot = dir.write("k_v1.cu", "// kopt tune: BLOCK=128\n");
-  const loop_settings cuda_measured = with_tuned_values(cuda, tuned, cuda_snapshot);
+  const loop_settings cuda_measured = with_tuned_values(cuda, tuned, cuda_snapshot, "cuda");
   EXPECT_EQ(cuda_measured.target.kernel, cuda.target.kernel);
   EXPECT_EQ(cuda_measured.target.defines, (std::vector<std::string>{"BLOCK=128"}));
 
   loop_settings triton;
   triton.target.kernel = dir.write("k.py", "def run_kernel(**_): pass\n");
   const fs::path triton_snapshot = dir.write("k_v1.py", "def run_kernel(**_): pass\n_kopt_pin(globals(), {})\n");
-  const loop_settings triton_measured = with_tuned_values(triton, tuned, triton_snapshot);
+  const loop_settings triton_measured = with_tuned_values(triton, tuned, triton_snapshot, "triton");
   EXPECT_EQ(triton_measured.target.kernel, triton_snapshot);
   EXPECT_TRUE(triton_measured.target.defines.empty());
-  EXPECT_EQ(with_tuned_values(triton, std::nullopt, triton_snapshot).target.kernel, triton.target.kernel)
+  EXPECT_EQ(with_tuned_values(triton, std::nullopt, triton_snapshot, "triton").target.kernel, triton.target.kernel)
       << "an untuned version is measured as written";
 }
 
