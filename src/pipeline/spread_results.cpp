@@ -19,11 +19,8 @@ json to_json(const spread_results& results) {
 }
 
 spread_results read_spread_results(const json& document, std::string_view where) {
-  try {
-    return from_document<spread_results>(document);
-  } catch (const document_error& e) {
-    throw e.in(std::string(where), "the file is not the results of several files of this kopt");
-  }
+  return read_document<spread_results>(document, std::string(where),
+                                       "the file is not the results of several files of this kopt");
 }
 
 }  // namespace kopt::pipeline

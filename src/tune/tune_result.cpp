@@ -14,11 +14,8 @@ json to_json(const tune_result& result) {
 }
 
 tune_result read_tune_result(const json& document, std::string_view where) {
-  try {
-    return from_document<tune_result>(document);
-  } catch (const document_error& e) {
-    throw e.in(std::string(where), "the file is not a tune result of this kopt: run kopt tune again");
-  }
+  return read_document<tune_result>(document, std::string(where),
+                                    "the file is not a tune result of this kopt: run kopt tune again");
 }
 
 namespace {
