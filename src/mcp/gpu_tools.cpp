@@ -155,7 +155,6 @@ std::optional<loop::loop_tuning> tuning_of(const json& arguments) {
   if (!tune) return std::nullopt;
   loop::loop_tuning tuning;
   tuning.budget = arguments.value("tune_budget", tuning.budget);
-  if (tuning.budget < 1) throw error("tune_budget: measure at least 1 configuration");
   tuning.strategy = arguments.value("tune_strategy", tuning.strategy);
   tune::check_tune_strategy(tuning.strategy, "tune_strategy");
   return tuning;

@@ -36,6 +36,18 @@ std::string value_problem(const json& schema, const json& value, const std::stri
     for (const auto& allowed : schema["enum"]) listed = listed || allowed == value;
     if (!listed) return fmt::format("{} must be one of {}", where, json_text(schema["enum"], -1));
   }
+  // The schema's bounds are the tool's word to the client: a value outside them is refused here,
+  // by the same rule for every tool, rather than by a check each tool writes for itself.
+  if (value.is_number() && schema.contains("minimum") && value.get<double>() < schema["minimum"].get<double>()) {
+    return fmt::format("{} must be at least {}", where, json_text(schema["minimum"], -1));
+  }
+  if (value.is_number() && schema.contains("exclusiveMinimum") &&
+      value.get<double>() <= schema["exclusiveMinimum"].get<double>()) {
+    return fmt::format("{} must be more than {}", where, json_text(schema["exclusiveMinimum"], -1));
+  }
+  if (value.is_number() && schema.contains("maximum") && value.get<double>() > schema["maximum"].get<double>()) {
+    return fmt::format("{} must be at most {}", where, json_text(schema["maximum"], -1));
+  }
   if (value.is_object() && schema.contains("additionalProperties") && schema["additionalProperties"].is_object()) {
     for (const auto& [key, item] : value.items()) {
       if (auto problem = value_problem(schema["additionalProperties"], item, fmt::format("{}.{}", where, key));

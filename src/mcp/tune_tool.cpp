@@ -22,8 +22,6 @@ tool_output tune(const tool_call& call) {
   request.strategy = call.arguments.value("strategy", std::string("exhaustive"));
   if (call.arguments.contains("budget")) request.budget = call.arguments["budget"].get<int>();
   if (call.arguments.contains("minutes")) request.minutes = call.arguments["minutes"].get<double>();
-  if (request.budget && *request.budget < 1) throw error("budget: measure at least 1 configuration");
-  if (request.minutes && !(*request.minutes > 0)) throw error("minutes: give a time above 0");
   request.seed = call.arguments.value("strategy_seed", std::uint64_t{0});
   if (call.arguments.contains("compare_seconds")) {
     request.comparison.max_seconds = call.arguments["compare_seconds"].get<double>();

@@ -46,6 +46,19 @@ TEST(McpServer, ArgumentsAreCheckedAgainstTheToolsSchema) {
   EXPECT_EQ(argument_problem(schema, json::array()), "the arguments must be an object");
 }
 
+// A bound the schema shows the client is the bound the server keeps.
+TEST(McpServer, NumbersOutsideTheSchemasBoundsAreRefused) {
+  const json schema = json{{"type", "object"},
+                           {"properties",
+                            {{"budget", {{"type", "integer"}, {"minimum", 1}}},
+                             {"minutes", {{"type", "number"}, {"exclusiveMinimum", 0}}},
+                             {"share", {{"type", "number"}, {"maximum", 1}}}}}};
+  EXPECT_EQ(argument_problem(schema, json{{"budget", 1}, {"minutes", 0.5}, {"share", 1}}), "");
+  EXPECT_EQ(argument_problem(schema, json{{"budget", 0}}), "'budget' must be at least 1");
+  EXPECT_EQ(argument_problem(schema, json{{"minutes", 0}}), "'minutes' must be more than 0");
+  EXPECT_EQ(argument_problem(schema, json{{"share", 1.5}}), "'share' must be at most 1");
+}
+
 TEST(McpServer, EveryToolHasADescriptionAndAnObjectSchemaThatNamesWhatItRequires) {
   ASSERT_EQ(tool_table().size(), 12u);
   for (const tool& t : tool_table()) {

@@ -197,8 +197,13 @@ TEST(McpTools, LoopStepsTuneOptionsAreCheckedBeforeAnythingRuns) {
   EXPECT_EQ(text_of(refused).rfind("tune_budget and tune_strategy need tune: true", 0), 0U) << text_of(refused);
   json zero = base;
   zero.update(json{{"tune", true}, {"tune_budget", 0}});
-  EXPECT_NE(text_of(call(workspace(dir.path()), "loop_step", zero)).find("tune_budget: measure at least 1"),
-            std::string::npos);
+  const json below = answer(json{{"jsonrpc", "2.0"},
+                                 {"id", 2},
+                                 {"method", "tools/call"},
+                                 {"params", {{"name", "loop_step"}, {"arguments", zero}}}},
+                            workspace(dir.path()));
+  EXPECT_EQ(below["error"]["code"], invalid_params) << below.dump();
+  EXPECT_EQ(below["error"]["message"], "invalid arguments for loop_step: 'tune_budget' must be at least 1");
   EXPECT_FALSE(fs::exists(dir.path() / "optimize_runs")) << "nothing was started";
 }
 
