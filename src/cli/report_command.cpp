@@ -18,6 +18,7 @@
 #include "core/files.h"
 #include "core/json_io.h"
 #include "core/text.h"
+#include "measure/interval_text.h"
 #include "memory/memory_location.h"
 #include "report/html_page.h"
 #include "report/report_json.h"
@@ -34,14 +35,15 @@ std::string number(const std::optional<double>& v, const char* unit = "") {
   return v ? fmt::format("{:.4g}{}", *v, unit) : std::string("n/a");
 }
 
-std::string interval(const json& ci) {
-  if (!ci.is_array() || ci.size() != 2) return "";
-  return fmt::format(" [{:.4g}, {:.4g}]", ci[0].get<double>(), ci[1].get<double>());
+// After the median it qualifies, or nothing when the record has none.
+std::string median_interval(const json& ci) {
+  const auto bounds = measure::interval_of(ci);
+  return bounds ? " " + measure::interval_text(bounds) : "";
 }
 
 void print_iterations(const printer& out, const loop::run_manifest& m) {
   for (const auto& r : m.iterations) {
-    const std::string median = r.median_ms ? number(r.median_ms, " ms") + interval(r.median_ci95_ms) : "no median";
+    const std::string median = r.median_ms ? number(r.median_ms, " ms") + median_interval(r.median_ci95_ms) : "no median";
     // Padded by the plain word: a painted one carries escape codes that take no room.
     const std::string outcome = enum_name(r.outcome);
     const std::string pad(12 - std::min<std::size_t>(12, outcome.size()), ' ');

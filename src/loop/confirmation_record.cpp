@@ -5,6 +5,7 @@
 #include "core/document_schema.h"
 #include "core/json_io.h"
 #include "loop/toolkit_run_adoption.h"
+#include "measure/interval_text.h"
 
 namespace kopt::loop {
 
@@ -30,8 +31,9 @@ std::optional<final_confirmation> read_confirmation(const std::filesystem::path&
 
 namespace {
 
-std::string interval_text(const std::optional<std::array<double, 2>>& interval) {
-  return interval ? fmt::format(" [{:.3f}, {:.3f}]", (*interval)[0], (*interval)[1]) : "";
+// After the speedup it qualifies, written as the speedup is, or nothing when there is none.
+std::string interval_after(const std::optional<std::array<double, 2>>& interval) {
+  return interval ? " " + measure::interval_text(interval, "{:.3f}") : "";
 }
 
 }  // namespace
@@ -42,10 +44,10 @@ std::string confirmed_speedups(const confirmation_attempt& a, std::int64_t basel
   std::optional<std::array<double, 2>> faster;
   if (a.ratio_ci95) faster = std::array<double, 2>{1 / (*a.ratio_ci95)[1], 1 / (*a.ratio_ci95)[0]};
   std::string text = fmt::format("{:.3f}x faster than v{}{}", 1 / a.ratio_vs_baseline.value_or(1), baseline,
-                                 interval_text(faster));
+                                 interval_after(faster));
   if (a.speedup_vs_reference) {
     text += fmt::format(", {:.3f}x the reference{}", *a.speedup_vs_reference,
-                        interval_text(a.speedup_vs_reference_ci95));
+                        interval_after(a.speedup_vs_reference_ci95));
   }
   return text;
 }

@@ -6,6 +6,7 @@
 
 #include "core/document.h"
 #include "core/text.h"
+#include "measure/interval_text.h"
 
 namespace kopt::loop {
 namespace {
@@ -15,8 +16,7 @@ std::string ms(const std::optional<double>& value) {
 }
 
 std::string interval(const json& ci) {
-  if (!ci.is_array() || ci.size() != 2) return "n/a";
-  return fmt::format("[{:.6g}, {:.6g}]", ci[0].get<double>(), ci[1].get<double>());
+  return measure::interval_text(measure::interval_of(ci), "{:.6g}");
 }
 
 std::string speedup(const std::optional<double>& value) {

@@ -6,16 +6,12 @@
 
 #include "core/document.h"
 #include "core/text.h"
+#include "measure/interval_text.h"
 #include "report/html_text.h"
 #include "report/toolkit_adoption_rows.h"
 
 namespace kopt::report {
 namespace {
-
-std::string interval_text(const json& ci) {
-  if (!ci.is_array() || ci.size() != 2 || !ci[0].is_number() || !ci[1].is_number()) return "n/a";
-  return fmt::format("[{}, {}]", short_number(ci[0].get<double>(), 5), short_number(ci[1].get<double>(), 5));
-}
 
 std::string outcome_badge(const std::string& outcome) {
   return fmt::format("<span class=\"badge outcome-{0}\">{0}</span>", escape_html(outcome));
@@ -124,7 +120,7 @@ std::string iteration_table_html(const run_report& report, const std::string& li
         "<td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}{}</td><td class=\"reason\">{}</td></tr>\n",
         best ? " best" : "", r.iteration, escape_html(enum_name(r.outcome)), r.iteration,
         best ? " <span class=\"best-mark\">best</span>" : "", files, tags_html(r.tags),
-        outcome_badge(enum_name(r.outcome)), short_number(r.median_ms, 5), interval_text(r.median_ci95_ms),
+        outcome_badge(enum_name(r.outcome)), short_number(r.median_ms, 5), measure::interval_text(measure::interval_of(r.median_ci95_ms), "{:.5g}"),
         r.speedup_vs_reference ? short_number(r.speedup_vs_reference, 3) + "×" : "n/a",
         escape_html(r.bottleneck.empty() ? "—" : r.bottleneck),
         r.at_hardware_limit ? " (at the hardware limit)" : "", escape_html(r.reason));
