@@ -37,6 +37,8 @@ const std::vector<command_entry>& command_table() {
        make_mcp_command},
       {"completion", "print a shell completion script: completion bash|zsh", make_completion_command},
       {"harness", "the measuring process of bench (internal)", make_harness_command},
+      {"text-pages", "ncu's pages for people, written after a loop's iteration (internal)",
+       make_text_pages_command},
   };
   return table;
 }

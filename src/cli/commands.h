@@ -17,6 +17,7 @@ std::unique_ptr<command> make_tune_command();
 std::unique_ptr<command> make_skills_command();
 std::unique_ptr<command> make_mcp_command();
 std::unique_ptr<command> make_harness_command();
+std::unique_ptr<command> make_text_pages_command();
 std::unique_ptr<command> make_analyze_command();
 std::unique_ptr<command> make_kb_command();
 std::unique_ptr<command> make_memory_command();

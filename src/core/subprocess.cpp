@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <set>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -287,6 +288,17 @@ spawned_process::~spawned_process() {
   }
   if (out >= 0) ::close(out);
   if (err >= 0) ::close(err);
+}
+
+std::string start_in_background(const process_request& request) {
+  process_result result;
+  spawned_process spawned = spawn_process(request, -1, result);
+  if (!result.started) return result.start_error;
+  std::thread([spawned = std::move(spawned), request]() mutable {
+    process_result ended;
+    wait_for_process(spawned, request, clock_type::now(), ended);
+  }).detach();
+  return "";
 }
 
 process_result run_process(const process_request& request) {

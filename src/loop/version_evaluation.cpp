@@ -107,7 +107,8 @@ void profile_steps(const loop_settings& settings, const loop_services& services,
                                                   .job = settings.job,
                                                   .capture = settings.capture,
                                                   .out = dir,
-                                                  .ncu_bin = settings.ncu_bin};
+                                                  .ncu_bin = settings.ncu_bin,
+                                                  .text_pages_later = true};
   const pipeline::profile_outcome profiled = services.profile(profile_request);
   clock.done("profile");
   if (profiled.failure) {

@@ -1,17 +1,22 @@
 #include "pipeline/profile_pipeline.h"
 
 #include <chrono>
+#include <future>
 
 #include <fmt/format.h>
 
+#include "core/cancellation.h"
 #include "core/files.h"
+#include "core/install_layout.h"
 #include "core/phase_clock.h"
+#include "core/subprocess.h"
 #include "core/write_sandbox.h"
 #include "pipeline/child_jobs.h"
 #include "pipeline/measuring_child.h"
 #include "profile/ncu_export.h"
 #include "profile/raw_csv_kernels.h"
 #include "profile/staged_output.h"
+#include "profile/text_pages.h"
 #include "tools/toolchain.h"
 
 namespace kopt::pipeline {
@@ -123,12 +128,40 @@ void describe_capture(profile::profile_record& record, const tools::located_tool
   record.by_hand_command = by_hand_command(ncu.path, out, request, job, prepared);
 }
 
-// ncu's report as the pages kopt reads.
-profile::export_result export_pages(const tools::located_tool& ncu, const profile::staged_output& files) {
-  return profile::export_report(
-      ncu.path, files.staged("full.ncu-rep"),
-      {files.staged("ncu_raw.csv"), files.staged("ncu_details.csv"), files.staged("ncu_source.csv"),
-       files.staged("full_summary.txt"), files.staged("full_details.txt")});
+// The text pages of the report in `folder` (staged, or published).
+profile::text_page_files text_pages_in(const fs::path& folder) {
+  return {folder / "full.ncu-rep", folder / "full_summary.txt", folder / "full_details.txt"};
+}
+
+struct exported_pages {
+  profile::export_result csv;
+  profile::text_pages_written text;
+};
+
+// ncu's report as the pages kopt reads and, unless they come later, the text pages beside them
+// (each ncu process spends its time starting and loading the report, so they run at once).
+exported_pages export_pages(const tools::located_tool& ncu, const profile::staged_output& files, bool text_later) {
+  std::future<profile::text_pages_written> text;
+  if (!text_later) {
+    text = std::async(std::launch::async, [&ncu, folder = files.staged(""), cancellation = thread_cancellation()] {
+      set_thread_cancellation(cancellation);
+      return profile::write_text_pages(ncu.path, text_pages_in(folder));
+    });
+  }
+  exported_pages pages;
+  pages.csv = profile::export_report(ncu.path, files.staged("full.ncu-rep"),
+                                     {files.staged("ncu_raw.csv"), files.staged("ncu_details.csv"),
+                                      files.staged("ncu_source.csv")});
+  if (text.valid()) pages.text = text.get();
+  return pages;
+}
+
+// The text pages of the published report, by a kopt process that outlives this call.
+void start_text_pages(const tools::located_tool& ncu, const fs::path& out,
+                      const std::function<void(const std::string&)>& say) {
+  const std::string problem =
+      start_in_background({.argv = profile::text_pages_argv(kopt_executable(), ncu.path, text_pages_in(out))});
+  if (!problem.empty()) say(fmt::format("the text pages were not started ({}): the CSV pages hold it all", problem));
 }
 
 }  // namespace
@@ -184,8 +217,8 @@ profile_outcome run_profile(const profile_request& request, measuring_worker& wo
   if (capture.verdict != profile::capture_verdict::ok) return failed(std::move(outcome), capture);
 
   say("exporting the report's pages");
-  const profile::export_result exported = export_pages(ncu, files);
-  record.source_problem = exported.source_problem;
+  const exported_pages exported = export_pages(ncu, files, request.text_pages_later);
+  record.source_problem = exported.csv.source_problem;
   phases.done("export");  // ncu -i, one process per page, at once (and the caller's work meanwhile)
   record.kernels = profile::read_profiled_kernels(read_text_file(files.staged("ncu_raw.csv"), "ncu raw CSV"));
   phases.done("reading");
@@ -195,9 +228,9 @@ profile_outcome run_profile(const profile_request& request, measuring_worker& wo
   }
 
   for (const std::string& name : output_names) {
-    const bool written = name == "ncu_source.csv"     ? exported.source_written
-                         : name == "full_summary.txt" ? exported.summary_written
-                         : name == "full_details.txt" ? exported.details_text_written
+    const bool written = name == "ncu_source.csv"     ? exported.csv.source_written
+                         : name == "full_summary.txt" ? exported.text.summary
+                         : name == "full_details.txt" ? exported.text.details
                                                       : true;
     if (written) record.files.push_back(name);
   }
@@ -211,6 +244,7 @@ profile_outcome run_profile(const profile_request& request, measuring_worker& wo
                                 record.ncu_command, record.by_hand_command));
   write_json_file(files.staged("profile.json"), outcome.document);
   files.publish(output_names);
+  if (request.text_pages_later) start_text_pages(ncu, outcome.out, say);
   return outcome;
 }
 

@@ -28,6 +28,9 @@ struct profile_request {
   std::string ncu_bin;                       // empty: PATH, CUDA_HOME, /usr/local/cuda
   // Told as each step begins ("the capture: ..."), for a progress line or notification; may be empty.
   std::function<void(const std::string& step)> progress;
+  // The text pages for people (profile/text_pages.h) written after this returns, by a process
+  // of their own, rather than before: the loop's iterations, whose answer nothing there changes.
+  bool text_pages_later = false;
 };
 
 struct profile_outcome {

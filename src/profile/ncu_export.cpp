@@ -14,16 +14,6 @@
 namespace kopt::profile {
 namespace {
 
-// A text page for people: written when ncu printed it, else left absent (nothing reads it).
-bool write_optional(const process_result& run, const std::filesystem::path& destination) {
-  if (destination.empty() || !run.succeeded() || trim(run.stdout_text).empty() ||
-      run.stdout_text.find("==ERROR==") != std::string::npos) {
-    return false;
-  }
-  write_file_atomic(destination, run.stdout_text);
-  return true;
-}
-
 void write_required(const process_result& run, const std::filesystem::path& report,
                     const std::filesystem::path& destination) {
   if (!run.succeeded() || trim(run.stdout_text).empty()) {
@@ -39,8 +29,7 @@ void write_required(const process_result& run, const std::filesystem::path& repo
 export_result export_report(const std::filesystem::path& ncu, const std::filesystem::path& report,
                             const export_files& files, std::chrono::seconds timeout) {
   // ncu processes that only read the report: each spends seconds starting up and loading it, so
-  // they run at once (cancelled with the calling thread's work); the text pages among them, so
-  // that they add nothing to an iteration's time.
+  // they run at once (cancelled with the calling thread's work).
   const std::atomic<bool>* cancellation = thread_cancellation();
   const auto run_of = [&](std::vector<std::string> argv) {
     return std::async(std::launch::async, [&, argv = std::move(argv)] {
@@ -51,16 +40,10 @@ export_result export_report(const std::filesystem::path& ncu, const std::filesys
   std::future<process_result> raw = run_of(export_argv(ncu, report, export_page::raw));
   std::future<process_result> details = run_of(export_argv(ncu, report, export_page::details));
   std::future<process_result> source_run = run_of(export_argv(ncu, report, export_page::source));
-  std::future<process_result> summary_text;
-  std::future<process_result> details_text;
-  if (!files.summary_txt.empty()) summary_text = run_of(text_page_argv(ncu, report, text_page::summary));
-  if (!files.details_txt.empty()) details_text = run_of(text_page_argv(ncu, report, text_page::details));
   const process_result source = source_run.get();
   write_required(raw.get(), report, files.raw_csv);
   write_required(details.get(), report, files.details_csv);
   export_result result;
-  if (summary_text.valid()) result.summary_written = write_optional(summary_text.get(), files.summary_txt);
-  if (details_text.valid()) result.details_text_written = write_optional(details_text.get(), files.details_txt);
   // Optional: older ncu versions cannot print the source page as CSV, and a report without
   // imported source has nothing to show.
   if (source.succeeded() && !trim(source.stdout_text).empty() &&

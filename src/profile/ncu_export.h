@@ -1,7 +1,7 @@
 #pragma once
 // Exporting a captured report to the CSV files kopt analyze reads: the raw page (every metric,
-// base units), the details page (ncu's rule advice) and, where this ncu can, the source page;
-// and, for a person, the summary and details as ncu prints them (text).
+// base units), the details page (ncu's rule advice) and, where this ncu can, the source page.
+// The pages for people are profile/text_pages.h's.
 
 #include <chrono>
 #include <filesystem>
@@ -13,15 +13,11 @@ struct export_files {
   std::filesystem::path raw_csv;       // required
   std::filesystem::path details_csv;   // required
   std::filesystem::path source_csv;    // optional: left absent when ncu cannot export it
-  std::filesystem::path summary_txt;   // optional, as the text pages below; empty: not asked for
-  std::filesystem::path details_txt;
 };
 
 struct export_result {
   bool source_written = false;
   std::string source_problem;          // why there is no source CSV (for the record)
-  bool summary_written = false;        // the text pages: read by people only, so never required
-  bool details_text_written = false;
 };
 
 // Runs `ncu -i REPORT --csv --page ...` for each page and writes its output atomically.

@@ -43,8 +43,9 @@ TEST(UsageErrors, NoCommandListsThem) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(first_line(r.stderr_text).rfind("kopt: error: give a command: preflight, inspect, compile, bench", 0), 0u)
       << r.stderr_text;
-  // kopt's internal measuring process is offered to no one, not even as a suggestion.
+  // kopt's internal processes are offered to no one, not even as a suggestion.
   EXPECT_EQ(first_line(r.stderr_text).find("harness"), std::string::npos) << r.stderr_text;
+  EXPECT_EQ(first_line(r.stderr_text).find("text-pages"), std::string::npos) << r.stderr_text;
   EXPECT_EQ(first_line(run_kopt({"harnes"}).stderr_text), "kopt: error: unknown command 'harnes' (kopt --help lists them)");
 }
 
