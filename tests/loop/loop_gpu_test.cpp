@@ -5,10 +5,12 @@
 // candidates (--candidates 2) keeps the faster; and the final confirmation confirms a clean best
 // and rejects one with a shared-memory race that the judge's values cannot show.
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -30,6 +32,16 @@ std::string read_file(const fs::path& file) {
 }
 
 void write_file(const fs::path& file, const std::string& text) { std::ofstream(file) << text; }
+
+// A file that kopt writes after the call that started it returned (ncu's text pages).
+bool appears_within(const fs::path& file, std::chrono::seconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (!fs::exists(file)) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return true;
+}
 
 // softmax_block.cu with its float4 path switched off: one block per row, scalar loads.
 std::string block_scalar_version() {
@@ -84,6 +96,12 @@ TEST(LoopOnGpu, ScriptedAgentTakesSoftmaxFromNaiveToVectorizedAndTheMemoryLearns
       EXPECT_EQ(fs::exists(dir / file), profiled) << dir / file;
     }
     EXPECT_EQ(iterations[k]["bottleneck"].get<std::string>().empty(), !profiled) << iterations[k].dump();
+    // ncu's pages for a person come after the iteration, from a process of their own.
+    for (const char* page : {"full_summary.txt", "full_details.txt"}) {
+      if (!profiled) continue;
+      ASSERT_TRUE(appears_within(dir / page, std::chrono::seconds(120))) << dir / page;
+      EXPECT_NE(read_file(dir / page).find("softmax"), std::string::npos) << dir / page;
+    }
   }
   EXPECT_GT(iterations[1]["speedup_vs_reference"].get<double>(), iterations[0]["speedup_vs_reference"].get<double>());
   EXPECT_TRUE(fs::exists(run_dir / "final_summary.md"));
