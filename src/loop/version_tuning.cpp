@@ -7,6 +7,7 @@
 #include "core/hash.h"
 #include "kernel/tune_space.h"
 #include "pipeline/measuring_child.h"
+#include "tune/tune_run.h"
 
 namespace kopt::loop {
 
@@ -29,16 +30,20 @@ version_tuning tune_version(const step_context& ctx, const fs::path& iteration_d
   request.comparison = s.comparison;
   request.progress = [&ctx](const std::string& step) { ctx.say("tune: " + step); };
   request.warn = [&ctx](const std::string& what) { ctx.say("warning: " + what); };
-  ctx.say(fmt::format("tune: {} with at most {} configurations", s.tune->strategy, s.tune->budget));
   version_tuning tuning;
-  tune::tune_outcome outcome;
   try {
-    outcome = ctx.services.tune(request);
+    // The version's own space (annotations that do not read, restrictions that leave nothing at
+    // the run's dimensions) is the agent's to mend: the version is rejected, its strategy blocked.
+    (void)tune::planned_space(s.target, source, "at the run's dimensions");
   } catch (const error& e) {
-    // The version's own space (a restriction that leaves nothing, say) is the agent's to fix.
     tuning.failure = fmt::format("tune: {}", e.what());
     return tuning;
   }
+  ctx.say(fmt::format("tune: {} with at most {} configurations", s.tune->strategy, s.tune->budget));
+  // What the tune meets after that is the machine's or kopt's (a GPU that stopped answering, the
+  // strategy's process): it stops this call as a bench's would, judging nothing, and the next
+  // call evaluates the version again. A configuration that fails is the tune's own record.
+  const tune::tune_outcome outcome = ctx.services.tune(request);
   const fs::path result_file = outcome.run_dir / "tune_result.json";
   const std::string where = fs::relative(result_file, ctx.run.dir).string();
   if (!outcome.result.winner) {

@@ -27,32 +27,6 @@ fs::path create_tune_dir(const tune_request& request) {
   return create_timestamped_folder(root, "tune", "pass --out in a folder you can write");
 }
 
-// The space at `target`'s dimensions; throws kopt::error when the kernel declares none or the
-// restrictions leave nothing there.
-kernel::planned_tune_space planned_space(const pipeline::bench_target& target, std::string_view source,
-                                         const std::string& where) {
-  const kernel::kernel_plan plan = pipeline::plan_target(target);
-  kernel::planned_tune_space tune = kernel::plan_tune_space(plan, source);
-  if (tune.space.empty() && plan.backend == kernel::backend::triton) {
-    throw error(fmt::format(
-        "{} declares no tune parameters: add # kopt: tune(NAME, V1, V2, ...) naming a constexpr of its "
-        "@triton.autotune configs, num_warps, num_stages, config (the autotuner's configs by position) or a "
-        "module-level integer (docs/tune.md)",
-        target.kernel.string()));
-  }
-  if (tune.space.empty()) {
-    throw error(
-        fmt::format("{} declares no tune parameters: add // kopt: tune(MACRO, V1, V2, ...) for its -D macros "
-                    "(docs/annotations.md)",
-                    target.kernel.string()));
-  }
-  if (tune.allowed.empty()) {
-    throw error(fmt::format("{}: the restrict() conditions leave none of the {} configurations {}",
-                            target.kernel.string(), tune.space.size(), where));
-  }
-  return tune;
-}
-
 std::vector<std::string> dimension_texts(const std::vector<kernel::dimension_arg>& dims) {
   std::vector<std::string> out;
   for (const kernel::dimension_arg& d : dims) out.push_back(d.name + "=" + d.value);
@@ -86,6 +60,30 @@ tune_request at_shape(const tune_request& request, const kernel::check_shape& sh
 }
 
 }  // namespace
+
+kernel::planned_tune_space planned_space(const pipeline::bench_target& target, std::string_view source,
+                                         const std::string& where) {
+  const kernel::kernel_plan plan = pipeline::plan_target(target);
+  kernel::planned_tune_space tune = kernel::plan_tune_space(plan, source);
+  if (tune.space.empty() && plan.backend == kernel::backend::triton) {
+    throw error(fmt::format(
+        "{} declares no tune parameters: add # kopt: tune(NAME, V1, V2, ...) naming a constexpr of its "
+        "@triton.autotune configs, num_warps, num_stages, config (the autotuner's configs by position) or a "
+        "module-level integer (docs/tune.md)",
+        target.kernel.string()));
+  }
+  if (tune.space.empty()) {
+    throw error(
+        fmt::format("{} declares no tune parameters: add // kopt: tune(MACRO, V1, V2, ...) for its -D macros "
+                    "(docs/annotations.md)",
+                    target.kernel.string()));
+  }
+  if (tune.allowed.empty()) {
+    throw error(fmt::format("{}: the restrict() conditions leave none of the {} configurations {}",
+                            target.kernel.string(), tune.space.size(), where));
+  }
+  return tune;
+}
 
 fs::path default_tune_cache_folder() {
   return cache_root() / "tune";

@@ -10,7 +10,9 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 
+#include "kernel/tune_space.h"
 #include "pipeline/measuring_worker.h"
 #include "tune/tune_request.h"
 #include "tune/tune_result.h"
@@ -25,6 +27,12 @@ struct tune_outcome {
 // Throws kopt::error for a kernel that declares no tune space, a space the restrictions leave
 // empty, a missing reference, and as run_bench does for usage and environment problems.
 tune_outcome run_tune(const tune_request& request, pipeline::measuring_worker& worker);
+
+// The space `target`'s kernel (its text: `source`) declares, planned at the target's dimensions.
+// Throws kopt::error when it declares none or the restrictions leave nothing there (`where`:
+// "at these dimensions", "at --N=7"): the kernel's to mend, before anything is measured.
+kernel::planned_tune_space planned_space(const pipeline::bench_target& target, std::string_view source,
+                                         const std::string& where);
 
 // Where configurations' results are kept between tunes: tune/ in kopt's cache folder.
 std::filesystem::path default_tune_cache_folder();

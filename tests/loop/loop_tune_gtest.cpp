@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/error.h"
 #include "core/files.h"
 #include "core/hash.h"
 #include "loop/agent_loop.h"
@@ -39,6 +40,7 @@ class LoopTune : public ::testing::Test {
     m_services = m_gpu.services();
     m_services.tune = [this](const tune::tune_request& request) {
       ++m_tunes;
+      if (m_machine_fails) throw error("the GPU stopped answering (recorded)");
       pipeline::recorded_worker worker(
           pipeline::recorded_h200(),
           m_all_wrong ? pipeline::two_children(3.0f)
@@ -86,6 +88,7 @@ class LoopTune : public ::testing::Test {
   loop_services m_services;
   int m_tunes = 0;
   bool m_all_wrong = false;
+  bool m_machine_fails = false;
 };
 
 // --candidates K with --tune: each candidate is tuned before it is judged, is its tuned text from
@@ -200,6 +203,37 @@ TEST_F(LoopTune, AVersionWhoseEveryConfigurationFailsIsRejectedWithTheTunesReaso
   const run_manifest m = read_run_manifest(v1.run_dir);
   EXPECT_EQ(m.best, 0);
   EXPECT_NE(std::find(m.blocked.begin(), m.blocked.end(), v1.record->fingerprint), m.blocked.end());
+}
+
+TEST_F(LoopTune, AVersionWhoseRestrictionsLeaveNothingIsRejectedBeforeAnythingIsMeasured) {
+  first();
+  const int tunes_before = m_tunes;
+  const step_outcome v1 = next(version(0.5, "// kopt: restrict(BLOCK > 4096)"), {"nothing_allowed"});
+  ASSERT_TRUE(v1.record.has_value());
+  EXPECT_EQ(v1.record->outcome, version_outcome::rejected);
+  EXPECT_NE(v1.record->reason.find("the restrict() conditions leave none of the 6 configurations at the run's "
+                                   "dimensions"),
+            std::string::npos)
+      << v1.record->reason;
+  EXPECT_EQ(m_tunes, tunes_before) << "nothing was tuned";
+}
+
+// A machine that fails during the tune is not the version's fault: the call stops, nothing is
+// recorded or blocked, and the next call evaluates the same version.
+TEST_F(LoopTune, AMachineErrorDuringTheTuneStopsTheCallAndTheNextEvaluatesTheVersionAgain) {
+  first();
+  m_machine_fails = true;
+  testing::hand_over_version(m_kernel, m_run_dir, version(0.5), {"wider_blocks"});
+  EXPECT_THROW(run_loop_step(settings(), m_services), error);
+  const run_manifest stopped = read_run_manifest(m_run_dir);
+  EXPECT_EQ(stopped.iterations.size(), 1U) << "no record of v1";
+  EXPECT_TRUE(stopped.blocked.empty());
+  m_machine_fails = false;
+  const step_outcome v1 = run_loop_step(settings(), m_services);
+  ASSERT_TRUE(v1.record.has_value());
+  EXPECT_EQ(v1.record->iteration, 1);
+  EXPECT_NE(v1.record->outcome, version_outcome::rejected) << v1.record->reason;
+  EXPECT_TRUE(v1.record->tuned.has_value());
 }
 
 TEST_F(LoopTune, AVersionWithoutTuneParametersIsMeasuredAsWritten) {
