@@ -90,7 +90,7 @@ int run_command_line(const std::vector<std::string>& given, const std::string& v
 
   command_list commands;
   for (const auto& entry : command_table()) {
-    CLI::App* sub = app.add_subcommand(entry.name, entry.summary);
+    CLI::App* sub = add_table_command(app, entry);
     auto command = entry.make();
     command->configure(*sub);
     commands.emplace_back(sub, std::move(command));

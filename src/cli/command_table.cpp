@@ -36,11 +36,16 @@ const std::vector<command_entry>& command_table() {
       {"mcp", "serve kopt's tools to a coding agent over the Model Context Protocol (stdio)",
        make_mcp_command},
       {"completion", "print a shell completion script: completion bash|zsh", make_completion_command},
-      {"harness", "the measuring process of bench (internal)", make_harness_command},
-      {"text-pages", "ncu's pages for people, written after a loop's iteration (internal)",
-       make_text_pages_command},
+      {"harness", "the measuring process of bench", make_harness_command, true},
+      {"text-pages", "ncu's pages for people, written after a loop's iteration", make_text_pages_command, true},
   };
   return table;
+}
+
+CLI::App* add_table_command(CLI::App& app, const command_entry& entry) {
+  CLI::App* sub = app.add_subcommand(entry.name, entry.summary);
+  if (entry.internal) sub->group("");  // hidden
+  return sub;
 }
 
 }  // namespace kopt::cli

@@ -28,7 +28,7 @@ class completion_command final : public command {
     std::vector<std::unique_ptr<command>> commands;
     for (const auto& entry : command_table()) {
       commands.push_back(entry.make());
-      commands.back()->configure(*app.add_subcommand(entry.name, entry.summary));
+      commands.back()->configure(*add_table_command(app, entry));
     }
     const auto entries = completion_entries(app);
     const std::string script = m_bash->parsed() ? bash_completion_script(entries) : zsh_completion_script(entries);

@@ -11,7 +11,6 @@ namespace {
 class harness_command final : public command {
  public:
   void configure(CLI::App& sub) override {
-    sub.group("");  // hidden
     sub.add_flag("--gated", m_options.gated, "wait for a line on standard input before reading the job");
     sub.add_option("--python", m_options.python, "with --gated: start this Python's runner now");
     sub.add_option("--runner", m_options.runner, "with --gated: kopt's Python runner");

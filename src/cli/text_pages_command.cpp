@@ -10,7 +10,6 @@ namespace {
 class text_pages_command final : public command {
  public:
   void configure(CLI::App& sub) override {
-    sub.group("");  // hidden
     sub.add_option("ncu", m_ncu, "the ncu that captured the report")->required();
     sub.add_option("report", m_files.report, "the .ncu-rep")->required();
     sub.add_option("summary", m_files.summary, "where the summary page goes")->required();
