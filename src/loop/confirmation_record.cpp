@@ -29,25 +29,16 @@ std::optional<final_confirmation> read_confirmation(const std::filesystem::path&
       "it is kopt's record of the final confirmation: run kopt loop --finish --run-dir to write it again");
 }
 
-namespace {
-
-// After the speedup it qualifies, written as the speedup is, or nothing when there is none.
-std::string interval_after(const std::optional<std::array<double, 2>>& interval) {
-  return interval ? " " + measure::interval_text(interval, "{:.3f}") : "";
-}
-
-}  // namespace
-
 std::string confirmed_speedups(const confirmation_attempt& a, std::int64_t baseline) {
   // The ratio is this version's time over the baseline's: the speedup is its inverse, and so are
   // the interval's ends, swapped.
   std::optional<std::array<double, 2>> faster;
   if (a.ratio_ci95) faster = std::array<double, 2>{1 / (*a.ratio_ci95)[1], 1 / (*a.ratio_ci95)[0]};
   std::string text = fmt::format("{:.3f}x faster than v{}{}", 1 / a.ratio_vs_baseline.value_or(1), baseline,
-                                 interval_after(faster));
+                                 measure::interval_after(faster, "{:.3f}"));
   if (a.speedup_vs_reference) {
     text += fmt::format(", {:.3f}x the reference{}", *a.speedup_vs_reference,
-                        interval_after(a.speedup_vs_reference_ci95));
+                        measure::interval_after(a.speedup_vs_reference_ci95, "{:.3f}"));
   }
   return text;
 }

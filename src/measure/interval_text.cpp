@@ -10,6 +10,10 @@ std::string interval_text(const std::optional<interval_bounds>& bounds, std::str
                      fmt::format(fmt::runtime(number_format), (*bounds)[1]));
 }
 
+std::string interval_after(const std::optional<interval_bounds>& bounds, std::string_view number_format) {
+  return bounds ? " " + interval_text(bounds, number_format) : "";
+}
+
 std::optional<interval_bounds> interval_of(const json& pair) {
   if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number() || !pair[1].is_number()) return std::nullopt;
   return interval_bounds{pair[0].get<double>(), pair[1].get<double>()};

@@ -128,6 +128,10 @@ std::vector<std::string> export_argv(const std::filesystem::path& ncu, const std
   return argv;
 }
 
+bool printed_a_page(const process_result& run) {
+  return run.succeeded() && !trim(run.stdout_text).empty() && run.stdout_text.find("==ERROR==") == std::string::npos;
+}
+
 std::vector<std::string> text_page_argv(const std::filesystem::path& ncu, const std::filesystem::path& report,
                                         text_page page) {
   std::vector<std::string> argv = {ncu.string(), "-i", report.string()};

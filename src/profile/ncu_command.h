@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/process_request.h"
+
 namespace kopt::profile {
 
 struct ncu_capture_options {
@@ -51,6 +53,10 @@ std::vector<std::string> export_argv(const std::filesystem::path& ncu, const std
 // the summary (one block per kernel: `--print-summary per-kernel`) and the details page (every
 // section, as text).
 enum class text_page { summary, details };
+
+// Whether `ncu -i` printed a page: it succeeded, printed something, and no ==ERROR== (an optional
+// page ncu cannot give is left absent, never written as its error).
+bool printed_a_page(const process_result& run);
 std::vector<std::string> text_page_argv(const std::filesystem::path& ncu, const std::filesystem::path& report,
                                         text_page page);
 

@@ -46,8 +46,7 @@ export_result export_report(const std::filesystem::path& ncu, const std::filesys
   export_result result;
   // Optional: older ncu versions cannot print the source page as CSV, and a report without
   // imported source has nothing to show.
-  if (source.succeeded() && !trim(source.stdout_text).empty() &&
-      source.stdout_text.find("==ERROR==") == std::string::npos) {
+  if (printed_a_page(source)) {
     write_file_atomic(files.source_csv, source.stdout_text);
     result.source_written = true;
   } else {

@@ -8,7 +8,6 @@
 #include "core/cancellation.h"
 #include "core/files.h"
 #include "core/subprocess.h"
-#include "core/text.h"
 #include "profile/ncu_command.h"
 
 namespace kopt::profile {
@@ -31,10 +30,6 @@ std::optional<file_identity> identity_of(const std::filesystem::path& file) {
   struct stat facts {};
   if (::stat(file.c_str(), &facts) != 0) return std::nullopt;
   return file_identity{facts.st_dev, facts.st_ino, facts.st_mtim, facts.st_size};
-}
-
-bool printed_a_page(const process_result& run) {
-  return run.succeeded() && !trim(run.stdout_text).empty() && run.stdout_text.find("==ERROR==") == std::string::npos;
 }
 
 }  // namespace
