@@ -2,7 +2,8 @@
 // One configuration as its bench measures it. A CUDA or CUTLASS kernel is its own file built
 // with the values as -D, so that the builds ahead and the compile cache serve it. A Triton
 // module has no build to pass them to: it is a copy with the values pinned (tuned_source.h),
-// written under the run folder's configurations/.
+// written under the run folder's configurations/, which imports its siblings from the module's
+// own folder.
 
 #include <filesystem>
 #include <string_view>

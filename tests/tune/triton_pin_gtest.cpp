@@ -87,5 +87,33 @@ TEST(TritonPin, ACudaKernelKeepsItsFileAndGetsTheValuesAsDefines) {
   EXPECT_FALSE(fs::exists(dir.path() / "configurations"));
 }
 
+TEST(TritonPin, TheCopyImportsTheModulesSiblingsAndKeepsItsFutureImportsFirst) {
+  const testing::scratch_dir project;
+  project.write("helper_values.py", "BASE = 7\n");
+  const fs::path module = project.write("scaled.py",
+                                        "\"\"\"A module with a sibling and a future import.\"\"\"\n"
+                                        "from __future__ import (annotations,\n"
+                                        "                        division)\n"
+                                        "# kopt: tune(FACTOR, 2, 3)\n"
+                                        "import helper_values\n"
+                                        "FACTOR = 2\n"
+                                        "def value() -> int:\n"
+                                        "    return helper_values.BASE * FACTOR\n");
+  const testing::scratch_dir runs;
+  pipeline::bench_target original;
+  original.kernel = module;
+  const pipeline::bench_target t =
+      configured_target(original, read_text_file(module, "test module"), {{{"FACTOR", 3}}}, runs.path());
+  ASSERT_NE(t.kernel.parent_path(), module.parent_path()) << "the copy is measured from the run folder";
+  process_request request;
+  request.argv = {python_command(), "-c", "import runpy, sys; print(runpy.run_path(sys.argv[1])['value']())",
+                  t.kernel.string()};
+  request.working_dir =
+      runs.path();  // not the module's folder: only the copy's own line can find the sibling
+  request.timeout = std::chrono::seconds(120);
+  const process_result p = run_process(request);
+  EXPECT_EQ(p.stdout_text, "21\n") << p.stderr_text;
+}
+
 }  // namespace
 }  // namespace kopt::tune
