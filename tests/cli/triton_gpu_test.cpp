@@ -170,7 +170,7 @@ TEST(TritonOnGpu, IllegalAddressIsACrashNotADeadKopt) {
 }
 
 TEST(TritonOnGpu, KernelThatNeverReturnsIsKilledAtTheTimeout) {
-  const auto o = scale_variant("hangs", {"--timeout", "40"});
+  const auto o = scale_variant("hangs", {"--timeout", "20"});
   EXPECT_EQ(o.process.exit_code, 1) << o.process.stderr_text;
   EXPECT_EQ(o.result["status"], "timed_out");
 }

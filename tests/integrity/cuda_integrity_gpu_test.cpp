@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "integrity_checks.h"
+#include "support/compile_ahead.h"
 #include "support/kopt_process.h"
 #include "support/result_fields.h"
 
@@ -32,6 +33,14 @@ using integrity::status_of;
 // From the source tree found at run time: the tests may run on a machine other than the one
 // that built them (scripts/gpu_tests.sh sets KOPT_SOURCE_DIR).
 fs::path data_dir() { return testing::source_dir() / "tests/data/integrity/cuda"; }
+
+// Every kernel of the folder is built before the first test, on all cores (compile_ahead.h).
+class kernels_built_ahead : public ::testing::Environment {
+ public:
+  void SetUp() override { testing::compile_ahead(testing::cuda_files_in(data_dir())); }
+};
+[[maybe_unused]] const ::testing::Environment* const built_ahead =
+    ::testing::AddGlobalTestEnvironment(new kernels_built_ahead);
 
 bench_outcome bench(const std::string& kernel_file, const std::vector<std::string>& extra_args = {},
                     const std::string& reference_file = "reference_twice.cu") {
