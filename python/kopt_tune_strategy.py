@@ -26,6 +26,9 @@ The talk, one JSON line each way on standard input (a socket; replies are writte
          (every configuration so far, by its index in "allowed"; pending: proposed and being
          measured on another GPU, never proposed again, not yet in the model)
   this:  {"next": INDEX}, or {"next": null} when every allowed configuration is measured
+  kopt:  {"measured": [...], "upcoming": COUNT}
+  this:  {"upcoming": [INDEX, ...]}: the next proposals that no time measured meanwhile can
+         change (the random start's), the next one first, at most COUNT: what kopt builds ahead
 End-of-file ends the process."""
 
 import importlib.util
@@ -134,6 +137,26 @@ def propose(space, history, seed, budget, strategy="gp", pending=()):
     return nearest_unmeasured(point, positions(space), measured)
 
 
+def upcoming(space, history, seed, budget, strategy, count):
+    """What propose() will answer next whatever the times measured meanwhile, the next proposal
+    first, at most `count`: the rest of the random start. A startup proposal is drawn from the
+    seed and the number of configurations measured, never from their times, so kopt can build
+    these ahead while the GPU measures; the model's and the refinement's proposals wait for the
+    times, and none is listed."""
+    startup = startup_trials(budget, len(space["allowed"]))
+    simulated = list(history)
+    ahead = []
+    while len(ahead) < count and len(simulated) < startup and (budget is None or len(simulated) < budget):
+        if refines_now(len(simulated), budget, startup):
+            break
+        index = propose(space, simulated, seed, budget, strategy)
+        if index is None:
+            break
+        ahead.append(index)
+        simulated.append((index, None))
+    return ahead
+
+
 def check_space(space):
     parameters = space["parameters"]
     for config in space["allowed"]:
@@ -166,6 +189,10 @@ def main():
     for line in sys.stdin:
         asked = json.loads(line)
         history = [(int(index), ms) for index, ms in asked["measured"]]
+        if "upcoming" in asked:
+            reply(json.dumps({"upcoming": upcoming(space, history, int(space["seed"]), space.get("budget"), strategy,
+                                                   int(asked["upcoming"]))}))
+            continue
         pending = [int(index) for index in asked.get("pending", [])]
         reply(json.dumps({"next": propose(space, history, int(space["seed"]), space.get("budget"), strategy,
                                           pending)}))

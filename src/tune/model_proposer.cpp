@@ -36,6 +36,15 @@ json space_line(const std::string& strategy, const kernel::planned_tune_space& t
           {"allowed", allowed}};
 }
 
+// Every configuration measured so far, as the strategy's process reads it.
+json measured_document(const std::vector<measured_point>& so_far) {
+  json measured = json::array();
+  for (const measured_point& p : so_far) {
+    measured.push_back({p.index, p.median_ms ? json(*p.median_ms) : json(nullptr)});
+  }
+  return measured;
+}
+
 // Why the process stopped talking, from what it printed.
 std::string how_it_stopped(conversing_process& process) {
   const process_result end = process.finish(std::chrono::seconds(1));
@@ -71,14 +80,8 @@ model_proposer::~model_proposer() {
   if (m_process) m_process->finish(std::chrono::seconds(5));
 }
 
-std::optional<std::size_t> model_proposer::next(const std::vector<measured_point>& so_far,
-                                                const std::vector<std::size_t>& pending) {
-  json measured = json::array();
-  for (const measured_point& p : so_far) {
-    measured.push_back({p.index, p.median_ms ? json(*p.median_ms) : json(nullptr)});
-  }
-  const std::optional<std::string> answer =
-      m_process->ask(json_text(json{{"measured", measured}, {"pending", pending}}, -1), 1, proposal_limit);
+json model_proposer::asked(const json& request, const std::string& key) {
+  const std::optional<std::string> answer = m_process->ask(json_text(request, -1), 1, proposal_limit);
   if (!answer) {
     throw error(fmt::format("--strategy {}: the strategy's process stopped proposing: {}", m_strategy,
                             how_it_stopped(*m_process)));
@@ -87,17 +90,41 @@ std::optional<std::size_t> model_proposer::next(const std::vector<measured_point
   try {
     reply = json::parse(*answer);
   } catch (const json::exception&) {
-    throw error(fmt::format("--strategy {}: the strategy answered '{}', not a proposal: a bug in kopt",
-                            m_strategy, std::string(trim(*answer))));
+    reply = nullptr;
   }
-  const json& proposal = reply.contains("next") ? reply.at("next") : json();
-  if (proposal.is_null()) return std::nullopt;
+  if (!reply.is_object() || !reply.contains(key)) {
+    throw error(fmt::format("--strategy {}: the strategy answered '{}', not a reply with '{}': a bug in kopt",
+                            m_strategy, std::string(trim(*answer)), key));
+  }
+  return reply.at(key);
+}
+
+std::size_t model_proposer::allowed_index(const json& proposal) const {
   if (!proposal.is_number_unsigned() || proposal.get<std::size_t>() >= m_allowed) {
     throw error(
         fmt::format("--strategy {} proposed {}, not one of the {} allowed configurations: a bug in kopt",
                     m_strategy, proposal.dump(), m_allowed));
   }
   return proposal.get<std::size_t>();
+}
+
+std::optional<std::size_t> model_proposer::next(const std::vector<measured_point>& so_far,
+                                                const std::vector<std::size_t>& pending) {
+  const json proposal = asked({{"measured", measured_document(so_far)}, {"pending", pending}}, "next");
+  if (proposal.is_null()) return std::nullopt;
+  return allowed_index(proposal);
+}
+
+std::vector<std::size_t> model_proposer::upcoming(const std::vector<measured_point>& so_far,
+                                                  std::size_t count) {
+  const json listed = asked({{"measured", measured_document(so_far)}, {"upcoming", count}}, "upcoming");
+  if (!listed.is_array()) {
+    throw error(fmt::format("--strategy {} listed {} as its next proposals, not a list: a bug in kopt",
+                            m_strategy, listed.dump()));
+  }
+  std::vector<std::size_t> ahead;
+  for (const json& proposal : listed) ahead.push_back(allowed_index(proposal));
+  return ahead;
 }
 
 }  // namespace kopt::tune

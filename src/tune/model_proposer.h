@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/conversing_process.h"
+#include "core/json_io.h"
 #include "kernel/tune_space.h"
 #include "tune/tune_proposer.h"
 
@@ -31,8 +32,16 @@ class model_proposer final : public tune_proposer {
   ~model_proposer() override;
   std::optional<std::size_t> next(const std::vector<measured_point>& so_far,
                                   const std::vector<std::size_t>& pending) override;
+  // The rest of the random start: its proposals follow from the seed and how many were
+  // measured, not from the times, so they can be built ahead; none once the model decides.
+  std::vector<std::size_t> upcoming(const std::vector<measured_point>& so_far, std::size_t count) override;
 
  private:
+  // Sends one request and returns its reply's `key` (a kopt::error naming what went wrong).
+  json asked(const json& request, const std::string& key);
+  // `proposal` as an index of an allowed configuration (a kopt::error when it is none).
+  std::size_t allowed_index(const json& proposal) const;
+
   std::unique_ptr<conversing_process> m_process;
   std::string m_strategy;
   std::size_t m_allowed = 0;
