@@ -128,7 +128,8 @@ def measure(args):
         if known and known[0]["version"] != version:
             sys.exit(f"before_after.py: {args.records} holds rounds of another {name} build ({known[0]['version']})")
         if not known:
-            append(args.records, {"kind": "build", "build": name, "kopt": kopt, "version": version})
+            # Relative to where it runs (the repository root): the report names no folder of one machine.
+            append(args.records, {"kind": "build", "build": name, "kopt": os.path.relpath(kopt), "version": version})
     work = tempfile.mkdtemp(prefix="kopt-before-after-")
     slow_file = os.path.join(work, "vector_add_slower.cu")
     calibration = [r for r in previous if r.get("kind") == "calibration"]
