@@ -37,7 +37,9 @@ std::string number(const std::optional<double>& v, const char* unit = "") {
 
 void print_iterations(const printer& out, const loop::run_manifest& m) {
   for (const auto& r : m.iterations) {
-    const std::string median = r.median_ms ? number(r.median_ms, " ms") + measure::interval_after(measure::interval_of(r.median_ci95_ms)) : "no median";
+    const std::string median =
+        r.median_ms ? number(r.median_ms, " ms") + measure::interval_after(measure::interval_of(r.median_ci95_ms))
+                    : "no median";
     // Padded by the plain word: a painted one carries escape codes that take no room.
     const std::string outcome = enum_name(r.outcome);
     const std::string pad(12 - std::min<std::size_t>(12, outcome.size()), ' ');

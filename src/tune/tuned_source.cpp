@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/json_io.h"
 #include "core/text.h"
 #include "tune/triton_pin_py.h"
 
@@ -10,13 +11,34 @@ namespace {
 
 std::string pinned_module(std::string_view source, const kernel::tune_configuration& configuration) {
   std::vector<std::string> values;
-  for (const auto& [name, value] : configuration.values) values.push_back(fmt::format("\"{}\": {}", name, value));
+  for (const auto& [name, value] : configuration.values)
+    values.push_back(fmt::format("\"{}\": {}", name, value));
   std::string out(source);
   if (!out.empty() && out.back() != '\n') out += '\n';
   out += fmt::format("\n\n# kopt tune: {}\n", configuration.text());
   out += triton_pin_py;
   out += fmt::format("\n\n_kopt_pin(globals(), {{{}}})\n", join(values, ", "));
   return out;
+}
+
+// The module's text with a line putting `folder` on Python's import path, after its
+// `from __future__` imports.
+std::string with_own_folder_importable(const std::string& module, const std::filesystem::path& folder) {
+  std::vector<std::string> lines = split_lines(module);
+  std::size_t insert_at = 0;  // the path line goes before this line
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (!lines[i].starts_with("from __future__ import")) continue;
+    std::size_t end = i;  // a parenthesized list runs to its closing line
+    if (lines[i].find('(') != std::string::npos) {
+      while (end + 1 < lines.size() && lines[end].find(')') == std::string::npos) ++end;
+    }
+    insert_at = end + 1;
+  }
+  lines.insert(
+      lines.begin() + static_cast<std::ptrdiff_t>(insert_at),
+      fmt::format("import sys as _kopt_sys; _kopt_sys.path.append({})  # kopt tune: the module's own folder",
+                  json(folder.string()).dump()));
+  return join(lines, "\n") + "\n";
 }
 
 }  // namespace
@@ -30,6 +52,13 @@ std::string tuned_source(std::string_view source, const kernel::tune_configurati
   }
   out += source;
   return out;
+}
+
+std::string tuned_copy_source(std::string_view source, const kernel::tune_configuration& configuration,
+                              kernel::backend backend, const std::filesystem::path& kernel_file) {
+  const std::string tuned = tuned_source(source, configuration, backend);
+  if (backend != kernel::backend::triton) return tuned;
+  return with_own_folder_importable(tuned, std::filesystem::absolute(kernel_file).parent_path());
 }
 
 }  // namespace kopt::tune

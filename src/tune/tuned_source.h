@@ -5,6 +5,7 @@
 // text, the pin of python/kopt_runtime/triton_pin.py and its call with the values: its
 // @triton.autotune kernels then launch that one configuration, and Triton's search never runs.
 
+#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -15,5 +16,12 @@ namespace kopt::tune {
 
 std::string tuned_source(std::string_view source, const kernel::tune_configuration& configuration,
                          kernel::backend backend);
+
+// The same for a copy written away from `kernel_file`'s folder (a tune's configurations/, the
+// fastest two and the winner in its run folder): a Triton module gets a line, after its `from
+// __future__` imports (which Python wants first), that puts the kernel's own folder on Python's
+// import path, so that `import helpers` of a sibling file still finds it.
+std::string tuned_copy_source(std::string_view source, const kernel::tune_configuration& configuration,
+                              kernel::backend backend, const std::filesystem::path& kernel_file);
 
 }  // namespace kopt::tune

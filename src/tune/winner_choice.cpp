@@ -25,7 +25,7 @@ tune_winner choose_winner(const tune_request& request, std::string_view source,
   const kernel::backend backend = backend_of(request.bench.target, source);
   const auto write_tuned = [&](const measured_configuration* m, const std::string& name) {
     const fs::path file = dir / (kernel.stem().string() + name + kernel.extension().string());
-    write_file_atomic(file, tuned_source(source, configuration_of(m), backend));
+    write_file_atomic(file, tuned_copy_source(source, configuration_of(m), backend, kernel));
     return file;
   };
   const measured_configuration* best = ranked[0];

@@ -12,6 +12,7 @@
 #include "core/python.h"
 #include "core/subprocess.h"
 #include "support/kopt_process.h"
+#include "tune/tuned_source.h"
 
 namespace kopt::tune {
 namespace {
@@ -87,7 +88,17 @@ TEST(TritonPin, ACudaKernelKeepsItsFileAndGetsTheValuesAsDefines) {
   EXPECT_FALSE(fs::exists(dir.path() / "configurations"));
 }
 
-TEST(TritonPin, TheCopyImportsTheModulesSiblingsAndKeepsItsFutureImportsFirst) {
+// What `value()` of the module at `file` returns, run from `working_dir`.
+process_result value_of(const fs::path& file, const fs::path& working_dir) {
+  process_request request;
+  request.argv = {python_command(), "-c", "import runpy, sys; print(runpy.run_path(sys.argv[1])['value']())",
+                  file.string()};
+  request.working_dir = working_dir;
+  request.timeout = std::chrono::seconds(120);
+  return run_process(request);
+}
+
+TEST(TritonPin, TheCopiesImportTheModulesSiblingsAndKeepTheirFutureImportsFirst) {
   const testing::scratch_dir project;
   project.write("helper_values.py", "BASE = 7\n");
   const fs::path module = project.write("scaled.py",
@@ -99,20 +110,20 @@ TEST(TritonPin, TheCopyImportsTheModulesSiblingsAndKeepsItsFutureImportsFirst) {
                                         "FACTOR = 2\n"
                                         "def value() -> int:\n"
                                         "    return helper_values.BASE * FACTOR\n");
+  const std::string source = read_text_file(module, "test module");
   const testing::scratch_dir runs;
   pipeline::bench_target original;
   original.kernel = module;
-  const pipeline::bench_target t =
-      configured_target(original, read_text_file(module, "test module"), {{{"FACTOR", 3}}}, runs.path());
+  const pipeline::bench_target t = configured_target(original, source, {{{"FACTOR", 3}}}, runs.path());
   ASSERT_NE(t.kernel.parent_path(), module.parent_path()) << "the copy is measured from the run folder";
-  process_request request;
-  request.argv = {python_command(), "-c", "import runpy, sys; print(runpy.run_path(sys.argv[1])['value']())",
-                  t.kernel.string()};
-  request.working_dir =
-      runs.path();  // not the module's folder: only the copy's own line can find the sibling
-  request.timeout = std::chrono::seconds(120);
-  const process_result p = run_process(request);
-  EXPECT_EQ(p.stdout_text, "21\n") << p.stderr_text;
+  // Run from the run folder, not the module's: only the copy's own line can find the sibling.
+  const process_result measured = value_of(t.kernel, runs.path());
+  EXPECT_EQ(measured.stdout_text, "21\n") << measured.stderr_text;
+  // The fastest two and the winner are written into the run folder the same way.
+  const fs::path winner = runs.write(
+      "scaled_tuned.py", tuned_copy_source(source, {{{"FACTOR", 3}}}, kernel::backend::triton, module));
+  const process_result tuned = value_of(winner, runs.path());
+  EXPECT_EQ(tuned.stdout_text, "21\n") << tuned.stderr_text;
 }
 
 }  // namespace
