@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "compile/include_scan.h"
 #include "core/json_io.h"
 #include "core/text.h"
 #include "tune/triton_pin_py.h"
@@ -41,6 +42,23 @@ std::string with_own_folder_importable(const std::string& module, const std::fil
   return join(lines, "\n") + "\n";
 }
 
+// The kernel's text with each `#include "NAME"` that `folder` holds naming the header by its
+// absolute path: nvcc looks for NAME beside the file it builds, which for a copy is the run
+// folder. A path that cannot stand between quotes is left as it was (and nvcc names it).
+std::string with_own_headers_by_path(std::string_view source, const std::filesystem::path& folder) {
+  std::vector<std::string> lines = split_lines(source);
+  for (std::string& line : lines) {
+    const std::optional<compile::quoted_include> include = compile::quoted_include_of(line);
+    if (!include || std::filesystem::path(include->name).is_absolute()) continue;
+    const std::filesystem::path header = (folder / include->name).lexically_normal();
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(header, ec)) continue;
+    if (header.string().find_first_of("\"\n") != std::string::npos) continue;
+    line.replace(include->begin, include->length, header.string());
+  }
+  return join(lines, "\n") + "\n";
+}
+
 }  // namespace
 
 std::string tuned_source(std::string_view source, const kernel::tune_configuration& configuration,
@@ -56,9 +74,11 @@ std::string tuned_source(std::string_view source, const kernel::tune_configurati
 
 std::string tuned_copy_source(std::string_view source, const kernel::tune_configuration& configuration,
                               kernel::backend backend, const std::filesystem::path& kernel_file) {
-  const std::string tuned = tuned_source(source, configuration, backend);
-  if (backend != kernel::backend::triton) return tuned;
-  return with_own_folder_importable(tuned, std::filesystem::absolute(kernel_file).parent_path());
+  const std::filesystem::path folder = std::filesystem::absolute(kernel_file).parent_path();
+  if (backend != kernel::backend::triton) {
+    return tuned_source(with_own_headers_by_path(source, folder), configuration, backend);
+  }
+  return with_own_folder_importable(tuned_source(source, configuration, backend), folder);
 }
 
 }  // namespace kopt::tune

@@ -18,9 +18,11 @@ std::string tuned_source(std::string_view source, const kernel::tune_configurati
                          kernel::backend backend);
 
 // The same for a copy written away from `kernel_file`'s folder (a tune's configurations/, the
-// fastest two and the winner in its run folder): a Triton module gets a line, after its `from
-// __future__` imports (which Python wants first), that puts the kernel's own folder on Python's
-// import path, so that `import helpers` of a sibling file still finds it.
+// fastest two and the winner in its run folder), so that the copy still finds the kernel's own
+// files: a Triton module gets a line, after its `from __future__` imports (which Python wants
+// first), that puts the kernel's folder on Python's import path (`import helpers` of a sibling);
+// a CUDA or CUTLASS kernel's `#include "x.cuh"` of a header in its folder names it by its
+// absolute path.
 std::string tuned_copy_source(std::string_view source, const kernel::tune_configuration& configuration,
                               kernel::backend backend, const std::filesystem::path& kernel_file);
 

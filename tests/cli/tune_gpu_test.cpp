@@ -20,16 +20,12 @@ using testing::scratch_dir;
 namespace fs = std::filesystem;
 
 // A vector add whose block size and elements per thread are tuned. BLOCK=256 VEC=2 launches half
-// the blocks (fast, and wrong); BLOCK=64 VEC=4 writes far past C's end.
+// the blocks (fast, and wrong); BLOCK=64 VEC=4 writes far past C's end. Its defaults are in a
+// header beside it, which the copies in the run folder (the fastest two, the tuned file) must find.
 const char* const tunable_add = R"(// kopt: A[N] B[N] C[N]
 // kopt: tune(BLOCK, 64, 128, 256) tune(VEC, 1, 2, 4) restrict(BLOCK * VEC <= 512)
 #include <cuda_runtime.h>
-#ifndef BLOCK
-#define BLOCK 128
-#endif
-#ifndef VEC
-#define VEC 1
-#endif
+#include "add_defaults.cuh"
 __global__ void add(const float* A, const float* B, float* C, int N) {
   const int first = blockIdx.x * BLOCK * VEC + threadIdx.x;
 #pragma unroll
@@ -51,6 +47,14 @@ extern "C" void solve(const float* A, const float* B, float* C, int N) {
   add<<<blocks, BLOCK>>>(A, B, C, N);
   cudaDeviceSynchronize();
 }
+)";
+
+const char* const tunable_add_defaults = R"(#ifndef BLOCK
+#define BLOCK 128
+#endif
+#ifndef VEC
+#define VEC 1
+#endif
 )";
 
 struct tuned {
@@ -78,6 +82,7 @@ std::map<std::string, nlohmann::json> by_configuration(const nlohmann::json& doc
 TEST(TuneOnGpu, WrongAndCrashingConfigurationsAreNeverChosenAndTheTunedKernelPassesBench) {
   scratch_dir dir;
   const fs::path kernel = dir.write("tunable_add.cu", tunable_add);
+  dir.write("add_defaults.cuh", tunable_add_defaults);
   const tuned first = tune(dir, kernel, dir.path() / "cache");
   ASSERT_EQ(first.exit_code, 0) << first.stderr_text;
   const nlohmann::json& d = first.document;
