@@ -12,13 +12,16 @@ machine's drift hits both alike:
   3 % slower  vector_add 1M with a spin that makes it about 3 % slower (calibrated once, with the
               after build, as loop_verdicts.py does) against vector_add: it must come out negative.
 Every measurement is appended to --records as a JSON line, so the rounds of one pair of builds can
-be spread over several runs (a GPU call is short). --report reads the records and writes the table:
+be spread over several runs (a GPU call is short). --measures takes a part of them for the rounds of
+one run: the verdicts need 20 comparisons of each kind, where a few rounds of the slower fidelity
+and walls settle their intervals. --report reads the records and writes the table:
 per build, each ratio's mean with its 95 % t-interval and each rate with its Wilson interval, and
 whether the two builds' intervals overlap.
 
 Usage (GPU machine, repository root):
   python3 benchmarks/before_after.py --before KOPT --after KOPT --records FILE [--toolkit DIR]
                                      [--python PY] [--rounds N] [--minutes M] [--calls N]
+                                     [--measures fidelity,wall,aa,slower]
   python3 benchmarks/before_after.py --records FILE --report OUT.md [--title TEXT]
 """
 
@@ -38,6 +41,7 @@ from loop_verdicts import wilson  # noqa: E402  (the same interval as the verdic
 FIDELITY_CASE = ("examples/softmax_block.cu", ["--rows=4096", "--cols=1024"])
 VERDICT_CASE = "1M"  # loop_verdicts.py's 1M-element vector add, and its calibrated spin
 WANTED = {"aa": ("neutral", "inconclusive"), "slower": ("negative",)}
+MEASURES = ("fidelity", "aa", "slower", "wall")
 # Two-sided 95 % quantiles of Student's t by degrees of freedom; beyond the table, the normal's.
 T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
        2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
@@ -141,7 +145,7 @@ def measure(args):
     else:
         cycles, ratio = calibrate_slowdown(kopts["after"], verdicts, slow_file, 2000)
         append(args.records, {"kind": "calibration", "cycles": cycles, "ratio": ratio})
-    toolkit = toolkit_case(args.toolkit, args.python) if args.toolkit else None
+    toolkit = toolkit_case(args.toolkit, args.python) if args.toolkit and "wall" in args.measures else None
     source, dims = FIDELITY_CASE
     started = time.time()
     done = sum(1 for r in previous if r.get("kind") == "round")
@@ -164,6 +168,8 @@ def measure(args):
                     return kopt_wall / toolkit()[0]
                 steps.append(("wall", wall_ratio))
             for kind, step in steps:
+                if kind not in args.measures:
+                    continue
                 try:
                     value = step()
                 except RuntimeError as e:
@@ -188,6 +194,9 @@ def main():
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--minutes", type=float, default=float("inf"), help="start no round after this long")
     parser.add_argument("--calls", type=int, default=20, help="calls in ncu's window")
+    parser.add_argument("--measures", default=",".join(MEASURES),
+                        type=lambda text: [m for m in text.split(",") if m],
+                        help=f"which measures the rounds take, of {','.join(MEASURES)} (default all)")
     parser.add_argument("--report", help="write the table of --records here and stop")
     parser.add_argument("--title", default="Before and after, interleaved")
     args = parser.parse_args()
@@ -199,6 +208,9 @@ def main():
         sys.exit(0 if overlapping else 1)
     if not (args.before and args.after):
         parser.error("give --before and --after (or --report)")
+    unknown = sorted(set(args.measures) - set(MEASURES))
+    if unknown or not args.measures:
+        parser.error(f"--measures: {','.join(unknown) or 'nothing'} is not among {','.join(MEASURES)}")
     measure(args)
 
 

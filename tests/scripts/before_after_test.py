@@ -68,7 +68,7 @@ class BeforeAfterReport(unittest.TestCase):
 BENCHMARKS = os.path.dirname(SCRIPT)
 
 
-def checked(module, name, answer):
+def checked(test, module, name, answer):
     """Stands in for module.name: refuses a call that the real function's signature would refuse
     (before_after.py imports what it measures with from loop_verdicts.py and its neighbours, whose
     signatures can change under it), and answers like it."""
@@ -78,6 +78,7 @@ def checked(module, name, answer):
         inspect.signature(real).bind(*args, **kwargs)
         return answer(*args)
     setattr(module, name, stand_in)
+    test.addCleanup(setattr, module, name, real)
 
 
 class BeforeAfterMeasuring(unittest.TestCase):
@@ -85,19 +86,20 @@ class BeforeAfterMeasuring(unittest.TestCase):
     calls, and a round must record each measure for both builds (a failure is recorded too, and
     would fail this test)."""
 
-    def test_a_round_calls_what_it_imports_as_it_is_written(self):
+    def rounds(self, measures):
+        """The records of one round of `measures`, with the GPU's figures stood in."""
         sys.path.insert(0, BENCHMARKS)
         import before_after
         import kopt_bench_run
         import kopt_vs_ncu
         import loop_verdicts
         import speed_benchmark
-        checked(kopt_bench_run, "kopt_bench", lambda *a: ({}, 1.0))
-        checked(kopt_vs_ncu, "kopt_median_us", lambda *a: (10.0, []))
-        checked(kopt_vs_ncu, "ncu_call_us", lambda *a: (9.5, []))
-        checked(loop_verdicts, "compare", lambda *a: ({"outcome": "neutral", "ratio": 1.0}, None))
-        checked(loop_verdicts, "calibrate_slowdown", lambda *a: (1234, 1.03))
-        checked(speed_benchmark, "toolkit_case", lambda *a: (lambda: (2.0, None)))
+        checked(self, kopt_bench_run, "kopt_bench", lambda *a: ({}, 1.0))
+        checked(self, kopt_vs_ncu, "kopt_median_us", lambda *a: (10.0, []))
+        checked(self, kopt_vs_ncu, "ncu_call_us", lambda *a: (9.5, []))
+        checked(self, loop_verdicts, "compare", lambda *a: ({"outcome": "neutral", "ratio": 1.0}, None))
+        checked(self, loop_verdicts, "calibrate_slowdown", lambda *a: (1234, 1.03))
+        checked(self, speed_benchmark, "toolkit_case", lambda *a: (lambda: (2.0, None)))
         with tempfile.TemporaryDirectory() as folder:
             kopts = []
             for name in ("before", "after"):
@@ -109,14 +111,29 @@ class BeforeAfterMeasuring(unittest.TestCase):
             records = os.path.join(folder, "records.jsonl")
             args = before_after.argparse.Namespace(before=kopts[0], after=kopts[1], records=records,
                                                    toolkit=folder, python=sys.executable, rounds=1,
-                                                   minutes=float("inf"), calls=20)
+                                                   minutes=float("inf"), calls=20, measures=measures)
             before_after.measure(args)
-            lines = [json.loads(line) for line in open(records)]
+            return [json.loads(line) for line in open(records)]
+
+    def test_a_round_calls_what_it_imports_as_it_is_written(self):
+        lines = self.rounds(list(before_after_measures()))
         self.assertEqual([r for r in lines if r["kind"] == "failure"], [])
         measured = sorted((r["kind"], r["build"]) for r in lines if "round" in r and r["kind"] != "round")
         self.assertEqual(measured, sorted((kind, build) for kind in ("fidelity", "aa", "slower", "wall")
                                           for build in ("before", "after")))
         self.assertIn({"kind": "calibration", "cycles": 1234, "ratio": 1.03}, lines)
+
+    def test_a_round_of_the_verdicts_alone_takes_only_them(self):
+        lines = self.rounds(["aa", "slower"])
+        self.assertEqual([r for r in lines if r["kind"] == "failure"], [])
+        measured = sorted((r["kind"], r["build"]) for r in lines if "round" in r and r["kind"] != "round")
+        self.assertEqual(measured, sorted((kind, build) for kind in ("aa", "slower") for build in ("before", "after")))
+
+
+def before_after_measures():
+    sys.path.insert(0, BENCHMARKS)
+    import before_after
+    return before_after.MEASURES
 
 
 if __name__ == "__main__":
