@@ -1,5 +1,7 @@
 #include "loop/version_tuning.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "core/error.h"
@@ -8,10 +10,36 @@
 #include "kernel/tune_space.h"
 #include "pipeline/measuring_child.h"
 #include "tune/tune_run.h"
+#include "tune/tuned_source.h"
 
 namespace kopt::loop {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// The version as the loop keeps it (its snapshot, and the kernel file once it is the best): the
+// agent's text with the winner's values written in. A CUDA or CUTLASS version is measured from the
+// kernel's folder with its values as -D, so it keeps its includes as the agent wrote them, not
+// the tune's copy (which names the kernel's headers by their absolute path). A Triton module is
+// measured as its snapshot, from the run folder: it is the tune's copy, whose line imports the
+// module's siblings from the kernel's folder.
+std::string kept_text(const std::string& source, const kernel::planned_tune_space& space,
+                      const tune::tune_winner& winner, const std::string& backend) {
+  const kernel::backend b = kernel::parse_backend_name(backend);
+  const auto configuration =
+      std::find_if(space.allowed.begin(), space.allowed.end(),
+                   [&](const kernel::tune_configuration& c) { return c.text() == winner.configuration; });
+  if (b == kernel::backend::triton) return read_text_file(winner.tuned_file, "tuned kernel");
+  if (configuration == space.allowed.end()) {
+    throw error(fmt::format(
+        "kopt loop --tune: the winner {} is not among the version's configurations (a bug in kopt)",
+        winner.configuration));
+  }
+  return tune::tuned_source(source, *configuration, b);
+}
+
+}  // namespace
 
 version_tuning tune_version(const step_context& ctx, const fs::path& iteration_dir,
                             const std::string& source) {
@@ -31,10 +59,11 @@ version_tuning tune_version(const step_context& ctx, const fs::path& iteration_d
   request.progress = [&ctx](const std::string& step) { ctx.say("tune: " + step); };
   request.warn = [&ctx](const std::string& what) { ctx.say("warning: " + what); };
   version_tuning tuning;
+  kernel::planned_tune_space space;
   try {
     // The version's own space (annotations that do not read, restrictions that leave nothing at
     // the run's dimensions) is the agent's to mend: the version is rejected, its strategy blocked.
-    (void)tune::planned_space(s.target, source, "at the run's dimensions");
+    space = tune::planned_space(s.target, source, "at the run's dimensions");
   } catch (const error& e) {
     tuning.failure = fmt::format("tune: {}", e.what());
     return tuning;
@@ -57,7 +86,7 @@ version_tuning tune_version(const step_context& ctx, const fs::path& iteration_d
   values.measured = static_cast<std::int64_t>(outcome.result.measured.size());
   values.allowed = static_cast<std::int64_t>(outcome.result.allowed);
   values.written_sha256 = sha256_hex(source);
-  tuning.tuned_source = read_text_file(outcome.result.winner->tuned_file, "tuned kernel");
+  tuning.tuned_source = kept_text(source, space, *outcome.result.winner, ctx.run.manifest.backend);
   tuning.tuned = std::move(values);
   return tuning;
 }

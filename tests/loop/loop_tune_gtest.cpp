@@ -173,6 +173,26 @@ TEST_F(LoopTune, AVersionIsJudgedAtTheWinningValuesWrittenIntoItsSnapshot) {
   EXPECT_NE(proposal.find("BLOCK=128 VEC=2"), std::string::npos) << proposal.substr(0, 800);
 }
 
+// The loop keeps the agent's text with the values written in: a header beside the kernel stays
+// included by the name the agent wrote, where the tune's own copy in its run folder names it by
+// its absolute path (that copy is built there).
+TEST_F(LoopTune, TheKeptVersionIncludesItsHeadersAsTheAgentWroteThem) {
+  const fs::path header = m_work.write("add_note.cuh", "// a header beside the kernel\n");
+  write_file_atomic(m_kernel, version(1.0, "#include \"add_note.cuh\""));
+  const step_outcome v0 = first();
+  ASSERT_TRUE(v0.record.has_value());
+  const iteration_record& r = *v0.record;
+  ASSERT_TRUE(r.tuned.has_value()) << r.reason;
+  const std::string snapshot = read_text_file(v0.run_dir / r.snapshot);
+  EXPECT_NE(snapshot.find("\n#include \"add_note.cuh\"\n"), std::string::npos) << snapshot.substr(0, 400);
+  EXPECT_EQ(snapshot.find(header.string()), std::string::npos) << snapshot.substr(0, 400);
+  EXPECT_NE(snapshot.find("#ifndef BLOCK\n#define BLOCK 128\n#endif"), std::string::npos);
+  const fs::path tune_copy = (v0.run_dir / r.tuned->tune_result).parent_path() / "tiled_add_tuned.cu";
+  EXPECT_NE(read_text_file(tune_copy).find("#include \"" + fs::weakly_canonical(header).string() + "\""),
+            std::string::npos)
+      << read_text_file(tune_copy).substr(0, 400);
+}
+
 TEST_F(LoopTune, TheMemoryRecordsTheTunedValuesUnderTheStrategysOwnFingerprint) {
   first();
   const step_outcome v1 = next(version(0.8), {"vectorized_loads"});
