@@ -27,10 +27,10 @@ namespace {
 std::string kept_text(const std::string& source, const kernel::planned_tune_space& space,
                       const tune::tune_winner& winner, const std::string& backend) {
   const kernel::backend b = kernel::parse_backend_name(backend);
+  if (b == kernel::backend::triton) return read_text_file(winner.tuned_file, "tuned kernel");
   const auto configuration =
       std::find_if(space.allowed.begin(), space.allowed.end(),
                    [&](const kernel::tune_configuration& c) { return c.text() == winner.configuration; });
-  if (b == kernel::backend::triton) return read_text_file(winner.tuned_file, "tuned kernel");
   if (configuration == space.allowed.end()) {
     throw error(fmt::format(
         "kopt loop --tune: the winner {} is not among the version's configurations (a bug in kopt)",
