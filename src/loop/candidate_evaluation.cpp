@@ -13,34 +13,14 @@
 #include "loop/run_summaries.h"
 #include "loop/version_judgement.h"
 #include "loop/version_tuning.h"
+#include "loop/work_file.h"
 
 namespace kopt::loop {
-namespace {
 
 namespace fs = std::filesystem;
 
-// Removes the work file however the evaluation ends.
-class work_file {
- public:
-  work_file(fs::path path, const std::string& source) : m_path(std::move(path)) {
-    write_file_atomic(m_path, source);
-  }
-  ~work_file() {
-    std::error_code ec;
-    fs::remove(m_path, ec);
-  }
-  work_file(const work_file&) = delete;
-  work_file& operator=(const work_file&) = delete;
-
- private:
-  fs::path m_path;
-};
-
-}  // namespace
-
 fs::path candidate_work_file(const fs::path& kernel, int candidate) {
-  return kernel.parent_path() /
-         fmt::format(".{}.kopt-cand{}{}", kernel.stem().string(), candidate, kernel.extension().string());
+  return work_file_beside(kernel, fmt::format("cand{}", candidate));
 }
 
 void evaluate_candidate(const step_context& ctx, std::int64_t k, candidate_record& c,
@@ -73,8 +53,9 @@ void evaluate_candidate(const step_context& ctx, std::int64_t k, candidate_recor
     c.source_sha256 = sha256_hex(tuning.tuned_source);
     c.tuned = tuning.tuned;
   }
-  const loop_settings measured_as = with_tuned_values(ctx.settings, c.tuned, ctx.run.dir / c.snapshot, ctx.run.manifest.backend);
-  const step_context version_ctx{measured_as, ctx.services, ctx.progress, ctx.run, ctx.store};
+  const tuned_measurement measured_as(ctx.settings, c.tuned, tuning.tuned ? tuning.tuned_source : source,
+                                      ctx.run.manifest.backend);
+  const step_context version_ctx{measured_as.settings(), ctx.services, ctx.progress, ctx.run, ctx.store};
   judge_version(version_ctx, k, snapshot.parent_path(), c,
                 fmt::format("candidate {} of iteration v{}", c.candidate, k),
                 blocked.empty() ? tuning.failure : blocked);

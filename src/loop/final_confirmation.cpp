@@ -18,7 +18,7 @@
 #include "loop/run_opening.h"
 #include "loop/run_summaries.h"
 #include "loop/step_context.h"
-#include "loop/turns_request.h"
+#include "loop/turns_comparison.h"
 #include "loop/version_evaluation.h"
 #include "loop/version_judgement.h"
 #include "loop/version_speed_of_light.h"
@@ -114,12 +114,11 @@ std::string comparison_failure(const step_context& ctx, const iteration_record& 
                                const measured_version& base, confirmation_attempt& a) {
   measure::outcome_evidence evidence;
   if (compares_in_turns(ctx, !now.library.empty() && !base.library.empty())) {
-    const pipeline::comparison_request request = turns_request(
+    ctx.say(fmt::format("confirm: v{} with v{}, both timed in turns", r.iteration, base_record.iteration));
+    const pipeline::turns_outcome turns = compare_versions_in_turns(
         ctx, {ctx.run.dir / r.snapshot, now.library}, {ctx.run.dir / base_record.snapshot, base.library},
         std::max(a.median_ms.value_or(0),
                  base.bench.result.kernel ? base.bench.result.kernel->median_ms : 0));
-    ctx.say(fmt::format("confirm: v{} with v{}, both timed in turns", r.iteration, base_record.iteration));
-    const pipeline::turns_outcome turns = ctx.services.compare(request);
     write_json_file(attempt_dir(ctx.run.dir, r.iteration) / comparison_file_name, pipeline::to_json(turns));
     if (!turns.failure.empty())
       return fmt::format("failed while compared in turns with v{}: {}", base_record.iteration, turns.failure);

@@ -126,8 +126,8 @@ step_outcome run_single_version(const step_context& ctx, std::int64_t k) {
     write_file_atomic(dir / reference.filename(), read_text_file(reference, "reference"));
   }
 
-  const loop_settings measured_as = with_tuned_values(ctx.settings, r.tuned, ctx.run.dir / r.snapshot, m.backend);
-  const step_context version_ctx{measured_as, ctx.services, ctx.progress, ctx.run, ctx.store};
+  const tuned_measurement measured_as(ctx.settings, r.tuned, version, m.backend);
+  const step_context version_ctx{measured_as.settings(), ctx.services, ctx.progress, ctx.run, ctx.store};
   judge_version(version_ctx, k, dir, r, fmt::format("iteration v{}", k), blocked);
   if (r.eligible && (r.outcome == version_outcome::baseline || r.outcome == version_outcome::positive))
     m.best = k;

@@ -12,7 +12,7 @@
 #include "loop/run_directory.h"
 #include "loop/shape_checks.h"
 #include "loop/strategy_tags.h"
-#include "loop/turns_request.h"
+#include "loop/turns_comparison.h"
 #include "loop/version_evaluation.h"
 #include "measure/outcome.h"
 #include "pipeline/measuring_child.h"
@@ -121,12 +121,11 @@ void compare_with_parent(const step_context& ctx, version_record& r, const fs::p
     take_outcome(r, verdict, "separate runs");
     return;
   }
-  const pipeline::comparison_request request =
-      turns_request(ctx, held_open(ctx, r, evidence_dir, "this version"),
-                    held_open(ctx, *parent, parent_dir, fmt::format("v{}", *r.parent)),
-                    std::max(r.median_ms.value_or(0), parent->median_ms.value_or(0)));
   ctx.say(fmt::format("compare: with v{}, both timed in turns", *r.parent));
-  const pipeline::turns_outcome turns = ctx.services.compare(request);
+  const pipeline::turns_outcome turns =
+      compare_versions_in_turns(ctx, held_open(ctx, r, evidence_dir, "this version"),
+                       held_open(ctx, *parent, parent_dir, fmt::format("v{}", *r.parent)),
+                       std::max(r.median_ms.value_or(0), parent->median_ms.value_or(0)));
   write_json_file(evidence_dir / comparison_file_name, pipeline::to_json(turns));
   json record = pipeline::summary_json(turns);
   record["file"] = comparison_file_name;
@@ -198,7 +197,11 @@ void judge_version(const step_context& ctx, std::int64_t iteration, const fs::pa
   json compare_seconds = json::object();  // {"compare": s} once compared
   if (blocked.empty()) {
     e = measure_version(ctx.settings, ctx.services, evidence_dir, ctx.progress);
-    if (sha256_hex(read_text_file(ctx.settings.target.kernel, "kernel")) != r.written_sha256()) {
+    // The file measured still holds what kopt measured: the agent's file as written, or the copy
+    // of the snapshot that a tuned Triton module is measured from (tuned_measurement).
+    const bool measured_its_snapshot = r.tuned && pipeline::is_triton_backend(m.backend);
+    if (sha256_hex(read_text_file(ctx.settings.target.kernel, "kernel")) !=
+        (measured_its_snapshot ? r.source_sha256 : r.written_sha256())) {
       throw error(
           fmt::format("{} changed while kopt measured it: write the next version only after the iteration "
                       "ends; {} is not recorded",

@@ -19,15 +19,11 @@ namespace fs = std::filesystem;
 namespace {
 
 // The version as the loop keeps it (its snapshot, and the kernel file once it is the best): the
-// agent's text with the winner's values written in. A CUDA or CUTLASS version is measured from the
-// kernel's folder with its values as -D, so it keeps its includes as the agent wrote them, not
-// the tune's copy (which names the kernel's headers by their absolute path). A Triton module is
-// measured as its snapshot, from the run folder: it is the tune's copy, whose line imports the
-// module's siblings from the kernel's folder.
+// agent's text with the winner's values written in, not the tune's copy, which names the kernel's
+// own files by their absolute path for its run folder (a CUDA or CUTLASS kernel's headers, a
+// Triton module's folder on Python's import path).
 std::string kept_text(const std::string& source, const kernel::planned_tune_space& space,
                       const tune::tune_winner& winner, const std::string& backend) {
-  const kernel::backend b = kernel::parse_backend_name(backend);
-  if (b == kernel::backend::triton) return read_text_file(winner.tuned_file, "tuned kernel");
   const auto configuration =
       std::find_if(space.allowed.begin(), space.allowed.end(),
                    [&](const kernel::tune_configuration& c) { return c.text() == winner.configuration; });
@@ -36,7 +32,7 @@ std::string kept_text(const std::string& source, const kernel::planned_tune_spac
         "kopt loop --tune: the winner {} is not among the version's configurations (a bug in kopt)",
         winner.configuration));
   }
-  return tune::tuned_source(source, *configuration, b);
+  return tune::tuned_source(source, *configuration, kernel::parse_backend_name(backend));
 }
 
 }  // namespace
@@ -91,16 +87,16 @@ version_tuning tune_version(const step_context& ctx, const fs::path& iteration_d
   return tuning;
 }
 
-loop_settings with_tuned_values(const loop_settings& settings, const std::optional<tuned_values>& tuned,
-                                const fs::path& snapshot, const std::string& backend) {
-  loop_settings s = settings;
-  if (!tuned) return s;
+tuned_measurement::tuned_measurement(const loop_settings& settings, const std::optional<tuned_values>& tuned,
+                                     const std::string& snapshot_text, const std::string& backend)
+    : m_settings(settings) {
+  if (!tuned) return;
   if (pipeline::is_triton_backend(backend)) {
-    s.target.kernel = snapshot;
+    m_copy.emplace(work_file_beside(settings.target.kernel, "tuned"), snapshot_text);
+    m_settings.target.kernel = m_copy->path();
   } else {
-    s.target.defines.insert(s.target.defines.end(), tuned->defines.begin(), tuned->defines.end());
+    m_settings.target.defines.insert(m_settings.target.defines.end(), tuned->defines.begin(), tuned->defines.end());
   }
-  return s;
 }
 
 }  // namespace kopt::loop

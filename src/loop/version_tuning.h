@@ -3,7 +3,7 @@
 // (kopt tune, docs/tune.md: each configuration built, judged against the run's reference and
 // timed, the fastest two compared in turns), so that its strategy is judged at its best
 // configuration. The tune folder lies in the iteration's folder; the version the loop judges is
-// the one with the winning values written in, measured with them as -D values.
+// the one with the winning values written in, measured with them (tuned_measurement).
 
 #include <filesystem>
 #include <optional>
@@ -11,6 +11,7 @@
 
 #include "loop/run_records.h"
 #include "loop/step_context.h"
+#include "loop/work_file.h"
 
 namespace kopt::loop {
 
@@ -24,10 +25,21 @@ struct version_tuning {
 version_tuning tune_version(const step_context& ctx, const std::filesystem::path& iteration_dir,
                             const std::string& source);
 
-// The settings a tuned version is measured with: its values as -D, as its snapshot has them; a
-// Triton module (the run's `backend`) has no build to pass them to, so it is measured as its
-// snapshot, which pins them.
-loop_settings with_tuned_values(const loop_settings& settings, const std::optional<tuned_values>& tuned,
-                                const std::filesystem::path& snapshot, const std::string& backend);
+// The settings a version is measured with, for as long as this lives. A tuned CUDA or CUTLASS
+// version gets its values as -D, as its snapshot has them. A tuned Triton module has no build to
+// pass them to: it is measured from its snapshot's text (which pins them) in a work file beside
+// the kernel (`.<stem>.kopt-tuned.py`, work_file.h), where it imports its siblings as the kernel
+// does. An untuned version is measured as written.
+class tuned_measurement {
+ public:
+  tuned_measurement(const loop_settings& settings, const std::optional<tuned_values>& tuned,
+                    const std::string& snapshot_text, const std::string& backend);
+
+  const loop_settings& settings() const { return m_settings; }
+
+ private:
+  loop_settings m_settings;
+  std::optional<work_file> m_copy;  // a tuned Triton module's
+};
 
 }  // namespace kopt::loop

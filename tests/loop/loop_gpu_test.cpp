@@ -112,18 +112,19 @@ TEST(LoopOnGpu, ScriptedAgentTakesSoftmaxFromNaiveToVectorizedAndTheMemoryLearns
   EXPECT_NE(memory.stdout_text.find("vectorized_float4_io"), std::string::npos) << memory.stdout_text;
 }
 
-// A loop of one iteration on `example`, then the same code submitted again (a comment added) as
-// v1 of the run: v1's record, and the run's folder.
+// A loop of one iteration on `example` (with `first_lines` before its text), then the same code
+// submitted again (a comment added) as v1 of the run: v1's record, and the run's folder.
 struct resubmitted {
   nlohmann::json manifest;
   fs::path run_dir;
 };
 
 resubmitted submit_again(const scratch_dir& work, const std::string& example, const std::string& reference,
-                         const std::vector<std::string>& dims, const std::string& comment) {
+                         const std::vector<std::string>& dims, const std::string& comment,
+                         const std::string& first_lines = "") {
   const fs::path examples = testing::source_dir() / "examples";
   const fs::path kernel = work.path() / example;
-  fs::copy_file(examples / example, kernel);
+  write_file(kernel, first_lines + read_file(examples / example));
   std::vector<std::string> first = {"loop", kernel.string(), "--ref", (examples / reference).string()};
   first.insert(first.end(), dims.begin(), dims.end());
   first.insert(first.end(),
@@ -161,12 +162,14 @@ TEST(LoopOnGpu, TheSameVersionSubmittedAgainIsNeitherFasterNorSlower) {
   EXPECT_TRUE(fs::exists(r.run_dir / "iter_v1" / "comparison.json"));
 }
 
-// The same for a Triton module: held open in kopt's Python runner from its snapshot, on the
-// problem made again from the candidate, and timed in turns over several buffer sets.
+// The same for a Triton module: held open in kopt's Python runner from its snapshot (copied
+// beside the kernel, where the module it imports lies), on the problem made again from the
+// candidate, and timed in turns over several buffer sets.
 TEST(LoopOnGpu, TheSameTritonVersionSubmittedAgainIsComparedInTurnsAndNeitherFasterNorSlower) {
   scratch_dir work;
-  const resubmitted r =
-      submit_again(work, "triton_softmax.py", "softmax_ref.py", {"--rows=4096", "--cols=1024"}, "#");
+  work.write("softmax_note.py", "NOTE = 'a module beside the kernel'\n");
+  const resubmitted r = submit_again(work, "triton_softmax.py", "softmax_ref.py", {"--rows=4096", "--cols=1024"},
+                                     "#", "import softmax_note  # beside the kernel, not in the run folder\n");
   expect_neither_faster_nor_slower(r.manifest);
   ASSERT_TRUE(fs::exists(r.run_dir / "iter_v1" / "comparison.json"));
   const auto record = nlohmann::json::parse(read_file(r.run_dir / "iter_v1" / "comparison.json"));

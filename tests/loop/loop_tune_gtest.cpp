@@ -193,6 +193,72 @@ TEST_F(LoopTune, TheKeptVersionIncludesItsHeadersAsTheAgentWroteThem) {
       << read_text_file(tune_copy).substr(0, 400);
 }
 
+// A tuned Triton module is measured from kopt's copy of its snapshot beside the kernel, where it
+// imports its siblings as the kernel does, and is kept as the agent's text with the pin: not the
+// tune's copy, whose line puts the kernel's folder on Python's import path by its absolute path.
+TEST_F(LoopTune, ATunedTritonModuleIsMeasuredAndComparedBesideTheKernelAndKeptAsTheAgentWroteIt) {
+  const std::string written =
+      "# kopt: tune(BLOCK, 64, 128)\nimport helpers\nBLOCK = 64\n\n\ndef run_kernel(**_):\n    pass\n";
+  m_kernel = m_work.write("scale.py", written);
+  std::vector<std::pair<fs::path, std::string>> benched;  // the file each bench measured, and its text
+  const auto scripted_bench = m_services.bench;
+  m_services.bench = [&](const pipeline::bench_request& request) {
+    benched.emplace_back(request.target.kernel, read_text_file(request.target.kernel));
+    return scripted_bench(request);
+  };
+  m_services.tune = [](const tune::tune_request& request) {
+    tune::tune_outcome outcome;
+    outcome.run_dir = request.runs_root / "tune_recorded";
+    tune::tune_winner winner{"BLOCK=128", {"BLOCK=128"}, 0.1, (outcome.run_dir / "scale_tuned.py").string(), "", {}};
+    write_file_atomic(winner.tuned_file, "import sys as _kopt_sys; _kopt_sys.path.append(\"/elsewhere\")\n");
+    outcome.result.allowed = 2;
+    outcome.result.measured.resize(2);
+    outcome.result.winner = winner;
+    return outcome;
+  };
+  loop_settings s = settings();
+  s.target.ref.clear();
+  const step_outcome v0 = run_loop_step(s, m_services);
+  ASSERT_TRUE(v0.record.has_value());
+  const iteration_record& r = *v0.record;
+  EXPECT_EQ(r.outcome, version_outcome::baseline) << r.reason;
+  ASSERT_TRUE(r.tuned.has_value());
+
+  const std::string snapshot = read_text_file(v0.run_dir / r.snapshot);
+  EXPECT_EQ(snapshot.rfind(written, 0), 0U) << "the agent's text first, as written:\n" << snapshot;
+  EXPECT_NE(snapshot.find("_kopt_pin(globals(), {\"BLOCK\": 128})"), std::string::npos) << snapshot;
+  EXPECT_EQ(snapshot.find("_kopt_sys"), std::string::npos) << snapshot;
+  EXPECT_EQ(read_text_file(m_kernel), written) << "the kernel file keeps what the agent wrote";
+
+  ASSERT_FALSE(benched.empty());
+  for (const auto& [file, text] : benched) {
+    EXPECT_EQ(file, m_work.path() / ".scale.kopt-tuned.py") << "measured beside the kernel";
+    EXPECT_EQ(text, snapshot);
+  }
+  EXPECT_FALSE(fs::exists(m_work.path() / ".scale.kopt-tuned.py")) << "kopt's copy is gone once measured";
+
+  // The next version is compared in turns with v0, both from copies of their snapshots beside the
+  // kernel (where their imports resolve), gone once compared.
+  std::vector<std::pair<fs::path, std::string>> compared;
+  const auto scripted_compare = m_services.compare;
+  m_services.compare = [&](const pipeline::comparison_request& request) {
+    for (const fs::path& file : {request.candidate.source, request.incumbent.source})
+      compared.emplace_back(file, read_text_file(file));
+    return scripted_compare(request);
+  };
+  testing::hand_over_version(m_kernel, v0.run_dir, written + "# // speed: 0.8\n", {"bigger_blocks"});
+  s.run_dir = v0.run_dir;
+  const step_outcome v1 = run_loop_step(s, m_services);
+  ASSERT_TRUE(v1.record.has_value());
+  EXPECT_EQ(v1.record->outcome, version_outcome::positive) << v1.record->reason;
+  ASSERT_EQ(compared.size(), 2U);
+  EXPECT_EQ(compared[0].first.parent_path(), m_work.path());
+  EXPECT_EQ(compared[1].first.parent_path(), m_work.path());
+  EXPECT_EQ(compared[0].second, read_text_file(v1.run_dir / v1.record->snapshot));
+  EXPECT_EQ(compared[1].second, snapshot);
+  for (const auto& [file, text] : compared) EXPECT_FALSE(fs::exists(file)) << file;
+}
+
 TEST_F(LoopTune, TheMemoryRecordsTheTunedValuesUnderTheStrategysOwnFingerprint) {
   first();
   const step_outcome v1 = next(version(0.8), {"vectorized_loads"});
@@ -276,25 +342,32 @@ namespace kopt::loop {
 namespace {
 
 // A tuned CUDA version is measured from the kernel file with its values as -D; a tuned Triton
-// module has no build to take them, so it is measured as its snapshot, which pins them.
-TEST(TunedValues, ACudaVersionGetsDefinesAndATritonModuleIsMeasuredAsItsSnapshot) {
+// module has no build to take them, so it is measured from its snapshot's text (which pins them),
+// in a file of kopt's beside the kernel that lives as long as the measurement.
+TEST(TunedMeasurement, ACudaVersionGetsDefinesAndATritonModuleIsMeasuredFromItsSnapshotBesideTheKernel) {
   const kopt::testing::scratch_dir dir;
   tuned_values tuned;
   tuned.defines = {"BLOCK=128"};
   loop_settings cuda;
   cuda.target.kernel = dir.write("k.cu", "extern \"C\" void solve() {}\n");
-  const fs::path cuda_snapshot = dir.write("k_v1.cu", "// kopt tune: BLOCK=128\n");
-  const loop_settings cuda_measured = with_tuned_values(cuda, tuned, cuda_snapshot, "cuda");
-  EXPECT_EQ(cuda_measured.target.kernel, cuda.target.kernel);
-  EXPECT_EQ(cuda_measured.target.defines, (std::vector<std::string>{"BLOCK=128"}));
+  const tuned_measurement cuda_measured(cuda, tuned, "// kopt tune: BLOCK=128\n", "cuda");
+  EXPECT_EQ(cuda_measured.settings().target.kernel, cuda.target.kernel);
+  EXPECT_EQ(cuda_measured.settings().target.defines, (std::vector<std::string>{"BLOCK=128"}));
 
   loop_settings triton;
   triton.target.kernel = dir.write("k.py", "def run_kernel(**_): pass\n");
-  const fs::path triton_snapshot = dir.write("k_v1.py", "def run_kernel(**_): pass\n_kopt_pin(globals(), {})\n");
-  const loop_settings triton_measured = with_tuned_values(triton, tuned, triton_snapshot, "triton");
-  EXPECT_EQ(triton_measured.target.kernel, triton_snapshot);
-  EXPECT_TRUE(triton_measured.target.defines.empty());
-  EXPECT_EQ(with_tuned_values(triton, std::nullopt, triton_snapshot, "triton").target.kernel, triton.target.kernel)
+  const std::string pinned = "def run_kernel(**_): pass\n_kopt_pin(globals(), {})\n";
+  fs::path measured_file;
+  {
+    const tuned_measurement triton_measured(triton, tuned, pinned, "triton");
+    measured_file = triton_measured.settings().target.kernel;
+    EXPECT_EQ(measured_file, dir.path() / ".k.kopt-tuned.py");
+    EXPECT_EQ(read_text_file(measured_file), pinned);
+    EXPECT_TRUE(triton_measured.settings().target.defines.empty());
+    EXPECT_EQ(read_text_file(triton.target.kernel), "def run_kernel(**_): pass\n") << "the agent's file is left alone";
+  }
+  EXPECT_FALSE(fs::exists(measured_file)) << "kopt's copy goes with the measurement";
+  EXPECT_EQ(tuned_measurement(triton, std::nullopt, pinned, "triton").settings().target.kernel, triton.target.kernel)
       << "an untuned version is measured as written";
 }
 
