@@ -63,8 +63,8 @@ std::optional<top_two_choice> recompare_top_two(const step_context& ctx, const i
                   a.candidate, b.candidate, ctx.settings.target.gpu, gpu_compared_on(a), gpu_compared_on(b)));
   const pipeline::turns_outcome turns =
       compare_versions_in_turns(ctx, held_open(ctx, a, folder_a, fmt::format("candidate {}", a.candidate)),
-                       held_open(ctx, b, folder_b, fmt::format("candidate {}", b.candidate)),
-                       std::max(a.median_ms.value_or(0), b.median_ms.value_or(0)));
+                                held_open(ctx, b, folder_b, fmt::format("candidate {}", b.candidate)),
+                                std::max(a.median_ms.value_or(0), b.median_ms.value_or(0)));
   json record = pipeline::to_json(turns);
   record["candidate"] = a.candidate;
   record["incumbent"] = b.candidate;

@@ -12,8 +12,10 @@ bool compares_in_turns(const step_context& ctx, bool libraries_kept) {
   return ctx.services.compare && (pipeline::is_triton_backend(ctx.run.manifest.backend) || libraries_kept);
 }
 
-pipeline::turns_outcome compare_versions_in_turns(const step_context& ctx, const pipeline::compared_version& candidate,
-                                         const pipeline::compared_version& incumbent, double expected_ms) {
+pipeline::turns_outcome compare_versions_in_turns(const step_context& ctx,
+                                                  const pipeline::compared_version& candidate,
+                                                  const pipeline::compared_version& incumbent,
+                                                  double expected_ms) {
   pipeline::comparison_request request;
   request.target = ctx.settings.target;
   request.job = ctx.settings.job;

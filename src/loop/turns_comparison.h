@@ -19,7 +19,9 @@ bool compares_in_turns(const step_context& ctx, bool libraries_kept);
 // `expected_ms`: a median of the slower one. Two Triton modules run from copies of their
 // snapshots beside the kernel file (`.<stem>.kopt-turns1.py` and `turns2`, work_file.h), where
 // they import their siblings as the kernel does; a compiled version runs its library.
-pipeline::turns_outcome compare_versions_in_turns(const step_context& ctx, const pipeline::compared_version& candidate,
-                                         const pipeline::compared_version& incumbent, double expected_ms);
+pipeline::turns_outcome compare_versions_in_turns(const step_context& ctx,
+                                                  const pipeline::compared_version& candidate,
+                                                  const pipeline::compared_version& incumbent,
+                                                  double expected_ms);
 
 }  // namespace kopt::loop

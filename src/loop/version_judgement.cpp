@@ -124,8 +124,8 @@ void compare_with_parent(const step_context& ctx, version_record& r, const fs::p
   ctx.say(fmt::format("compare: with v{}, both timed in turns", *r.parent));
   const pipeline::turns_outcome turns =
       compare_versions_in_turns(ctx, held_open(ctx, r, evidence_dir, "this version"),
-                       held_open(ctx, *parent, parent_dir, fmt::format("v{}", *r.parent)),
-                       std::max(r.median_ms.value_or(0), parent->median_ms.value_or(0)));
+                                held_open(ctx, *parent, parent_dir, fmt::format("v{}", *r.parent)),
+                                std::max(r.median_ms.value_or(0), parent->median_ms.value_or(0)));
   write_json_file(evidence_dir / comparison_file_name, pipeline::to_json(turns));
   json record = pipeline::summary_json(turns);
   record["file"] = comparison_file_name;

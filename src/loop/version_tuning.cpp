@@ -95,7 +95,8 @@ tuned_measurement::tuned_measurement(const loop_settings& settings, const std::o
     m_copy.emplace(work_file_beside(settings.target.kernel, "tuned"), snapshot_text);
     m_settings.target.kernel = m_copy->path();
   } else {
-    m_settings.target.defines.insert(m_settings.target.defines.end(), tuned->defines.begin(), tuned->defines.end());
+    m_settings.target.defines.insert(m_settings.target.defines.end(), tuned->defines.begin(),
+                                     tuned->defines.end());
   }
 }
 

@@ -168,8 +168,9 @@ TEST(LoopOnGpu, TheSameVersionSubmittedAgainIsNeitherFasterNorSlower) {
 TEST(LoopOnGpu, TheSameTritonVersionSubmittedAgainIsComparedInTurnsAndNeitherFasterNorSlower) {
   scratch_dir work;
   work.write("softmax_note.py", "NOTE = 'a module beside the kernel'\n");
-  const resubmitted r = submit_again(work, "triton_softmax.py", "softmax_ref.py", {"--rows=4096", "--cols=1024"},
-                                     "#", "import softmax_note  # beside the kernel, not in the run folder\n");
+  const resubmitted r =
+      submit_again(work, "triton_softmax.py", "softmax_ref.py", {"--rows=4096", "--cols=1024"}, "#",
+                   "import softmax_note  # beside the kernel, not in the run folder\n");
   expect_neither_faster_nor_slower(r.manifest);
   ASSERT_TRUE(fs::exists(r.run_dir / "iter_v1" / "comparison.json"));
   const auto record = nlohmann::json::parse(read_file(r.run_dir / "iter_v1" / "comparison.json"));

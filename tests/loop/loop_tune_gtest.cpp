@@ -209,7 +209,8 @@ TEST_F(LoopTune, ATunedTritonModuleIsMeasuredAndComparedBesideTheKernelAndKeptAs
   m_services.tune = [](const tune::tune_request& request) {
     tune::tune_outcome outcome;
     outcome.run_dir = request.runs_root / "tune_recorded";
-    tune::tune_winner winner{"BLOCK=128", {"BLOCK=128"}, 0.1, (outcome.run_dir / "scale_tuned.py").string(), "", {}};
+    tune::tune_winner winner{
+        "BLOCK=128", {"BLOCK=128"}, 0.1, (outcome.run_dir / "scale_tuned.py").string(), "", {}};
     write_file_atomic(winner.tuned_file, "import sys as _kopt_sys; _kopt_sys.path.append(\"/elsewhere\")\n");
     outcome.result.allowed = 2;
     outcome.result.measured.resize(2);
@@ -364,10 +365,12 @@ TEST(TunedMeasurement, ACudaVersionGetsDefinesAndATritonModuleIsMeasuredFromItsS
     EXPECT_EQ(measured_file, dir.path() / ".k.kopt-tuned.py");
     EXPECT_EQ(read_text_file(measured_file), pinned);
     EXPECT_TRUE(triton_measured.settings().target.defines.empty());
-    EXPECT_EQ(read_text_file(triton.target.kernel), "def run_kernel(**_): pass\n") << "the agent's file is left alone";
+    EXPECT_EQ(read_text_file(triton.target.kernel), "def run_kernel(**_): pass\n")
+        << "the agent's file is left alone";
   }
   EXPECT_FALSE(fs::exists(measured_file)) << "kopt's copy goes with the measurement";
-  EXPECT_EQ(tuned_measurement(triton, std::nullopt, pinned, "triton").settings().target.kernel, triton.target.kernel)
+  EXPECT_EQ(tuned_measurement(triton, std::nullopt, pinned, "triton").settings().target.kernel,
+            triton.target.kernel)
       << "an untuned version is measured as written";
 }
 
