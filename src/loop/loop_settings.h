@@ -46,6 +46,10 @@ struct loop_settings {
   // The run's kernel file when v0 is read from another file: the Python toolkit's kernel, whose
   // run kopt adopts from the toolkit's v0 snapshot (toolkit_run_adoption.h). Empty: target.kernel.
   std::filesystem::path run_kernel;
+  // The file this call's version was read from when target.kernel is kopt's copy of it beside the
+  // kernel (work_file.h): a snapshot of the toolkit's run, measured where its includes resolve.
+  // Empty: target.kernel.
+  std::filesystem::path version_origin;
   std::vector<kernel::check_shape> check_shapes;  // --check-dims: judged there too; frozen at v0
   pipeline::turns_settings comparison;            // --compare-seconds: the budget of a comparison in turns
   std::optional<loop_tuning> tune;                // --tune: none, versions are measured as written

@@ -20,6 +20,7 @@
 #include "loop/toolkit_run_adoption.h"
 #include "loop/version_judgement.h"
 #include "loop/version_tuning.h"
+#include "loop/work_file.h"
 #include "memory/memory_store.h"
 #include "memory/strategy_fingerprint.h"
 
@@ -104,8 +105,9 @@ step_outcome run_single_version(const step_context& ctx, std::int64_t k) {
   iteration_record r;
   r.iteration = k;
   r.attempt = attempt;
-  if (const std::string file = fs::absolute(ctx.settings.target.kernel).string(); file != m.kernel)
-    r.kernel_file = file;
+  const fs::path& origin =
+      ctx.settings.version_origin.empty() ? ctx.settings.target.kernel : ctx.settings.version_origin;
+  if (const std::string file = fs::absolute(origin).string(); file != m.kernel) r.kernel_file = file;
   r.parent = m.best;
   r.tags = strategy_tags_for(ctx.run.dir, k);
   if (!r.tags.empty()) r.fingerprint = memory::strategy_fingerprint(m.backend, r.tags);
@@ -211,10 +213,18 @@ step_outcome continue_adoption(const loop_settings& settings, const loop_service
   step.iteration.reset();  // kopt numbers the adopted run's versions itself
   step.run_kernel = a.run_kernel;
   step_outcome last;
+  // Each snapshot is measured from a copy beside the toolkit's kernel file, where the headers it
+  // includes by a relative path are (the toolkit built the kernel file there).
+  const auto judge_snapshot = [&](const std::string& snapshot) {
+    step.version_origin = dir / snapshot;
+    const work_file copy(work_file_beside(settings.target.kernel, "adopted"),
+                         read_text_file(step.version_origin, "the toolkit's snapshot"));
+    step.target.kernel = copy.path();
+    return step_run(step, services, progress);
+  };
   if (pending != adoption_step::judge_best) {
-    step.target.kernel = dir / a.find(0)->snapshot;
     step.new_run = true;
-    last = step_run(step, services, progress);
+    last = judge_snapshot(a.find(0)->snapshot);
     notices.insert(notices.end(), last.notices.begin(), last.notices.end());  // the toolkit memory's offer
     record_judged_as(dir, 0, 0);
   }
@@ -222,8 +232,7 @@ step_outcome continue_adoption(const loop_settings& settings, const loop_service
   const toolkit_iteration_figures* best = a.toolkit_best ? a.find(*a.toolkit_best) : nullptr;
   if (best != nullptr && best->iteration != 0 && !best->snapshot.empty()) {
     name_next_strategy(dir, read_run_manifest(dir), best->tags);
-    step.target.kernel = dir / best->snapshot;
-    last = step_run(step, services, progress);
+    last = judge_snapshot(best->snapshot);
     record_judged_as(dir, best->iteration, last.record ? last.record->iteration : 1);
   }
   const run_manifest m = read_run_manifest(dir);
@@ -231,8 +240,9 @@ step_outcome continue_adoption(const loop_settings& settings, const loop_service
   const std::string given = sha256_hex(read_text_file(settings.target.kernel, "kernel"));
   const bool judged = std::any_of(m.iterations.begin(), m.iterations.end(),
                                   [&](const iteration_record& r) { return r.written_sha256() == given; });
+  step.target.kernel = settings.target.kernel;
+  step.version_origin.clear();
   if (!judged) {
-    step.target.kernel = settings.target.kernel;
     last = step_run(step, services, progress);
   }
   if (last.run_dir.empty()) last = resume_point(step);

@@ -97,6 +97,7 @@ loop_services scripted_gpu::services() {
   s.bench = [this](const pipeline::bench_request& request) {
     ++bench_calls;
     bench_defines.push_back(request.target.defines);
+    bench_kernels.push_back(request.target.kernel);
     if (!pipeline::times_the_kernel(request.job)) ++validation_only_calls;
     if (!request.reference_timing_folder) ++fresh_reference_calls;
     pipeline::bench_outcome outcome;

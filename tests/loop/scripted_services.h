@@ -31,6 +31,7 @@ struct scripted_gpu {
   std::map<std::string, std::string> fixture_by_marker;  // a source holding the marker gets that fixture
   int bench_calls = 0;                                   // every bench, validation-only ones included
   std::vector<std::vector<std::string>> bench_defines;   // each bench's -D values, in order
+  std::vector<std::filesystem::path> bench_kernels;      // each bench's kernel file, in order
   int validation_only_calls = 0;
   int fresh_reference_calls = 0;                         // benches told to time the reference now (no cache)
   int sanitized_calls = 0;                               // benches with a compute-sanitizer pass

@@ -120,6 +120,13 @@ TEST_F(ToolkitAdoption, TheToolkitsRunContinuesWithItsV0AndBestJudgedAgain) {
   EXPECT_EQ(enum_name(m.iterations[0].outcome), "baseline");
   EXPECT_EQ(m.iterations[0].kernel_file, (m_run_dir / "toolkit_iter_v0" / "softmax_v0.cu").string());
   EXPECT_EQ(m.iterations[1].kernel_file, (m_run_dir / "toolkit_iter_v1" / "softmax_v1.cu").string());
+  // Each snapshot measured from beside the kernel file, where a header it includes by a relative
+  // path lies (the toolkit built the kernel file there), and kopt's copy gone afterwards.
+  ASSERT_FALSE(m_gpu.bench_kernels.empty());
+  for (const fs::path& measured : m_gpu.bench_kernels) EXPECT_EQ(measured.parent_path(), m_work.path());
+  EXPECT_EQ(m_gpu.bench_kernels.front(), m_work.path() / ".softmax.kopt-adopted.cu");
+  EXPECT_EQ(m_gpu.bench_kernels.back(), m_kernel);
+  EXPECT_FALSE(fs::exists(m_work.path() / ".softmax.kopt-adopted.cu"));
   EXPECT_EQ(m.iterations[1].tags, std::vector<std::string>{"vectorized_float4_io"}) << "the strategy that led to it";
   EXPECT_EQ(enum_name(m.iterations[1].outcome), "positive") << m.iterations[1].reason;
   // The agent's next version, with the strategy its last proposal for the toolkit named.
