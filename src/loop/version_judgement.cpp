@@ -14,6 +14,7 @@
 #include "loop/strategy_tags.h"
 #include "loop/turns_comparison.h"
 #include "loop/version_evaluation.h"
+#include "loop/version_tuning.h"
 #include "measure/outcome.h"
 #include "pipeline/measuring_child.h"
 
@@ -198,10 +199,9 @@ void judge_version(const step_context& ctx, std::int64_t iteration, const fs::pa
   if (blocked.empty()) {
     e = measure_version(ctx.settings, ctx.services, evidence_dir, ctx.progress);
     // The file measured still holds what kopt measured: the agent's file as written, or the copy
-    // of the snapshot that a tuned Triton module is measured from (tuned_measurement).
-    const bool measured_its_snapshot = r.tuned && pipeline::is_triton_backend(m.backend);
+    // of the snapshot (tuned_measurement).
     if (sha256_hex(read_text_file(ctx.settings.target.kernel, "kernel")) !=
-        (measured_its_snapshot ? r.source_sha256 : r.written_sha256())) {
+        (measured_from_its_snapshot(r.tuned, m.backend) ? r.source_sha256 : r.written_sha256())) {
       throw error(
           fmt::format("{} changed while kopt measured it: write the next version only after the iteration "
                       "ends; {} is not recorded",

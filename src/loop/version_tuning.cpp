@@ -87,11 +87,15 @@ version_tuning tune_version(const step_context& ctx, const fs::path& iteration_d
   return tuning;
 }
 
+bool measured_from_its_snapshot(const std::optional<tuned_values>& tuned, const std::string& backend) {
+  return tuned && pipeline::is_triton_backend(backend);
+}
+
 tuned_measurement::tuned_measurement(const loop_settings& settings, const std::optional<tuned_values>& tuned,
                                      const std::string& snapshot_text, const std::string& backend)
     : m_settings(settings) {
   if (!tuned) return;
-  if (pipeline::is_triton_backend(backend)) {
+  if (measured_from_its_snapshot(tuned, backend)) {
     m_copy.emplace(work_file_beside(settings.target.kernel, "tuned"), snapshot_text);
     m_settings.target.kernel = m_copy->path();
   } else {

@@ -25,6 +25,10 @@ struct version_tuning {
 version_tuning tune_version(const step_context& ctx, const std::filesystem::path& iteration_dir,
                             const std::string& source);
 
+// Whether a version is measured from its snapshot's text (a copy beside the kernel) rather than
+// from the file the agent wrote: a tuned Triton module, whose values have no build to go to.
+bool measured_from_its_snapshot(const std::optional<tuned_values>& tuned, const std::string& backend);
+
 // The settings a version is measured with, for as long as this lives. A tuned CUDA or CUTLASS
 // version gets its values as -D, as its snapshot has them. A tuned Triton module has no build to
 // pass them to: it is measured from its snapshot's text (which pins them) in a work file beside
