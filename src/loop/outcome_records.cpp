@@ -25,7 +25,7 @@ void record_version(const run_manifest& m, const iteration_record& of, const std
   o.outcome = enum_name(r.outcome);
   o.reason = r.reason;
   o.evidence = {
-      {"comparison", r.comparison},
+      {"comparison", r.comparison ? to_document(*r.comparison) : json(nullptr)},
       {"candidate_median_ms", r.median_ms ? json(*r.median_ms) : json(nullptr)},
       {"candidate_median_ci95_ms", r.median_ci95_ms},
       {"parent_iteration", r.parent ? json(*r.parent) : json(nullptr)},

@@ -48,8 +48,8 @@ constexpr std::string_view older_problem_changed_reason = "problem changed";
 // What manifests written before a field existed lack, as the writer would have written it
 // then: v1 has no shape checks or rounds of candidates; libraries and step times came later
 // in v2; attempts, a version's own file and superseded attempts in v3; problem_changed in v4,
-// where a pending candidate's outcome became "pending" (it was ""); tuned values in v5. The
-// reader itself accepts nothing missing.
+// where a pending candidate's outcome became "pending" (it was ""); tuned values in v5; v1's comparisons
+// have no method. The reader itself accepts nothing missing.
 void fill_older_fields(json& document) {
   const auto fill = [](json& object, const char* key, const json& value) {
     if (object.is_object() && !object.contains(key)) object[key] = value;
@@ -59,6 +59,8 @@ void fill_older_fields(json& document) {
     fill(record, "checks", json::array());
     fill(record, "step_seconds", json::object());
     fill(record, "tuned", nullptr);
+    if (record.is_object() && record.contains("comparison"))
+      fill(record["comparison"], "method", "not recorded (a manifest written before kopt kept it)");
     if (!record.is_object() || record.contains("problem_changed")) return;
     const json outcome = record.value("outcome", json(nullptr));
     const json reason = record.value("reason", json(nullptr));
@@ -107,16 +109,6 @@ void check_interval(const json& value, const std::string& where) {
 // The open parts of a version's record, as far as the summaries and the report read them.
 void check_version(const version_record& r, const std::string& where) {
   check_interval(r.median_ci95_ms, where + ".median_ci95_ms");
-  if (!r.comparison.is_null()) {
-    if (!r.comparison.is_object()) refuse_at(where + ".comparison", "must be null or an object");
-    for (const char* key : {"ratio", "margin"}) {
-      if (r.comparison.contains(key) && !is_finite_number(r.comparison[key])) {
-        refuse_at(fmt::format("{}.comparison.{}", where, key), "must be a number");
-      }
-    }
-    if (r.comparison.contains("ratio_ci95"))
-      check_interval(r.comparison["ratio_ci95"], where + ".comparison.ratio_ci95");
-  }
   if (!r.step_seconds.is_object()) refuse_at(where + ".step_seconds", "must be an object of step times");
   for (const auto& [step, seconds] : r.step_seconds.items()) {
     if (!is_finite_number(seconds))

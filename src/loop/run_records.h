@@ -8,9 +8,10 @@
 #include <string>
 #include <vector>
 
-#include <boost/describe/enum.hpp>
+#include <boost/describe.hpp>
 
 #include "core/json.h"
+#include "pipeline/comparison_summary.h"
 
 namespace kopt::loop {
 
@@ -56,6 +57,15 @@ struct tuned_values {
 // "BLOCK=128 VEC=4 (12 of 39 allowed configurations measured; iter_v1/tune_.../tune_result.json)".
 std::string tuned_text(const tuned_values& tuned);
 
+// A version's comparison with its parent, as the manifest keeps it; for one in turns, also the
+// file in the version's folder with every round and sample, and the GPU it ran on (a round on
+// several GPUs compares each candidate where it ran).
+struct version_comparison : pipeline::comparison_summary {
+  std::optional<std::string> file;
+  std::optional<int> gpu;
+};
+BOOST_DESCRIBE_STRUCT(version_comparison, (pipeline::comparison_summary), (file, gpu))
+
 // One evaluated version: a single iteration's, or one candidate of a round.
 struct version_record {
   std::string snapshot;  // relative to the run folder: iter_vK/<stem>_vK.<ext>
@@ -80,7 +90,7 @@ struct version_record {
   std::optional<double> speedup_vs_reference;
   std::string bottleneck;  // the diagnosed class of the slowest launch ("" without a profile)
   bool at_hardware_limit = false;
-  json comparison = nullptr;        // measure::to_json(outcome_evidence) against the parent
+  std::optional<version_comparison> comparison;  // none before (or without) a comparison
   std::vector<shape_check> checks;  // one per --check-dims shape, in order
   // [s] of wall time per step that ran: bench, check_dims, profile, analyze, compare (where an
   // iteration's time went; {} in manifests written before it was kept).

@@ -24,11 +24,11 @@ std::string speedup(const std::optional<double>& value) {
 }
 
 std::string comparison_line(const version_record& r, const std::string& name) {
-  const json& c = r.comparison;
-  if (!c.is_object()) return "";
+  if (!r.comparison) return "";
+  const version_comparison& c = *r.comparison;
   return fmt::format("median ratio {}/v{} = {:.4f}, 95 % interval {}, margin ±{:.2f} %", name,
-                     r.parent.value_or(0), c.value("ratio", 0.0),
-                     interval(c.value("ratio_ci95", json(nullptr))), 100 * c.value("margin", 0.0));
+                     r.parent.value_or(0), c.ratio, measure::interval_text(c.ratio_ci95, "{:.6g}"),
+                     100 * c.margin);
 }
 
 std::string tags_text(const version_record& r) {

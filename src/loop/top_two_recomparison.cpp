@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/document.h"
 #include "core/json_io.h"
 #include "loop/run_directory.h"
 #include "loop/turns_comparison.h"
@@ -14,23 +15,31 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The record of the two candidates' comparison: which was the candidate (a, the smaller ratio)
+// and which the incumbent, and the GPU both ran on.
+struct top_two_record : pipeline::turns_record {
+  int candidate = 0;
+  int incumbent = 0;
+  int gpu = 0;
+};
+BOOST_DESCRIBE_STRUCT(top_two_record, (pipeline::turns_record), (candidate, incumbent, gpu))
+
 // The interval of a candidate's ratio against the best; [ratio, ratio] when the record has none.
 std::pair<double, double> interval_against_best(const candidate_record& c) {
-  const json& ci = c.comparison.contains("ratio_ci95") ? c.comparison["ratio_ci95"] : json(nullptr);
-  if (ci.is_array() && ci.size() == 2 && ci[0].is_number() && ci[1].is_number()) return {ci[0], ci[1]};
+  if (c.comparison) return {c.comparison->ratio_ci95[0], c.comparison->ratio_ci95[1]};
   return {ratio_against_best(c), ratio_against_best(c)};
 }
 
+// -1 for a comparison that names no GPU (of two benches' samples).
 int gpu_compared_on(const candidate_record& c) {
-  return c.comparison.value("gpu", -1);
+  return c.comparison ? c.comparison->gpu.value_or(-1) : -1;
 }
 
 // The two positive candidates with the smallest ratios, the smaller first.
 std::vector<const candidate_record*> two_smallest_ratios(const iteration_record& round) {
   std::vector<const candidate_record*> positive;
   for (const candidate_record& c : round.candidates) {
-    if (c.eligible && c.outcome == version_outcome::positive && c.comparison.is_object())
-      positive.push_back(&c);
+    if (c.eligible && c.outcome == version_outcome::positive && c.comparison) positive.push_back(&c);
   }
   std::stable_sort(positive.begin(), positive.end(),
                    [](const candidate_record* a, const candidate_record* b) {
@@ -43,7 +52,7 @@ std::vector<const candidate_record*> two_smallest_ratios(const iteration_record&
 }  // namespace
 
 double ratio_against_best(const candidate_record& c) {
-  return c.comparison.is_object() ? c.comparison.value("ratio", 1.0) : 1.0;
+  return c.comparison ? c.comparison->ratio : 1.0;
 }
 
 std::optional<top_two_choice> recompare_top_two(const step_context& ctx, const iteration_record& round) {
@@ -65,11 +74,9 @@ std::optional<top_two_choice> recompare_top_two(const step_context& ctx, const i
       compare_versions_in_turns(ctx, held_open(ctx, a, folder_a, fmt::format("candidate {}", a.candidate)),
                                 held_open(ctx, b, folder_b, fmt::format("candidate {}", b.candidate)),
                                 std::max(a.median_ms.value_or(0), b.median_ms.value_or(0)));
-  json record = pipeline::to_json(turns);
-  record["candidate"] = a.candidate;
-  record["incumbent"] = b.candidate;
-  record["gpu"] = ctx.settings.target.gpu;
-  write_json_file(iteration_dir(ctx.run.dir, round.iteration) / top_two_comparison_name, record);
+  write_json_file(iteration_dir(ctx.run.dir, round.iteration) / top_two_comparison_name,
+                  to_document(top_two_record{pipeline::record_of(turns), a.candidate, b.candidate,
+                                             ctx.settings.target.gpu}));
 
   top_two_choice choice{a.candidate, ""};
   const measure::outcome_evidence& e = turns.evidence;

@@ -117,8 +117,10 @@ void compare_with_parent(const step_context& ctx, version_record& r, const fs::p
     const measure::outcome_evidence verdict =
         compare_bench_results(pipeline::read_bench_result_file(evidence_dir / "benchmark_result.json"),
                               pipeline::read_bench_result_file(parent_dir / "benchmark_result.json"));
-    r.comparison = measure::to_json(verdict);
-    r.comparison["method"] = "separate runs: each version's samples from its own bench";
+    version_comparison separate;
+    static_cast<measure::outcome_record&>(separate) = measure::record_of(verdict);
+    separate.method = "separate runs: each version's samples from its own bench";
+    r.comparison = std::move(separate);
     take_outcome(r, verdict, "separate runs");
     return;
   }
@@ -128,10 +130,8 @@ void compare_with_parent(const step_context& ctx, version_record& r, const fs::p
                                 held_open(ctx, *parent, parent_dir, fmt::format("v{}", *r.parent)),
                                 std::max(r.median_ms.value_or(0), parent->median_ms.value_or(0)));
   write_json_file(evidence_dir / comparison_file_name, pipeline::to_json(turns));
-  json record = pipeline::summary_json(turns);
-  record["file"] = comparison_file_name;
-  record["gpu"] = ctx.settings.target.gpu;  // a round on several GPUs compares each candidate where it ran
-  r.comparison = std::move(record);
+  r.comparison =
+      version_comparison{pipeline::summary_of(turns), comparison_file_name, ctx.settings.target.gpu};
   if (turns.failed_version == 0) {
     r.outcome = version_outcome::rejected;
     r.reason = "failed while compared in turns: " + turns.failure;
@@ -216,7 +216,7 @@ void judge_version(const step_context& ctx, std::int64_t iteration, const fs::pa
   fill_measurements(r, e);
   if (!compare_seconds.empty() && !e.failure.empty()) {
     // Faster, then its profile failed: rejected after all, and the comparison is no part of its record.
-    r.comparison = nullptr;
+    r.comparison.reset();
     std::error_code ec;
     fs::remove(evidence_dir / comparison_file_name, ec);
   }

@@ -7,8 +7,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "core/error.h"
 #include "core/document.h"
+#include "core/document_schema.h"
+#include "core/error.h"
 #include "kernel/check_shapes.h"
 #include "loop/final_confirmation.h"
 #include "loop/loop_step.h"
@@ -300,22 +301,13 @@ std::vector<tool> gpu_tools() {
        json{{"type", "number"}, {"description", "time for the rounds [s], then inconclusive"}}}};
   return {
       {"compare",
-       "Is the candidate faster than the baseline? Both CUDA/CUTLASS versions are built, held open in their own "
-       "measuring processes and timed in turns until the 95 % interval of the median ratio says positive, negative "
+       "Is the candidate faster than the baseline? Both CUDA/CUTLASS versions are built, held open in their "
+       "own "
+       "measuring processes and timed in turns until the 95 % interval of the median ratio says positive, "
+       "negative "
        "or neutral (or inconclusive at the budget). Only timing: bench validates. Needs a GPU.",
        input_object(compare_properties, json::array({"baseline", "candidate"})), compare,
-       output_object(json{{"outcome", string_schema()},
-                          {"ratio", number_schema()},
-                          {"ratio_ci95", array_schema(number_schema())},
-                          {"margin", number_schema()},
-                          {"candidate_median_ms", number_schema()},
-                          {"incumbent_median_ms", number_schema()},
-                          {"stop", string_schema()},
-                          {"rounds", json{{"type", "integer"}}},
-                          {"seconds", number_schema()},
-                          {"warnings", array_schema(string_schema())}},
-                     json::array({"outcome", "ratio", "ratio_ci95", "stop", "rounds"})),
-       true},
+       json_schema_of<pipeline::comparison_summary>("kopt compare's outcome and how it was measured"), true},
       {"bench",
        "Validate a kernel against its reference, then time both from the GPU's timestamps, under a judge "
        "that catches "
@@ -351,8 +343,10 @@ std::vector<tool> gpu_tools() {
                      json::array({"out", "files", "kernels"})),
        false},
       {"loop_step",
-       "One iteration of the optimization loop on the kernel file as it is now: judge, time, profile, diagnose, "
-       "compare with the best version, record the strategy; writes the next optimization_proposal.md. Needs a GPU.",
+       "One iteration of the optimization loop on the kernel file as it is now: judge, time, profile, "
+       "diagnose, "
+       "compare with the best version, record the strategy; writes the next optimization_proposal.md. Needs "
+       "a GPU.",
        input_object(loop_properties, json::array({"kernel", "max_iterations"})), loop_step,
        output_object(json{{"run_dir", string_schema()},
                           {"iteration", json{{"type", "integer"}}},

@@ -6,24 +6,24 @@
 
 #include <fmt/format.h>
 
+#include "core/document.h"
 #include "core/error.h"
 #include "measure/comparison.h"
 
 namespace kopt::measure {
 namespace {
 
-constexpr std::array<std::string_view, 5> outcome_names = {"positive", "negative", "neutral", "inconclusive",
-                                                            "rejected"};
 constexpr double minimum_margin = 0.01;
 
 }  // namespace
 
-std::string_view to_string(outcome o) { return outcome_names.at(static_cast<std::size_t>(o)); }
+std::string_view to_string(outcome o) {
+  return enumerator_name(o);
+}
 
 outcome parse_outcome(const std::string& name) {
-  for (std::size_t i = 0; i < outcome_names.size(); ++i) {
-    if (outcome_names[i] == name) return static_cast<outcome>(i);
-  }
+  outcome o{};
+  if (boost::describe::enum_from_string(name.c_str(), o)) return o;
   throw error(fmt::format("unknown strategy outcome \"{}\": one of positive, negative, neutral, inconclusive, "
                           "rejected",
                           name));
@@ -80,13 +80,17 @@ outcome_evidence classify_paired(const std::vector<paired_round>& rounds, double
   return e;
 }
 
+outcome_record record_of(const outcome_evidence& e) {
+  return {e.verdict,
+          e.ratio,
+          {e.ratio_ci95.low, e.ratio_ci95.high},
+          e.margin,
+          e.candidate_median_ms,
+          e.incumbent_median_ms};
+}
+
 json to_json(const outcome_evidence& e) {
-  return json{{"outcome", to_string(e.verdict)},
-              {"ratio", e.ratio},
-              {"ratio_ci95", json::array({e.ratio_ci95.low, e.ratio_ci95.high})},
-              {"margin", e.margin},
-              {"candidate_median_ms", e.candidate_median_ms},
-              {"incumbent_median_ms", e.incumbent_median_ms}};
+  return to_document(record_of(e));
 }
 
 }  // namespace kopt::measure

@@ -15,9 +15,12 @@
 // the rule is the same. docs/compare.md says why bench's verdict against its reference
 // (comparison.h) is not yet this rule.
 
+#include <array>
 #include <cstddef>
 #include <string>
 #include <vector>
+
+#include <boost/describe.hpp>
 
 #include "core/json_io.h"
 #include "measure/placement_interval.h"
@@ -26,6 +29,7 @@
 namespace kopt::measure {
 
 enum class outcome { positive, negative, neutral, inconclusive, rejected };
+BOOST_DESCRIBE_ENUM(outcome, positive, negative, neutral, inconclusive, rejected)
 
 std::string_view to_string(outcome o);
 // Throws kopt::error for a name that is not an outcome.
@@ -57,6 +61,20 @@ inline constexpr std::size_t minimum_paired_rounds = 6;
 outcome_evidence classify_paired(const std::vector<paired_round>& rounds, double candidate_median_ms,
                                  double incumbent_median_ms, double timer_tick_ms);
 
+// outcome_evidence as documents keep it (a loop's manifest, a comparison's record, a tool's
+// answer): the verdict by name, the interval as [low, high].
+struct outcome_record {
+  measure::outcome outcome = measure::outcome::inconclusive;
+  double ratio = 1;
+  std::array<double, 2> ratio_ci95{};
+  double margin = 0;
+  double candidate_median_ms = 0;
+  double incumbent_median_ms = 0;
+};
+BOOST_DESCRIBE_STRUCT(outcome_record, (),
+                      (outcome, ratio, ratio_ci95, margin, candidate_median_ms, incumbent_median_ms))
+
+outcome_record record_of(const outcome_evidence& evidence);
 json to_json(const outcome_evidence& evidence);
 
 }  // namespace kopt::measure

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/document.h"
 #include "measure/statistics.h"
 #include "measure/timer_resolution.h"
 
@@ -118,46 +119,48 @@ turns_outcome compare_in_turns(block_timing& session, double expected_ms, const 
   return out;
 }
 
-json to_json(const turns_outcome& o) {
-  json document = measure::to_json(o.evidence);
-  document["method"] =
+comparison_summary summary_of(const turns_outcome& o) {
+  comparison_summary s;
+  static_cast<measure::outcome_record&>(s) = measure::record_of(o.evidence);
+  s.method =
       "in turns: both versions held open in their own measuring processes, timed block after block, the "
-      "order "
-      "alternating, each version over several placements of its buffers; ratio = median over rounds of "
-      "(candidate block's 20 %-trimmed mean / incumbent block's)";
-  document["stop"] = o.stop;
+      "order alternating, each version over several placements of its buffers; ratio = median over rounds "
+      "of (candidate block's 20 %-trimmed mean / incumbent block's)";
+  s.stop = o.stop;
   if (!o.failure.empty()) {
-    document["failure"] = o.failure;
-    document["failed_version"] = o.failed_version == 0 ? "candidate" : "incumbent";
+    s.failure = o.failure;
+    s.failed_version = o.failed_version == 0 ? "candidate" : "incumbent";
   }
-  document["rounds"] = o.rounds;
-  document["block_calls"] = o.block_calls;
-  document["seconds"] = o.seconds;
-  document["timer_tick_ms"] = o.timer_tick_ms;
-  document["warnings"] = o.warnings;
-  document["gpu_at_start"] = o.gpu_at_start ? env::to_json(*o.gpu_at_start) : json(nullptr);
-  document["gpu_at_end"] = o.gpu_at_end ? env::to_json(*o.gpu_at_end) : json(nullptr);
-  document["round_ratios"] = o.round_ratios;
-  json blocks = json::array();
+  s.rounds = o.rounds;
+  s.block_calls = o.block_calls;
+  s.seconds = o.seconds;
+  s.timer_tick_ms = o.timer_tick_ms;
+  s.warnings = o.warnings;
+  s.gpu_at_start = o.gpu_at_start;
+  s.gpu_at_end = o.gpu_at_end;
+  return s;
+}
+
+turns_record record_of(const turns_outcome& o) {
+  turns_record r;
+  static_cast<comparison_summary&>(r) = summary_of(o);
+  r.round_ratios = o.round_ratios;
   for (const block_record& b : o.blocks) {
-    blocks.push_back(json{{"round", b.round},
-                          {"version", b.version == 0 ? "candidate" : "incumbent"},
-                          {"placement", b.placement < 0 ? json(nullptr) : json(b.placement)},
-                          {"calls", b.calls},
-                          {"estimate_ms", b.estimate_ms}});
+    r.blocks.push_back({b.round, b.version == 0 ? "candidate" : "incumbent",
+                        b.placement < 0 ? std::nullopt : std::optional<int>(b.placement), b.calls,
+                        b.estimate_ms});
   }
-  document["blocks"] = std::move(blocks);
-  document["candidate_samples_ms"] = o.candidate_ms;
-  document["incumbent_samples_ms"] = o.incumbent_ms;
-  return document;
+  r.candidate_samples_ms = o.candidate_ms;
+  r.incumbent_samples_ms = o.incumbent_ms;
+  return r;
+}
+
+json to_json(const turns_outcome& o) {
+  return to_document(record_of(o));
 }
 
 json summary_json(const turns_outcome& o) {
-  json document = to_json(o);
-  for (const char* bulky : {"round_ratios", "blocks", "candidate_samples_ms", "incumbent_samples_ms"}) {
-    document.erase(bulky);
-  }
-  return document;
+  return to_document(summary_of(o));
 }
 
 }  // namespace kopt::pipeline

@@ -17,6 +17,7 @@
 #include "env/gpu_identity.h"
 #include "measure/outcome.h"
 #include "pipeline/block_timing.h"
+#include "pipeline/comparison_summary.h"
 
 namespace kopt::pipeline {
 
@@ -66,9 +67,11 @@ void note_failure(turns_outcome& out, int version, const std::string& failure);
 
 // The record the loop and `kopt compare` keep: the outcome's evidence, how it was measured,
 // the round ratios, every block and every sample.
+turns_record record_of(const turns_outcome& outcome);
 json to_json(const turns_outcome& outcome);
 
 // The same without the round ratios, blocks and samples: what a manifest or a tool's answer keeps.
+comparison_summary summary_of(const turns_outcome& outcome);
 json summary_json(const turns_outcome& outcome);
 
 }  // namespace kopt::pipeline

@@ -7,6 +7,7 @@
 #include "harness/runner_documents.h"
 #include "measure/timing_document.h"
 #include "pipeline/bench_result.h"
+#include "pipeline/comparison_summary.h"
 #include "pipeline/reference_timing_cache.h"
 
 namespace kopt::pipeline {
@@ -23,6 +24,8 @@ std::vector<document_schema_entry> exchanged_document_schemas() {
       entry("call_failure",
             json_schema_of<harness::call_failure>("a call of the code under test that failed")),
       entry("child_report", json_schema_of<harness::child_report>("a measuring process's report")),
+      entry("comparison", json_schema_of<turns_record>("a comparison in turns: its outcome, how it was "
+                                                       "measured, every round, block and sample")),
       entry("harness_job", json_schema_of<harness::bench_job>("a measuring process's job")),
       entry("problem_answer", json_schema_of<harness::problem_answer>("a Triton problem step's answer")),
       entry("reference_request",

@@ -486,8 +486,9 @@ TEST_F(CandidateRoundOnGpus, TwoPositiveCandidatesFromTwoGpusWhoseIntervalsOverl
   const run_manifest m = read_run_manifest(out.last.run_dir);
   const iteration_record& round = m.iterations[1];
   ASSERT_EQ(outcomes_of(round), (std::vector<std::string>{"positive", "positive"}));
-  EXPECT_EQ(round.candidates[0].comparison["gpu"], 0);
-  EXPECT_EQ(round.candidates[1].comparison["gpu"], 1) << "each compared with the best where it ran";
+  ASSERT_TRUE(round.candidates[0].comparison && round.candidates[1].comparison);
+  EXPECT_EQ(round.candidates[0].comparison->gpu, 0);
+  EXPECT_EQ(round.candidates[1].comparison->gpu, 1) << "each compared with the best where it ran";
   const fs::path record = out.last.run_dir / "iter_v1" / "top_two_comparison.json";
   ASSERT_TRUE(fs::exists(record));
   const json two = read_json_file(record);
@@ -496,10 +497,7 @@ TEST_F(CandidateRoundOnGpus, TwoPositiveCandidatesFromTwoGpusWhoseIntervalsOverl
   EXPECT_EQ(m_gpu.compare_calls, 2) << "candidate 1 against the best, then the two against each other";
   EXPECT_NE(round.reason.find("against cand_"), std::string::npos) << round.reason;
   // Equal speeds: the comparison cannot prefer either, so the smaller ratio stands.
-  const int smaller = round.candidates[0].comparison["ratio"].get<double>() <=
-                              round.candidates[1].comparison["ratio"].get<double>()
-                          ? 1
-                          : 2;
+  const int smaller = round.candidates[0].comparison->ratio <= round.candidates[1].comparison->ratio ? 1 : 2;
   EXPECT_EQ(round.chosen_candidate, smaller);
 }
 
@@ -519,7 +517,8 @@ TEST(ChosenCandidate, PositiveWithTheSmallestRatioElseTheFastestThatPassedElseTh
     c.outcome = outcome;
     c.eligible = outcome != version_outcome::rejected;
     c.median_ms = median;
-    c.comparison = json{{"ratio", ratio}};
+    c.comparison = version_comparison{};
+    c.comparison->ratio = ratio;
     return c;
   };
   EXPECT_EQ(chosen_candidate({candidate(1, version_outcome::positive, 0.9, 0.9),

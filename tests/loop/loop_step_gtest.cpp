@@ -140,12 +140,15 @@ TEST_F(LoopStep, AVersionIsComparedWithItsParentInTurnsOnTheLibrariesBenchMeasur
   EXPECT_TRUE(v1.record->bottleneck.empty()) << "no diagnosis without a profile";
   EXPECT_EQ(enum_name(v1.record->outcome), "negative") << v1.record->reason;
   EXPECT_NE(v1.record->reason.find("in turns"), std::string::npos) << v1.record->reason;
-  const json& c = v1.record->comparison;
-  EXPECT_EQ(c["file"], "comparison.json");
-  EXPECT_EQ(c["stop"], "settled");
-  EXPECT_FALSE(c.contains("candidate_samples_ms")) << "the manifest keeps the summary";
+  ASSERT_TRUE(v1.record->comparison);
+  const version_comparison& c = *v1.record->comparison;
+  EXPECT_EQ(c.file, "comparison.json");
+  EXPECT_EQ(c.stop, "settled");
+  const json kept = read_json_file(m_run_dir / run_manifest_name)["iterations"][1]["comparison"];
+  EXPECT_EQ(kept["ratio"], c.ratio);
+  EXPECT_FALSE(kept.contains("candidate_samples_ms")) << "the manifest keeps the summary";
   const json whole = read_json_file(m_run_dir / "iter_v1" / "comparison.json");
-  EXPECT_EQ(whole["round_ratios"].size(), c["rounds"].get<std::size_t>());
+  EXPECT_EQ(whole["round_ratios"].size(), c.rounds);
   EXPECT_FALSE(whole["candidate_samples_ms"].empty());
 }
 
@@ -234,7 +237,9 @@ TEST_F(LoopStep, WithoutTurnsTheBenchSamplesDecideAndTheRecordSaysSo) {
   first();
   const step_outcome v1 = next(0.8, {"retile_64"});
   EXPECT_EQ(enum_name(v1.record->outcome), "positive") << v1.record->reason;
-  EXPECT_EQ(v1.record->comparison["method"], "separate runs: each version's samples from its own bench");
+  ASSERT_TRUE(v1.record->comparison);
+  EXPECT_EQ(v1.record->comparison->method, "separate runs: each version's samples from its own bench");
+  EXPECT_FALSE(v1.record->comparison->stop) << "no rounds in turns to tell of";
   EXPECT_EQ(m_gpu.compare_calls, 0);
 }
 
@@ -285,7 +290,7 @@ TEST_F(LoopStep, AVersionThatDeclaresAnotherProblemIsRejectedAndStopsTheRun) {
   // Found before any comparison or profile: neither is spent on it.
   EXPECT_EQ(m_gpu.compare_calls, 0);
   EXPECT_EQ(m_gpu.profile_calls, 1);
-  EXPECT_TRUE(v1.record->comparison.is_null()) << v1.record->comparison.dump();
+  EXPECT_FALSE(v1.record->comparison);
   EXPECT_FALSE(fs::exists(m_run_dir / "iter_v1" / "comparison.json"));
 }
 

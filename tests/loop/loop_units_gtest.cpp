@@ -253,20 +253,69 @@ TEST(RunManifest, AnOutcomeThatIsNoneOfTheNamesIsRefusedNamingTheField) {
     EXPECT_NE(std::string(e.what()).find("iterations[0].outcome"), std::string::npos) << e.what();
   }
 }
+// A comparison in turns as the loop records it, with `key` set to `value`.
+json compared_with(const std::string& key, const json& value) {
+  version_comparison c;
+  c.method = "in turns";
+  c.stop = "settled";
+  c.rounds = 6;
+  c.file = "comparison.json";
+  c.gpu = 0;
+  json document = to_document(c);
+  document[key] = value;
+  return document;
+}
+
+TEST(RunManifest, AComparisonRoundTripsAndAVersion1OneWithoutItsMethodIsRead) {
+  run_manifest m = sample_manifest();
+  m.iterations[0].comparison = from_document<version_comparison>(compared_with("ratio", 0.8));
+  kopt::testing::scratch_dir dir;
+  write_run_manifest(dir.path(), m);
+  const run_manifest back = read_run_manifest(dir.path());
+  ASSERT_TRUE(back.iterations[0].comparison);
+  EXPECT_EQ(back.iterations[0].comparison->ratio, 0.8);
+  EXPECT_EQ(back.iterations[0].comparison->rounds, 6u);
+  EXPECT_EQ(back.iterations[0].comparison->gpu, 0);
+
+  // What a v1 manifest kept: the evidence alone.
+  json document = to_json(sample_manifest());
+  document["schema"] = "kopt.run_manifest/v1";
+  document["iterations"][0]["comparison"] = measure::to_json(measure::outcome_evidence{});
+  document["content_sha256"] = sha256_hex(json_text(document, -1));
+  write_json_file(dir.path() / run_manifest_name, document);
+  const run_manifest old = read_run_manifest(dir.path());
+  ASSERT_TRUE(old.iterations[0].comparison);
+  EXPECT_EQ(old.iterations[0].comparison->method, "not recorded (a manifest written before kopt kept it)");
+  EXPECT_FALSE(old.iterations[0].comparison->stop);
+}
+
 // An agent can recompute the checksum: what it wrote must still be refused for what it is, with
 // the field named.
 TEST(RunManifest, AResealedManifestIsRefusedForWhatItHoldsNamingTheField) {
   const std::vector<std::pair<std::function<void(json&)>, std::string>> cases = {
       {[](json& d) { d["iterations"][0]["tags"] = "fast"; }, "field iterations[0].tags: must be an array"},
-      {[](json& d) { d["iterations"][0]["median_ci95_ms"] = json::array({"a", 1}); },
+      {[](json& d) {
+         d["iterations"][0]["median_ci95_ms"] = json::array({"a", 1});
+       },
        "field iterations[0].median_ci95_ms: must be null or [low, high], two numbers"},
-      {[](json& d) { d["iterations"][0]["iteration"] = 3; }, "field iterations[0].iteration: is 3, expected 0"},
+      {[](json& d) { d["iterations"][0]["iteration"] = 3; },
+       "field iterations[0].iteration: is 3, expected 0"},
       {[](json& d) { d["best"] = 4; }, "field best: is 4, which is none of the run's iterations"},
       {[](json& d) { d["max_iterations"] = 1e300; }, "field max_iterations: must be a whole number"},
-      {[](json& d) { d["iterations"][0]["step_seconds"] = json{{"bench", "slow"}}; },
+      {[](json& d) {
+         d["iterations"][0]["step_seconds"] = json{{"bench", "slow"}};
+       },
        "field iterations[0].step_seconds.bench: must be a number"},
-      {[](json& d) { d["later"] = 1; }, "field later: is not a field of this document"}};
-  ASSERT_EQ(cases.size(), 7u);
+      {[](json& d) { d["later"] = 1; }, "field later: is not a field of this document"},
+      {[](json& d) { d["iterations"][0]["comparison"] = compared_with("ratio_ci95", json::array({0.9})); },
+       "field iterations[0].comparison.ratio_ci95: "},
+      {[](json& d) { d["iterations"][0]["comparison"] = compared_with("outcome", "faster"); },
+       "field iterations[0].comparison.outcome: "},
+      {[](json& d) { d["iterations"][0]["comparison"] = compared_with("gpu", "first"); },
+       "field iterations[0].comparison.gpu: "},
+      {[](json& d) { d["iterations"][0]["comparison"] = compared_with("speedup", 2); },
+       "field iterations[0].comparison.speedup: is not a field of this document"}};
+  ASSERT_EQ(cases.size(), 11u);
   for (const auto& [change, expected] : cases) {
     json document = to_json(sample_manifest());
     change(document);
