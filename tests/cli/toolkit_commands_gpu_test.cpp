@@ -2,7 +2,8 @@
 // run unchanged against kopt (toolkit_commands.h): each README command succeeds; a run continued
 // with a new file per version (`NEXT_FILE --run-dir D --iteration=1`, as the loop skill does)
 // ends with the confirmed best back in the run's own kernel file and the answer's percent of
-// speed-of-light, for the softmax and the vector add examples.
+// speed-of-light, for the softmax and the vector add examples; a run folder the toolkit made is
+// adopted and its versions judged again on the GPU.
 #include <filesystem>
 #include <regex>
 #include <string>
@@ -115,6 +116,78 @@ TEST(ToolkitCommandsOnGpu, VectorAddWithANewFilePerVersionEndsWithItsSpeedOfLigh
       work.path() / "vector_add.cu", work.path() / "vector_add_v1.cu",
       {"--ref=" + (examples / "vector_add_ref.py").string(), "--N=16777216"}, work.path() / "memory.db");
   expect_confirmed_at_speed_of_light(run, work.path() / "vector_add.cu", read_file(examples / "vector_add.cu"));
+}
+
+// A run folder the Python toolkit made (its manifest as its loop script writes it: v0 the naive
+// softmax, v1 the block-per-row one and its best, each snapshot including a header beside the
+// kernel by a relative path) continues in kopt: v0 and the best are judged again on this GPU from
+// copies beside the kernel, where the header lies, and the agent's next version (v1's code again)
+// is compared with the best in turns and found no faster.
+TEST(ToolkitCommandsOnGpu, AToolkitRunIsAdoptedAndItsVersionsJudgedAgainBesideTheKernel) {
+  scratch_dir work;
+  const fs::path examples = testing::source_dir() / "examples";
+  write_file_atomic(work.path() / "softmax_note.cuh", "#define SOFTMAX_NOTE 1  // beside the kernel only\n");
+  const std::string include = "#include \"softmax_note.cuh\"\n";
+  const std::string versions[] = {include + read_file(examples / "softmax_naive.cu"),
+                                  include + read_file(examples / "softmax_block.cu")};
+  const fs::path kernel = work.path() / "softmax.cu";
+  write_file_atomic(kernel, versions[1] + "// the same code, submitted again\n");
+  const fs::path run_dir = work.path() / "optimize_runs" / "run_20261201_101500";
+  const std::vector<std::string> tags[] = {{"baseline"}, {"one_block_per_row"}};
+  nlohmann::json iterations = nlohmann::json::array();
+  for (int k = 0; k < 2; ++k) {
+    const fs::path snapshot =
+        run_dir / ("iter_v" + std::to_string(k)) / ("softmax_v" + std::to_string(k) + ".cu");
+    fs::create_directories(snapshot.parent_path());
+    write_file_atomic(snapshot, versions[k]);
+    iterations.push_back(
+        {{"iteration", k},
+         {"created_at", "2026-12-01T10:15:00"},
+         {"snapshot_file", snapshot.string()},
+         {"benchmark_rc", 0},
+         {"benchmark_result",
+          {{"kernel", {{"median_ms", k == 0 ? 0.36 : 0.01}}},
+           {"correctness", {{"checked", true}, {"passed", true}}},
+           {"has_reference", true}}},
+         {"strategy", {{"tags", tags[k]}, {"outcome", "positive"}, {"reason", "faster_than_previous"}}},
+         {"full_report_exists", true},
+         {"targeted_ncu_rc", 0},
+         {"full_ncu_rc", nullptr}});
+  }
+  const nlohmann::json manifest = {{"created_at", "2026-12-01T10:15:00"},
+                                   {"run_dir", run_dir.string()},
+                                   {"backend", "cuda"},
+                                   {"source_file", kernel.string()},
+                                   {"reference_file", (examples / "softmax_ref.py").string()},
+                                   {"max_iterations", 6},
+                                   {"arch", ""},
+                                   {"dims_args", {"--rows=4096", "--cols=1024"}},
+                                   {"iterations", iterations},
+                                   {"best_iteration", 1},
+                                   {"best_kernel_path", iterations[1]["snapshot_file"]}};
+  write_file_atomic(run_dir / "run_manifest.json", manifest.dump(2));
+
+  const auto r =
+      run_kopt({"loop", kernel.string(), "--ref", (examples / "softmax_ref.py").string(), "--rows=4096",
+                "--cols=1024", "--max-iterations", "6", "--run-dir", run_dir.string(), "--iteration", "2",
+                "--memory-db", (work.path() / "memory.db").string(), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.stdout_text << r.stderr_text;
+  const nlohmann::json kopt_manifest = nlohmann::json::parse(r.stdout_text);
+  ASSERT_EQ(kopt_manifest["iterations"].size(), 3u) << r.stdout_text;
+  const auto& v0 = kopt_manifest["iterations"][0];
+  const auto& v1 = kopt_manifest["iterations"][1];
+  const auto& v2 = kopt_manifest["iterations"][2];
+  EXPECT_EQ(v0["outcome"], "baseline") << v0.dump();
+  EXPECT_EQ(v0["kernel_file"], (run_dir / "toolkit_iter_v0" / "softmax_v0.cu").string());
+  EXPECT_GT(v0["median_ms"].get<double>(), 0.0);
+  EXPECT_EQ(v1["outcome"], "positive") << "the toolkit's best, judged again: " << v1.dump();
+  EXPECT_EQ(v1["comparison"]["method"].get<std::string>().rfind("in turns", 0), 0u) << v1.dump();
+  const std::string next = v2["outcome"];
+  EXPECT_TRUE(next == "neutral" || next == "inconclusive") << v2.dump();
+  EXPECT_EQ(kopt_manifest["best"], 1);
+  EXPECT_TRUE(fs::exists(run_dir / "toolkit_run_manifest.json")) << "the toolkit's record is kept";
+  for (const auto& entry : fs::directory_iterator(work.path()))
+    EXPECT_EQ(entry.path().filename().string().find(".softmax.kopt-"), std::string::npos) << entry.path();
 }
 
 }  // namespace

@@ -2,8 +2,9 @@
 // analysis. A scripted agent swaps in prepared versions of a softmax (naive -> one block per
 // row -> vectorized); an unchanged version resubmitted (CUDA, and Triton) must not be called faster or
 // slower; a version right only at the benchmarked shape is rejected by --check-dims; a round of two
-// candidates (--candidates 2) keeps the faster; and the final confirmation confirms a clean best
-// and rejects one with a shared-memory race that the judge's values cannot show.
+// candidates (--candidates 2) keeps the faster; a Triton module is tuned in the loop (--tune); and the final
+// confirmation confirms a clean best and rejects one with a shared-memory race that the judge's values cannot
+// show.
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -177,6 +178,40 @@ TEST(LoopOnGpu, TheSameTritonVersionSubmittedAgainIsComparedInTurnsAndNeitherFas
   std::set<int> placements;
   for (const auto& block : record["blocks"]) placements.insert(block["placement"].get<int>());
   EXPECT_GT(placements.size(), 1u) << "each runner takes turns over several buffer sets";
+}
+
+// kopt loop --tune on a Triton module that imports a module beside it (docs/tune.md): each
+// version's configurations are measured one at a time, the version is judged and compared in turns
+// at its winning values from copies beside the kernel, its snapshot is the agent's text with the
+// winner pinned (no line of the tune's own copies), and no copy of kopt's is left beside the kernel.
+TEST(LoopOnGpu, ATritonModuleIsTunedInTheLoopAndComparedBesideTheKernel) {
+  scratch_dir work;
+  work.write("matmul_note.py", "NOTE = 'a module beside the kernel'\n");
+  const std::string first_line = "import matmul_note  # beside the kernel, not in the run folder\n";
+  const resubmitted r = submit_again(
+      work, "triton_matmul.py", "triton_matmul_ref.py",
+      {"--M=1024", "--N=1024", "--K=1024", "--tune", "--tune-budget", "2", "--tune-strategy", "random"}, "#",
+      first_line);
+  ASSERT_TRUE(r.manifest.is_object());
+  for (const int k : {0, 1}) {
+    const auto& v = r.manifest["iterations"][k];
+    ASSERT_TRUE(v["tuned"].is_object()) << v.dump();
+    EXPECT_EQ(v["tuned"]["defines"].size(), 5u)
+        << "BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages: " << v.dump();
+    EXPECT_GE(v["tuned"]["measured"].get<int>(), 1) << v.dump();
+    const std::string snapshot = read_file(r.run_dir / v["snapshot"].get<std::string>());
+    EXPECT_EQ(snapshot.rfind(first_line, 0), 0u) << "the agent's text first";
+    EXPECT_NE(snapshot.find("_kopt_pin(globals(), "), std::string::npos)
+        << snapshot.substr(snapshot.size() - 600);
+    EXPECT_EQ(snapshot.find("_kopt_sys"), std::string::npos) << "no line of the tune's own copy";
+  }
+  EXPECT_EQ(r.manifest["iterations"][0]["outcome"], "baseline");
+  const auto& v1 = r.manifest["iterations"][1];
+  EXPECT_NE(v1["outcome"], "rejected") << v1.dump();
+  EXPECT_EQ(v1["comparison"]["method"].get<std::string>().rfind("in turns", 0), 0u) << v1.dump();
+  for (const auto& entry : fs::directory_iterator(work.path()))
+    EXPECT_EQ(entry.path().filename().string().find(".triton_matmul.kopt-"), std::string::npos)
+        << entry.path();
 }
 
 // The softmax example and its reference in a scratch folder, with an agent that copies what was
