@@ -25,6 +25,7 @@
 #include "memory/memory_store.h"
 #include "pipeline/child_jobs.h"
 #include "pipeline/comparison_pipeline.h"
+#include "pipeline/measuring_child.h"
 
 namespace kopt::loop {
 namespace {
@@ -34,6 +35,7 @@ namespace fs = std::filesystem;
 // A version re-judged from its snapshot: its bench, and the library it measured (kept beside).
 struct measured_version {
   pipeline::bench_outcome bench;
+  std::string source;   // the snapshot's text, checked against the manifest
   fs::path library;     // "" when none was kept (a Triton kernel)
   std::string failure;  // "" when it passed the judge
 };
@@ -76,10 +78,10 @@ measured_version measure_version(const step_context& ctx, const iteration_record
   const fs::path dir = attempt_dir(ctx.run.dir, r.iteration);
   fs::remove_all(dir);
   fs::create_directories(dir);
-  const std::string source = checked_snapshot(ctx.run.dir, r.snapshot, r.source_sha256, m.failure);
+  m.source = checked_snapshot(ctx.run.dir, r.snapshot, r.source_sha256, m.failure);
   if (!m.failure.empty()) return m;
   ctx.say(fmt::format("confirm: v{} re-judged from its snapshot", r.iteration));
-  m.bench = bench_snapshot(ctx, source, "", dir);
+  m.bench = bench_snapshot(ctx, m.source, "", dir);
   m.failure = bench_failure(m.bench);
   const fs::path library = m.bench.prepared.kernel_build.library;
   if (m.failure.empty() && !library.empty() && fs::is_regular_file(library)) {
@@ -108,6 +110,13 @@ std::string sanitizer_failure(const step_context& ctx, const iteration_record& r
   return "";
 }
 
+// A version re-judged here as a comparison in turns holds it: its library, or a Triton module's
+// text as measure_version checked it.
+turns_side turns_side_of(const step_context& ctx, const iteration_record& r, const measured_version& m) {
+  const bool triton = pipeline::is_triton_backend(ctx.run.manifest.backend);
+  return {{ctx.run.dir / r.snapshot, m.library}, triton ? m.source : ""};
+}
+
 // Compared with the baseline once more (in turns where the backend allows); "" when faster.
 std::string comparison_failure(const step_context& ctx, const iteration_record& r,
                                const measured_version& now, const iteration_record& base_record,
@@ -116,7 +125,7 @@ std::string comparison_failure(const step_context& ctx, const iteration_record& 
   if (compares_in_turns(ctx, !now.library.empty() && !base.library.empty())) {
     ctx.say(fmt::format("confirm: v{} with v{}, both timed in turns", r.iteration, base_record.iteration));
     const pipeline::turns_outcome turns = compare_versions_in_turns(
-        ctx, {ctx.run.dir / r.snapshot, now.library}, {ctx.run.dir / base_record.snapshot, base.library},
+        ctx, turns_side_of(ctx, r, now), turns_side_of(ctx, base_record, base),
         std::max(a.median_ms.value_or(0),
                  base.bench.result.kernel ? base.bench.result.kernel->median_ms : 0));
     write_json_file(attempt_dir(ctx.run.dir, r.iteration) / comparison_file_name, pipeline::to_json(turns));

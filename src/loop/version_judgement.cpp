@@ -170,17 +170,17 @@ json compare_then_profile(const step_context& ctx, const fs::path& evidence_dir,
 
 }  // namespace
 
-pipeline::compared_version held_open(const step_context& ctx, const version_record& r, const fs::path& folder,
-                                     const std::string& what) {
+turns_side held_open(const step_context& ctx, const version_record& r, const fs::path& folder,
+                     const std::string& what) {
   const fs::path snapshot = ctx.run.dir / r.snapshot;
   if (!pipeline::is_triton_backend(ctx.run.manifest.backend)) {
-    return {snapshot, checked_library(folder, r.library_sha256, what)};
+    return {{snapshot, checked_library(folder, r.library_sha256, what)}, ""};
   }
   std::string failure;
-  checked_snapshot(ctx.run.dir, r.snapshot, r.source_sha256, failure);
+  std::string text = checked_snapshot(ctx.run.dir, r.snapshot, r.source_sha256, failure);
   if (!failure.empty())
     throw error(fmt::format("{}: {}; the run's files are kopt's: start a new run", what, failure));
-  return {snapshot, {}};
+  return {{snapshot, {}}, std::move(text)};
 }
 
 std::string blocked_strategy(const step_context& ctx, const version_record& r) {

@@ -11,7 +11,7 @@
 
 #include "loop/run_manifest.h"
 #include "loop/step_context.h"
-#include "pipeline/comparison_pipeline.h"
+#include "loop/turns_comparison.h"
 
 namespace kopt::loop {
 
@@ -31,8 +31,8 @@ void judge_version(const step_context& ctx, std::int64_t iteration, const std::f
 // Version `r` as a comparison in turns holds it open: its snapshot, checked against the manifest
 // (for Triton the snapshot is the code that runs), and a compiled version's library kept in
 // `folder`, checked likewise. Throws kopt::error when either changed since kopt measured it.
-pipeline::compared_version held_open(const step_context& ctx, const version_record& r,
-                                     const std::filesystem::path& folder, const std::string& what);
+turns_side held_open(const step_context& ctx, const version_record& r, const std::filesystem::path& folder,
+                     const std::string& what);
 
 // The version declared another problem than v0: rejected, and the run must stop.
 bool declared_another_problem(const version_record& r);
