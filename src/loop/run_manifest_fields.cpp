@@ -48,8 +48,8 @@ constexpr std::string_view older_problem_changed_reason = "problem changed";
 // What manifests written before a field existed lack, as the writer would have written it
 // then: v1 has no shape checks or rounds of candidates; libraries and step times came later
 // in v2; attempts, a version's own file and superseded attempts in v3; problem_changed in v4,
-// where a pending candidate's outcome became "pending" (it was ""); tuned values in v5; v1's comparisons
-// have no method. The reader itself accepts nothing missing.
+// where a pending candidate's outcome became "pending" (it was ""); tuned values in v5; and
+// v1's comparisons have no method. The reader itself accepts nothing missing.
 void fill_older_fields(json& document) {
   const auto fill = [](json& object, const char* key, const json& value) {
     if (object.is_object() && !object.contains(key)) object[key] = value;

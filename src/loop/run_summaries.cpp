@@ -15,8 +15,8 @@ std::string ms(const std::optional<double>& value) {
   return value ? fmt::format("{:.6g}", *value) : "n/a";
 }
 
-std::string interval(const json& ci) {
-  return measure::interval_text(measure::interval_of(ci), "{:.6g}");
+std::string interval(const std::optional<measure::interval_bounds>& bounds) {
+  return measure::interval_text(bounds, "{:.6g}");
 }
 
 std::string speedup(const std::optional<double>& value) {
@@ -27,7 +27,7 @@ std::string comparison_line(const version_record& r, const std::string& name) {
   if (!r.comparison) return "";
   const version_comparison& c = *r.comparison;
   return fmt::format("median ratio {}/v{} = {:.4f}, 95 % interval {}, margin ±{:.2f} %", name,
-                     r.parent.value_or(0), c.ratio, measure::interval_text(c.ratio_ci95, "{:.6g}"),
+                     r.parent.value_or(0), c.ratio, interval(c.ratio_ci95),
                      100 * c.margin);
 }
 
@@ -71,7 +71,7 @@ std::string version_lines(const run_manifest& m, const version_record& r, const 
         fmt::format("- compared with: v{} (the best when it ran); {}\n", *r.parent, comparison_line(r, name));
   }
   md +=
-      fmt::format("- kernel median: {} ms, 95 % interval {}\n", ms(r.median_ms), interval(r.median_ci95_ms));
+      fmt::format("- kernel median: {} ms, 95 % interval {}\n", ms(r.median_ms), interval(measure::interval_of(r.median_ci95_ms)));
   if (!m.reference.empty()) {
     md += fmt::format("- reference median: {} ms; speedup {}\n", ms(r.reference_median_ms),
                       speedup(r.speedup_vs_reference));
@@ -97,7 +97,7 @@ std::string candidate_name(std::int64_t iteration, const candidate_record& c) {
 // One row of the final summary's table.
 std::string row(const std::string& v, const version_record& r, const std::string& outcome) {
   return fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", v, tags_text(r), outcome, ms(r.median_ms),
-                     interval(r.median_ci95_ms), speedup(r.speedup_vs_reference), r.bottleneck, r.reason);
+                     interval(measure::interval_of(r.median_ci95_ms)), speedup(r.speedup_vs_reference), r.bottleneck, r.reason);
 }
 
 }  // namespace

@@ -302,10 +302,9 @@ std::vector<tool> gpu_tools() {
   return {
       {"compare",
        "Is the candidate faster than the baseline? Both CUDA/CUTLASS versions are built, held open in their "
-       "own "
-       "measuring processes and timed in turns until the 95 % interval of the median ratio says positive, "
-       "negative "
-       "or neutral (or inconclusive at the budget). Only timing: bench validates. Needs a GPU.",
+       "own measuring processes and timed in turns until the 95 % interval of the median ratio says "
+       "positive, negative or neutral (or inconclusive at the budget). Only timing: bench validates. Needs "
+       "a GPU.",
        input_object(compare_properties, json::array({"baseline", "candidate"})), compare,
        json_schema_of<pipeline::comparison_summary>("kopt compare's outcome and how it was measured"), true},
       {"bench",
@@ -344,9 +343,8 @@ std::vector<tool> gpu_tools() {
        false},
       {"loop_step",
        "One iteration of the optimization loop on the kernel file as it is now: judge, time, profile, "
-       "diagnose, "
-       "compare with the best version, record the strategy; writes the next optimization_proposal.md. Needs "
-       "a GPU.",
+       "diagnose, compare with the best version, record the strategy; writes the next "
+       "optimization_proposal.md. Needs a GPU.",
        input_object(loop_properties, json::array({"kernel", "max_iterations"})), loop_step,
        output_object(json{{"run_dir", string_schema()},
                           {"iteration", json{{"type", "integer"}}},
