@@ -27,8 +27,7 @@ std::string comparison_line(const version_record& r, const std::string& name) {
   if (!r.comparison) return "";
   const version_comparison& c = *r.comparison;
   return fmt::format("median ratio {}/v{} = {:.4f}, 95 % interval {}, margin ±{:.2f} %", name,
-                     r.parent.value_or(0), c.ratio, interval(c.ratio_ci95),
-                     100 * c.margin);
+                     r.parent.value_or(0), c.ratio, interval(c.ratio_ci95), 100 * c.margin);
 }
 
 std::string tags_text(const version_record& r) {
@@ -70,8 +69,8 @@ std::string version_lines(const run_manifest& m, const version_record& r, const 
     md +=
         fmt::format("- compared with: v{} (the best when it ran); {}\n", *r.parent, comparison_line(r, name));
   }
-  md +=
-      fmt::format("- kernel median: {} ms, 95 % interval {}\n", ms(r.median_ms), interval(measure::interval_of(r.median_ci95_ms)));
+  md += fmt::format("- kernel median: {} ms, 95 % interval {}\n", ms(r.median_ms),
+                    interval(measure::interval_of(r.median_ci95_ms)));
   if (!m.reference.empty()) {
     md += fmt::format("- reference median: {} ms; speedup {}\n", ms(r.reference_median_ms),
                       speedup(r.speedup_vs_reference));
@@ -97,7 +96,8 @@ std::string candidate_name(std::int64_t iteration, const candidate_record& c) {
 // One row of the final summary's table.
 std::string row(const std::string& v, const version_record& r, const std::string& outcome) {
   return fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", v, tags_text(r), outcome, ms(r.median_ms),
-                     interval(measure::interval_of(r.median_ci95_ms)), speedup(r.speedup_vs_reference), r.bottleneck, r.reason);
+                     interval(measure::interval_of(r.median_ci95_ms)), speedup(r.speedup_vs_reference),
+                     r.bottleneck, r.reason);
 }
 
 }  // namespace
